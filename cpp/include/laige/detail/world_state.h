@@ -1,0 +1,44 @@
+// laige/detail/world_state.h - the World's owned state (internal).
+//
+// Everything a World owns lives in one heap block behind a unique_ptr, so a
+// move is a pointer swap and a moved-from world is simply "no state".
+#pragma once
+
+#include <cstdint>
+
+#include "laige/entity.h"
+#include "laige/world.h"
+
+namespace laige::detail {
+
+/// The state behind a live World. Allocated once by World::create.
+struct WorldState {
+  explicit WorldState(const World::Options& o)
+      : options(o), entities(o.capacity, /*firstGeneration=*/1) {
+    for (int i = 0; i < 3; ++i) {
+      budgetThreshold[i] = static_cast<std::uint32_t>(
+          std::uint64_t{o.capacity} * (i == 0 ? 25u : i == 1 ? 50u : 100u) / 100u);
+    }
+  }
+
+  /// Detaches slot `id`'s component row, if any (the component layer).
+  void detachRow(std::uint16_t /*id*/) noexcept {}
+
+  World::Options options;
+  Entities entities;  // generations start at 1: Entity{} is never valid
+  std::uint32_t peakInUse = 0;
+  std::uint64_t totalCreated = 0;
+  std::uint64_t totalDestroyed = 0;
+
+  // G-R3
+  std::uint32_t budgetThreshold[3] = {0, 0, 0};
+  bool budgetWarnedThisFrame[3] = {false, false, false};
+  std::uint32_t entityBudgetWarns[3] = {0, 0, 0};
+  std::uint32_t entityBudgetLevel = 0;
+  // G-R4
+  std::uint32_t frameChurn = 0;
+  bool churnWarnedThisFrame = false;
+  std::uint32_t churnWarns = 0;
+};
+
+}  // namespace laige::detail

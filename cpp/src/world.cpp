@@ -1,0 +1,211 @@
+// world.cpp - entity storage, guardrails (G-R3, G-R4) and World ownership.
+#include "laige/world.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <utility>
+
+#include "laige/assert.h"
+#include "laige/detail/world_state.h"
+#include "laige/logging.h"
+
+namespace laige {
+
+namespace detail {
+
+void misuseAbort(const char* what, const char* file, int line) noexcept {
+  std::fprintf(stderr, "laige: misuse: %s (%s:%d)\n", what, file, line);
+  std::fflush(stderr);
+  std::abort();
+}
+
+}  // namespace detail
+
+namespace {
+
+constexpr const char* kStaleAccessText =
+    "stale_entity_access | an entity handle was rejected | the handle is stale, cleared, never "
+    "issued or out of range | check isValid() before using a handle kept across destroy() or "
+    "clear() | docs/entity.md#stale-handles";
+constexpr const char* kStaleDestroyText =
+    "stale_entity_destroy | destroy() was called with a dead handle | the entity was already "
+    "destroyed or cleared, or the handle was never issued | destroy each entity once and drop "
+    "every copy of its handle | docs/entity.md#stale-handles";
+constexpr const char* kBudgetText[3] = {
+    "entity_budget_25 | live entities reached 25% of the declared scene budget | the scene is "
+    "filling its entity budget | watch the growth, or raise the scene budget through typed "
+    "configuration | docs/entity.md#guardrails",
+    "entity_budget_50 | live entities reached 50% of the declared scene budget | the scene is "
+    "half full | destroy entities that are no longer needed, or raise the scene budget through "
+    "typed configuration | docs/entity.md#guardrails",
+    "entity_budget_100 | live entities reached 100% of the declared scene budget | the scene "
+    "budget is full; the next create() fails with BudgetExhausted | destroy entities before "
+    "spawning more, or raise the scene budget through typed configuration | "
+    "docs/entity.md#guardrails",
+};
+constexpr const char* kBudgetEvent[3] = {"entity_budget_25", "entity_budget_50",
+                                         "entity_budget_100"};
+constexpr std::uint32_t kBudgetPct[3] = {25, 50, 100};
+constexpr const char* kChurnText =
+    "churn_per_frame | component churn exceeded the per-frame budget | more components were "
+    "added or removed this frame than churnPerFrameBudget allows | batch spawns and despawns in "
+    "a dedicated system, or raise churnPerFrameBudget through typed configuration | "
+    "docs/entity.md#guardrails";
+
+void warnStale(const char* event, const char* text, Entity e) noexcept {
+  LAIGE_LOG_WARN("ecs", event, text, log::field("entity_id", e.id()),
+                 log::field("generation", e.generation()));
+}
+
+}  // namespace
+
+World::World() noexcept = default;
+World::~World() = default;
+World::World(std::unique_ptr<detail::WorldState> s) noexcept : s_(std::move(s)) {}
+World::World(World&& other) noexcept : s_(std::move(other.s_)) {}
+World& World::operator=(World&& other) noexcept {
+  if (this != &other) s_ = std::move(other.s_);
+  return *this;
+}
+
+Result<World> World::create(const Options& options) noexcept {
+  if (options.capacity > Entity::kMaxEntities) {
+    LAIGE_LOG_WARN("ecs", "capacity_invalid",
+                   "capacity_invalid | World::create was given a capacity above the 16-bit id "
+                   "space | entity ids are 16 bits, so at most 65536 slots exist | declare a "
+                   "scene budget of at most 65536 entities | docs/entity.md#errors",
+                   log::field("capacity", options.capacity),
+                   log::field("max_capacity", Entity::kMaxEntities));
+    return ErrorCode::InvalidArgument;
+  }
+  auto state = std::make_unique<detail::WorldState>(options);
+  return World(std::move(state));
+}
+
+Result<Entity> World::create() noexcept {
+  if (!s_) return ErrorCode::BudgetExhausted;
+  detail::WorldState& s = *s_;
+  Result<Entity> r = s.entities.spawn();
+  if (r.isError()) return r;
+  ++s.totalCreated;
+  const std::uint32_t live = s.entities.length();
+  if (live > s.peakInUse) s.peakInUse = live;
+  // G-R3: warn exactly when the live count reaches a threshold, once per
+  // level per frame. A threshold that computes to 0 never fires.
+  for (int level = 0; level < 3; ++level) {
+    if (live != s.budgetThreshold[level] || s.budgetThreshold[level] == 0) continue;
+    if (kBudgetPct[level] > s.entityBudgetLevel) s.entityBudgetLevel = kBudgetPct[level];
+    if (s.budgetWarnedThisFrame[level]) continue;
+    s.budgetWarnedThisFrame[level] = true;
+    ++s.entityBudgetWarns[level];
+#if LAIGE_DEBUG_ASSERTS
+    LAIGE_LOG_WARN("ecs", kBudgetEvent[level], kBudgetText[level],
+                   log::field("entity_count", live), log::field("capacity", s.options.capacity),
+                   log::field("level", kBudgetPct[level]),
+                   log::field("advice", "keep_spawns_within_the_declared_scene_budget"));
+#else
+    LAIGE_LOG_WARN("ecs", kBudgetEvent[level], kBudgetText[level],
+                   log::field("entity_count", live), log::field("capacity", s.options.capacity),
+                   log::field("level", kBudgetPct[level]));
+#endif
+  }
+  return r;
+}
+
+Status World::destroy(Entity e) noexcept {
+  if (!s_ || !s_->entities.isAlive(e)) {
+    LAIGE_MISUSE("World::destroy on a stale or invalid entity handle");
+    warnStale("stale_entity_destroy", kStaleDestroyText, e);
+    return ErrorCode::InvalidArgument;
+  }
+  detail::WorldState& s = *s_;
+  s.detachRow(e.id());
+  s.entities.despawn(e);
+  ++s.totalDestroyed;
+  return Status{};
+}
+
+Status World::check(Entity e) const noexcept {
+  if (s_ && s_->entities.isAlive(e)) return Status{};
+  warnStale("stale_entity_access", kStaleAccessText, e);
+  return ErrorCode::InvalidArgument;
+}
+
+bool World::isValid(Entity e) const noexcept { return s_ && s_->entities.isAlive(e); }
+
+std::uint32_t World::capacity() const noexcept { return s_ ? s_->entities.capacity() : 0; }
+
+std::uint32_t World::entityCount() const noexcept { return s_ ? s_->entities.length() : 0; }
+
+EntityStats World::stats() const noexcept {
+  EntityStats st;
+  if (!s_) return st;
+  st.capacity = s_->entities.capacity();
+  st.inUse = s_->entities.length();
+  st.peakInUse = s_->peakInUse;
+  st.totalCreated = s_->totalCreated;
+  st.totalDestroyed = s_->totalDestroyed;
+  st.bytesCapacity = std::uint64_t{st.capacity} * kEntityBookkeepingBytes;
+  st.bytesInUse = std::uint64_t{st.inUse} * kEntityBookkeepingBytes;
+  return st;
+}
+
+Status World::clear() noexcept {
+  if (!s_) return Status{};
+  detail::WorldState& s = *s_;
+  const std::uint32_t high = s.entities.highWater();
+  for (std::uint32_t id = 0; id < high; ++id) {
+    if (s.entities.isIndexAlive(id)) s.detachRow(static_cast<std::uint16_t>(id));
+  }
+  const std::uint32_t live = s.entities.length();
+  s.entities.despawnAll();
+  s.totalDestroyed += live;
+  return Status{};
+}
+
+Entity World::handleAt(std::uint16_t id) const noexcept {
+  return s_ ? s_->entities.handleOf(id) : Entity{};
+}
+
+World::Options World::options() const noexcept { return s_ ? s_->options : Options{}; }
+
+void World::beginFrame() noexcept {
+  if (!s_) return;
+  s_->frameChurn = 0;
+  s_->churnWarnedThisFrame = false;
+  for (bool& f : s_->budgetWarnedThisFrame) f = false;
+}
+
+GuardrailStats World::guardrailStats() const noexcept {
+  GuardrailStats g;
+  if (!s_) return g;
+  const detail::WorldState& s = *s_;
+  g.capacity = s.entities.capacity();
+  g.entityCount = s.entities.length();
+  g.entityBudgetLevel = s.entityBudgetLevel;
+  for (int i = 0; i < 3; ++i) g.entityBudgetWarns[i] = s.entityBudgetWarns[i];
+  g.frameChurn = s.frameChurn;
+  g.churnPerFrameBudget = s.options.churnPerFrameBudget;
+  g.churnWarns = s.churnWarns;
+  return g;
+}
+
+void World::noteChurn(std::uint32_t n) noexcept {
+  if (!s_) return;
+  detail::WorldState& s = *s_;
+  s.frameChurn += n;
+  const std::uint32_t budget = s.options.churnPerFrameBudget;
+  if (budget == 0 || s.frameChurn <= budget || s.churnWarnedThisFrame) return;
+  s.churnWarnedThisFrame = true;
+  ++s.churnWarns;
+#if LAIGE_DEBUG_ASSERTS
+  LAIGE_LOG_WARN("ecs", "churn_per_frame", kChurnText, log::field("frame_churn", s.frameChurn),
+                 log::field("churn_budget", budget),
+                 log::field("advice", "move_the_churn_to_a_spawn_despawn_system"));
+#else
+  LAIGE_LOG_WARN("ecs", "churn_per_frame", kChurnText, log::field("frame_churn", s.frameChurn),
+                 log::field("churn_budget", budget));
+#endif
+}
+
+}  // namespace laige

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# test.sh - README command 2: installs what is missing, builds every preset,
+# and runs every test suite: GoogleTest natively (debug, release, ASan+UBSan)
+# and compiled to wasm under node, plus the install/find_package consumer.
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+source scripts/ensure-deps.sh
+laige_ensure_apt
+laige_ensure_npm "$root"
+
+passed=0
+failed=0
+failures=()
+suite() {
+  local name="$1"; shift
+  echo
+  echo "=================== $name"
+  local start=$SECONDS
+  if "$@"; then
+    passed=$((passed + 1))
+    echo "=================== $name: PASS ($((SECONDS - start)) s)"
+  else
+    failed=$((failed + 1))
+    failures+=("$name")
+    echo "=================== $name: FAIL ($((SECONDS - start)) s)"
+  fi
+}
+
+gtest_flags=(--gtest_brief=1 --gtest_color=no)
+
+suite "build native-debug" bash scripts/build.sh native-debug
+suite "gtest native-debug" build/native-debug/laige_tests "${gtest_flags[@]}"
+suite "build native-release" bash scripts/build.sh native-release
+suite "gtest native-release" build/native-release/laige_tests "${gtest_flags[@]}"
+suite "build native-asan" bash scripts/build.sh native-asan
+suite "gtest native-asan (ASan+UBSan)" env ASAN_OPTIONS=detect_leaks=1 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 build/native-asan/laige_tests "${gtest_flags[@]}"
+suite "build wasm" bash scripts/build.sh wasm
+suite "gtest wasm (node)" node --no-experimental-fetch build/wasm/laige_tests.js "${gtest_flags[@]}"
+suite "install + find_package consumer" bash tests/install/run.sh
+
+echo
+echo "laige test summary:"
+if [ "${#failures[@]}" -gt 0 ]; then
+  printf '  failed: %s\n' "${failures[@]}"
+fi
+echo "suites: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,730 @@
+// logging_test.cpp - the logging facade contract (FACTS.md section 2;
+// docs/logging.md): gates, fields, line format, rate limiting, shutdown,
+// sinks and crash handling. Every test restores the global logger (the
+// fixture re-inits it to defaults) because other suites share the process.
+#include "laige/logging.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#if !defined(__EMSCRIPTEN__)
+#include <csignal>
+#include <thread>
+#endif
+
+namespace {
+
+using ::laige::ErrorCode;
+using ::laige::log::CallbackSink;
+using ::laige::log::CaptureSink;
+using ::laige::log::ConsoleSink;
+using ::laige::log::Field;
+using ::laige::log::field;
+using ::laige::log::FileSink;
+using ::laige::log::Level;
+using ::laige::log::LogRecord;
+using ::laige::log::Logger;
+using ::laige::log::LoggerOptions;
+using ::laige::log::Severity;
+
+std::atomic<std::int64_t> gNowMs{0};
+std::int64_t fakeClock() noexcept { return gNowMs.load(); }
+
+// Installs a CaptureSink and the fake window clock; restores the defaults.
+class LoggingTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    gNowMs = 1000;
+    capture = std::make_shared<CaptureSink>();
+    LoggerOptions options;
+    options.sink = capture;
+    options.clock = &fakeClock;
+    Logger::instance().init(options);
+  }
+  void TearDown() override { Logger::instance().init(LoggerOptions{}); }
+
+  const std::vector<CaptureSink::Captured>& records() const { return capture->records(); }
+
+  std::shared_ptr<CaptureSink> capture;
+};
+
+LogRecord makeRecord(const Field* fields, std::size_t count, std::int64_t ts = 0) {
+  return LogRecord{Severity::Warn, "ecs", "stale_entity_access", "msg", fields, count, ts};
+}
+
+// ----------------------------------------------------------------- names
+
+TEST(LoggingNames, SeverityAndLevelTokens) {
+  EXPECT_STREQ(::laige::log::severityName(Severity::Trace), "trace");
+  EXPECT_STREQ(::laige::log::severityName(Severity::Debug), "debug");
+  EXPECT_STREQ(::laige::log::severityName(Severity::Info), "info");
+  EXPECT_STREQ(::laige::log::severityName(Severity::Warn), "warn");
+  EXPECT_STREQ(::laige::log::severityName(Severity::Error), "error");
+  EXPECT_STREQ(::laige::log::severityName(Severity::Fatal), "fatal");
+  EXPECT_STREQ(::laige::log::severityName(static_cast<Severity>(42)), "unknown");
+  EXPECT_STREQ(::laige::log::levelName(Level::Off), "off");
+  EXPECT_STREQ(::laige::log::levelName(Level::Warn), "warn");
+  EXPECT_EQ(static_cast<int>(Severity::Fatal), 5);
+  EXPECT_EQ(static_cast<int>(Level::Off), 6);
+}
+
+// ----------------------------------------------------------------- gates
+
+TEST_F(LoggingTest, DefaultGatesAreDebugAndTraceIsOff) {
+  Logger& log = Logger::instance();
+  EXPECT_EQ(log.globalMinimum(), Level::Debug);
+  EXPECT_FALSE(log.enabled("ecs", Severity::Trace));
+  EXPECT_TRUE(log.enabled("ecs", Severity::Debug));
+  LAIGE_LOG_TRACE("ecs", "t", "trace");
+  LAIGE_LOG_DEBUG("ecs", "d", "debug");
+  LAIGE_LOG_INFO("ecs", "i", "info");
+  ASSERT_EQ(records().size(), 2u);
+  EXPECT_EQ(records()[0].severity, Severity::Debug);
+  EXPECT_EQ(records()[1].severity, Severity::Info);
+}
+
+TEST_F(LoggingTest, GlobalMinimumIsCheckedBeforeTheSubsystemLevel) {
+  Logger& log = Logger::instance();
+  log.setGlobalMinimum(Level::Warn);
+  log.setSubsystemLevel("ecs", Level::Trace);
+  EXPECT_FALSE(log.enabled("ecs", Severity::Info));
+  EXPECT_TRUE(log.enabled("ecs", Severity::Warn));
+  LAIGE_LOG_INFO("ecs", "i", "dropped");
+  LAIGE_LOG_WARN("ecs", "w", "kept");
+  ASSERT_EQ(records().size(), 1u);
+  EXPECT_EQ(records()[0].event, "w");
+}
+
+TEST_F(LoggingTest, SubsystemLevelOverridesComparedByContent) {
+  Logger& log = Logger::instance();
+  log.setSubsystemLevel("ecs", Level::Error);
+  const std::string dynamicName = std::string("e") + "cs";  // a different pointer, same content
+  EXPECT_FALSE(log.enabled(dynamicName.c_str(), Severity::Warn));
+  EXPECT_TRUE(log.enabled(dynamicName.c_str(), Severity::Error));
+  EXPECT_TRUE(log.enabled("loop", Severity::Warn));
+  EXPECT_EQ(log.subsystemLevel("ecs"), Level::Error);
+  EXPECT_EQ(log.subsystemLevel("loop"), Level::Debug);
+  log.setGlobalMinimum(Level::Trace);
+  log.setSubsystemLevel(dynamicName.c_str(), Level::Trace);  // updates the same override
+  EXPECT_EQ(log.subsystemLevel("ecs"), Level::Trace);
+  EXPECT_TRUE(log.enabled("ecs", Severity::Trace));
+  EXPECT_FALSE(log.enabled("loop", Severity::Trace));
+}
+
+TEST_F(LoggingTest, DefaultSubsystemLevelAppliesToSubsystemsWithoutOverride) {
+  Logger& log = Logger::instance();
+  log.setSubsystemLevel("replay", Level::Debug);
+  log.setDefaultSubsystemLevel(Level::Error);
+  EXPECT_FALSE(log.enabled("ecs", Severity::Warn));
+  EXPECT_TRUE(log.enabled("ecs", Severity::Error));
+  EXPECT_TRUE(log.enabled("replay", Severity::Debug));
+}
+
+TEST_F(LoggingTest, LevelOffClosesTheGate) {
+  Logger& log = Logger::instance();
+  log.setSubsystemLevel("ecs", Level::Off);
+  EXPECT_FALSE(log.enabled("ecs", Severity::Error));
+  log.setGlobalMinimum(Level::Off);
+  EXPECT_FALSE(log.enabled("loop", Severity::Error));
+  LAIGE_LOG_ERROR("loop", "e", "dropped");
+  EXPECT_TRUE(records().empty());
+}
+
+TEST_F(LoggingTest, RejectedSubsystemOverrideWarnsAndChangesNothing) {
+  Logger& log = Logger::instance();
+  const std::string tooLong(::laige::log::kMaxSubsystemNameLength + 1, 's');
+  log.setSubsystemLevel(tooLong.c_str(), Level::Off);
+  EXPECT_TRUE(log.enabled(tooLong.c_str(), Severity::Debug));
+  ASSERT_EQ(capture->count("logging", "subsystem_level_rejected"), 1u);
+  EXPECT_EQ(records()[0].fieldValue("reason"), "name_too_long");
+}
+
+TEST_F(LoggingTest, InitResetsLevels) {
+  Logger& log = Logger::instance();
+  log.setGlobalMinimum(Level::Error);
+  log.setSubsystemLevel("ecs", Level::Off);
+  SetUp();
+  EXPECT_EQ(log.globalMinimum(), Level::Debug);
+  EXPECT_TRUE(log.enabled("ecs", Severity::Debug));
+}
+
+// ----------------------------------------------------------------- macros
+
+TEST_F(LoggingTest, MacroEvaluatesFieldsOnlyWhenEnabled) {
+  int evaluations = 0;
+  auto expensive = [&evaluations] { return ++evaluations; };
+  LAIGE_LOG_TRACE("ecs", "t", "off", field("n", expensive()));
+  EXPECT_EQ(evaluations, 0);
+  LAIGE_LOG_DEBUG("ecs", "d", "on", field("n", expensive()));
+  EXPECT_EQ(evaluations, 1);
+  ASSERT_EQ(records().size(), 1u);
+  EXPECT_EQ(records()[0].fieldValue("n"), "1");
+}
+
+TEST_F(LoggingTest, MacroWorksWithZeroAndManyFields) {
+  const std::uint32_t id = 7;
+  const std::uint16_t g = 3;
+  LAIGE_LOG_INFO("ecs", "x", "msg");
+  LAIGE_LOG_WARN("ecs", "stale_entity_access", "5-field text", field("entity_id", id),
+                 field("generation", g));
+  ASSERT_EQ(records().size(), 2u);
+  EXPECT_TRUE(records()[0].fields.empty());
+  EXPECT_EQ(records()[0].line.substr(27), " [info] ecs/x: msg");
+  ASSERT_EQ(records()[1].fields.size(), 2u);
+  EXPECT_EQ(records()[1].fields[0], (std::pair<std::string, std::string>("entity_id", "7")));
+  EXPECT_EQ(records()[1].fields[1], (std::pair<std::string, std::string>("generation", "3")));
+}
+
+TEST_F(LoggingTest, MacroEvaluatesTheSubsystemOnce) {
+  int calls = 0;
+  auto subsystem = [&calls] { ++calls; return "ecs"; };
+  LAIGE_LOG_INFO(subsystem(), "x", "msg");
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(records().size(), 1u);
+}
+
+TEST_F(LoggingTest, DirectLogCallsApplyTheGatesAndTolerateNulls) {
+  Logger& log = Logger::instance();
+  log.log(Severity::Trace, "ecs", "t", "gated", nullptr, 0);
+  const Field fields[] = {field("a", 1), field("b", 2)};
+  log.log(Severity::Info, "ecs", "arr", "array form", fields, 2);
+  log.log(Severity::Info, nullptr, nullptr, nullptr, nullptr, 5);
+  ASSERT_EQ(records().size(), 2u);
+  EXPECT_EQ(records()[0].fieldValue("b"), "2");
+  EXPECT_EQ(records()[1].subsystem, "");
+  EXPECT_EQ(records()[1].message, "");
+  EXPECT_TRUE(records()[1].fields.empty());
+}
+
+// ----------------------------------------------------------------- fields
+
+TEST(LoggingFields, EveryIntegerWidth) {
+  EXPECT_EQ(field("k", static_cast<signed char>(-128)).view(), "-128");
+  EXPECT_EQ(field("k", static_cast<unsigned char>(255)).view(), "255");
+  EXPECT_EQ(field("k", static_cast<short>(-32768)).view(), "-32768");
+  EXPECT_EQ(field("k", static_cast<unsigned short>(65535)).view(), "65535");
+  EXPECT_EQ(field("k", std::numeric_limits<int>::min()).view(), "-2147483648");
+  EXPECT_EQ(field("k", std::numeric_limits<unsigned>::max()).view(), "4294967295");
+  EXPECT_EQ(field("k", -5L).view(), "-5");
+  EXPECT_EQ(field("k", 5UL).view(), "5");
+  EXPECT_EQ(field("k", std::numeric_limits<long long>::min()).view(), "-9223372036854775808");
+  EXPECT_EQ(field("k", std::numeric_limits<unsigned long long>::max()).view(), "18446744073709551615");
+  EXPECT_EQ(field("k", std::numeric_limits<std::int64_t>::min()).view(), "-9223372036854775808");
+  EXPECT_EQ(field("k", std::numeric_limits<std::uint64_t>::max()).view(), "18446744073709551615");
+  EXPECT_EQ(field("k", std::int8_t{-1}).view(), "-1");
+  EXPECT_EQ(field("k", std::uint8_t{200}).view(), "200");
+  EXPECT_EQ(field("k", std::int16_t{-300}).view(), "-300");
+  EXPECT_EQ(field("k", std::uint16_t{60000}).view(), "60000");
+  EXPECT_EQ(field("k", std::int32_t{-70000}).view(), "-70000");
+  EXPECT_EQ(field("k", std::uint32_t{70000}).view(), "70000");
+  EXPECT_EQ(field("k", std::size_t{123}).view(), "123");
+  EXPECT_EQ(field("k", std::ptrdiff_t{-123}).view(), "-123");
+  EXPECT_EQ(field("k", 0).view(), "0");
+  const Field f = field("entity_id", 42u);
+  EXPECT_STREQ(f.key, "entity_id");
+  EXPECT_EQ(f.length, 2u);
+  EXPECT_STREQ(f.value, "42");
+}
+
+TEST(LoggingFields, Bool) {
+  EXPECT_EQ(field("k", true).view(), "true");
+  EXPECT_EQ(field("k", false).view(), "false");
+}
+
+TEST(LoggingFields, DoubleIsShortestRoundTrip) {
+  EXPECT_EQ(field("k", 0.1).view(), "0.1");
+  EXPECT_EQ(field("k", -2.5).view(), "-2.5");
+  EXPECT_EQ(field("k", 100.0).view(), "100");
+  EXPECT_EQ(field("k", 123456.789).view(), "123456.789");
+  EXPECT_EQ(field("k", 1e20).view(), "1e+20");
+  EXPECT_EQ(field("k", 1e6).view(), "1e+06");
+  EXPECT_EQ(field("k", 1.5e-7).view(), "1.5e-07");
+  EXPECT_EQ(field("k", 0.001).view(), "0.001");
+  EXPECT_EQ(field("k", 1.0 / 3.0).view(), "0.3333333333333333");
+  EXPECT_EQ(field("k", 0.0).view(), "0");
+  EXPECT_EQ(field("k", -0.0).view(), "-0");
+  EXPECT_EQ(field("k", 5e-324).view(), "5e-324");
+  EXPECT_EQ(field("k", 1.7976931348623157e308).view(), "1.7976931348623157e+308");
+  EXPECT_EQ(field("k", std::nan("")).view(), "nan");
+  EXPECT_EQ(field("k", -std::nan("")).view(), "nan");
+  EXPECT_EQ(field("k", std::numeric_limits<double>::infinity()).view(), "inf");
+  EXPECT_EQ(field("k", -std::numeric_limits<double>::infinity()).view(), "-inf");
+  EXPECT_EQ(field("k", 0.1f).view(), "0.1");  // float shortest, not widened to double
+  EXPECT_EQ(field("k", 16777216.0f).view(), "16777216");
+  EXPECT_EQ(field("k", 3.4028235e38f).view(), "3.4028235e+38");
+}
+
+TEST(LoggingFields, TextIsCopiedAndSanitized) {
+  std::string text = "a b=c\td\ne";
+  const Field f = field("k", text);
+  text.assign("changed");
+  EXPECT_EQ(f.view(), "a_b_c_d_e");
+  EXPECT_EQ(field("k", "plain").view(), "plain");
+  EXPECT_EQ(field("k", std::string_view("x y")).view(), "x_y");
+  EXPECT_EQ(field("k", static_cast<const char*>(nullptr)).view(), "");
+  char mutableText[] = "mutable";
+  EXPECT_EQ(field("k", mutableText).view(), "mutable");
+  EXPECT_EQ(field("k", "a|b").view(), "a|b");  // only whitespace and '=' are replaced
+}
+
+TEST(LoggingFields, TruncatedTo63BytesWithoutSplittingUtf8) {
+  const std::string longText(100, 'a');
+  const Field f = field("k", longText);
+  EXPECT_EQ(f.length, 63u);
+  EXPECT_EQ(f.view(), std::string(63, 'a'));
+  EXPECT_EQ(f.value[63], '\0');
+  // 62 ASCII bytes then a 2-byte sequence: byte 63 would be half of it.
+  const std::string utf8 = std::string(62, 'b') + "\xC3\xA9" + "tail";
+  EXPECT_EQ(field("k", utf8).view(), std::string(62, 'b'));
+  const std::string exact(63, 'c');
+  EXPECT_EQ(field("k", exact).view(), exact);
+}
+
+// ----------------------------------------------------------------- line format
+
+TEST(LoggingFormat, LineShapeWithFields) {
+  const Field fields[] = {field("entity_id", 7), field("why", "stale handle")};
+  const LogRecord r = makeRecord(fields, 2);
+  EXPECT_EQ(::laige::log::formatLine(r),
+            "1970-01-01T00:00:00.000000Z [warn] ecs/stale_entity_access: msg | entity_id=7 | why=stale_handle");
+  const LogRecord noFields = makeRecord(nullptr, 3);
+  EXPECT_EQ(::laige::log::formatLine(noFields), "1970-01-01T00:00:00.000000Z [warn] ecs/stale_entity_access: msg");
+}
+
+TEST(LoggingFormat, TimestampIsUtcWithMicroseconds) {
+  char out[28];
+  EXPECT_EQ(::laige::log::formatTimestamp(1700000000123456, out), 27u);
+  EXPECT_STREQ(out, "2023-11-14T22:13:20.123456Z");
+  ::laige::log::formatTimestamp(951782400000001, out);  // leap day
+  EXPECT_STREQ(out, "2000-02-29T00:00:00.000001Z");
+  ::laige::log::formatTimestamp(4102444799999999, out);
+  EXPECT_STREQ(out, "2099-12-31T23:59:59.999999Z");
+  ::laige::log::formatTimestamp(-5, out);  // clamped
+  EXPECT_STREQ(out, "1970-01-01T00:00:00.000000Z");
+  ::laige::log::formatTimestamp(std::numeric_limits<std::int64_t>::max(), out);
+  EXPECT_STREQ(out, "9999-12-31T23:59:59.999999Z");
+}
+
+TEST_F(LoggingTest, EmittedLineHasAWallClockTimestamp) {
+  LAIGE_LOG_INFO("ecs", "x", "msg", field("a", 1));
+  ASSERT_EQ(records().size(), 1u);
+  const std::string& line = records()[0].line;
+  ASSERT_GE(line.size(), 27u);
+  const std::string shape = "dddd-dd-ddTdd:dd:dd.ddddddZ";
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == 'd') {
+      EXPECT_TRUE(line[i] >= '0' && line[i] <= '9') << line;
+    } else {
+      EXPECT_EQ(line[i], shape[i]) << line;
+    }
+  }
+  EXPECT_EQ(line.substr(27), " [info] ecs/x: msg | a=1");
+  EXPECT_GE(line.substr(0, 4), "2024");
+}
+
+TEST(LoggingFormat, MessageControlCharactersBecomeSpaces) {
+  LogRecord r = makeRecord(nullptr, 0);
+  r.message = "two\nlines\r";
+  EXPECT_EQ(::laige::log::formatLine(r).substr(27), " [warn] ecs/stale_entity_access: two lines ");
+}
+
+TEST(LoggingFormat, BufferVariantTruncatesSafely) {
+  const Field fields[] = {field("a", 1), field("b", 2)};
+  const LogRecord r = makeRecord(fields, 2);
+  const std::string full = ::laige::log::formatLine(r);
+  std::vector<char> big(full.size() + 1);
+  EXPECT_EQ(::laige::log::formatLine(r, big.data(), big.size()), full.size());
+  EXPECT_EQ(std::string(big.data()), full);
+
+  char small[20];
+  const std::size_t n = ::laige::log::formatLine(r, small, sizeof small);
+  EXPECT_EQ(n, 19u);
+  EXPECT_EQ(std::string(small), full.substr(0, 16) + "...");
+
+  char tiny[2] = {'x', 'x'};
+  EXPECT_EQ(::laige::log::formatLine(r, tiny, 1), 0u);
+  EXPECT_EQ(tiny[0], '\0');
+  EXPECT_EQ(::laige::log::formatLine(r, tiny, 0), 0u);
+  EXPECT_EQ(::laige::log::formatLine(r, nullptr, 10), 0u);
+}
+
+TEST(LoggingFormat, TruncationDoesNotSplitUtf8BeforeTheMark) {
+  LogRecord r = makeRecord(nullptr, 0);
+  const std::string message = "\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9";
+  r.message = message.c_str();
+  const std::string full = ::laige::log::formatLine(r);
+  const std::size_t cut = full.find(": ") + 2 + 3;  // 1.5 characters of the message fit
+  std::vector<char> buffer(cut + 3 + 1);
+  const std::size_t n = ::laige::log::formatLine(r, buffer.data(), buffer.size());
+  const std::string out(buffer.data(), n);
+  EXPECT_EQ(out, full.substr(0, cut - 1) + "...");
+}
+
+// ----------------------------------------------------------------- rate limiting
+
+TEST_F(LoggingTest, FirstEventEmitsRepeatsAreSuppressed) {
+  for (int i = 0; i < 5; ++i) LAIGE_LOG_WARN("ecs", "stale_entity_access", "m", field("i", i));
+  ASSERT_EQ(records().size(), 1u);
+  EXPECT_EQ(records()[0].fieldValue("i"), "0");
+  EXPECT_EQ(Logger::instance().suppressedTotal(), 4u);
+}
+
+TEST_F(LoggingTest, SummaryPrecedesTheNextEventAfterTheWindow) {
+  for (int i = 0; i < 4; ++i) LAIGE_LOG_WARN("ecs", "stale_entity_access", "m");
+  gNowMs += 999;  // still inside [start, start + 1000)
+  LAIGE_LOG_WARN("ecs", "stale_entity_access", "m");
+  EXPECT_EQ(records().size(), 1u);
+  gNowMs += 1;  // the window is over
+  LAIGE_LOG_WARN("ecs", "stale_entity_access", "m", field("n", 2));
+  ASSERT_EQ(records().size(), 3u);
+  const auto& summary = records()[1];
+  EXPECT_EQ(summary.subsystem, "ecs");
+  EXPECT_EQ(summary.event, "rate_limited");
+  EXPECT_EQ(summary.severity, Severity::Warn);
+  EXPECT_EQ(summary.fieldValue("event"), "stale_entity_access");
+  EXPECT_EQ(summary.fieldValue("suppressed"), "4");
+  EXPECT_NE(summary.line.find(" | event=stale_entity_access | suppressed=4"), std::string::npos);
+  EXPECT_EQ(records()[2].event, "stale_entity_access");
+  EXPECT_EQ(records()[2].fieldValue("n"), "2");
+  // The new event opened a new window: its repeats are suppressed again.
+  LAIGE_LOG_WARN("ecs", "stale_entity_access", "m");
+  EXPECT_EQ(records().size(), 3u);
+}
+
+TEST_F(LoggingTest, NoSummaryWhenNothingWasSuppressed) {
+  LAIGE_LOG_WARN("ecs", "x", "m");
+  gNowMs += 5000;
+  LAIGE_LOG_WARN("ecs", "x", "m");
+  ASSERT_EQ(records().size(), 2u);
+  EXPECT_EQ(capture->count("ecs", "rate_limited"), 0u);
+}
+
+TEST_F(LoggingTest, KeysAreIndependent) {
+  LAIGE_LOG_WARN("ecs", "a", "m");
+  LAIGE_LOG_WARN("ecs", "b", "m");
+  LAIGE_LOG_WARN("loop", "a", "m");
+  LAIGE_LOG_WARN("ecs", "a", "m");
+  LAIGE_LOG_WARN("ecs", "b", "m");
+  EXPECT_EQ(records().size(), 3u);
+  EXPECT_EQ(Logger::instance().suppressedTotal(), 2u);
+}
+
+TEST_F(LoggingTest, SeverityIsPartOfTheKey) {
+  LAIGE_LOG_WARN("system", "budget_overrun", "m");
+  LAIGE_LOG_ERROR("system", "budget_overrun", "m");
+  LAIGE_LOG_WARN("system", "budget_overrun", "m");
+  LAIGE_LOG_ERROR("system", "budget_overrun", "m");
+  ASSERT_EQ(records().size(), 2u);
+  EXPECT_EQ(records()[0].severity, Severity::Warn);
+  EXPECT_EQ(records()[1].severity, Severity::Error);
+}
+
+TEST_F(LoggingTest, KeysAreComparedByContent) {
+  const std::string sub1 = "ecs", sub2 = std::string("ec") + "s";
+  const std::string ev1 = "stale", ev2 = std::string("sta") + "le";
+  ASSERT_NE(sub1.c_str(), sub2.c_str());
+  Logger::instance().log(Severity::Warn, sub1.c_str(), ev1.c_str(), "m", {});
+  Logger::instance().log(Severity::Warn, sub2.c_str(), ev2.c_str(), "m", {});
+  EXPECT_EQ(records().size(), 1u);
+  EXPECT_EQ(Logger::instance().suppressedTotal(), 1u);
+}
+
+TEST_F(LoggingTest, OnlyWarnAndAboveAreLimited) {
+  for (int i = 0; i < 3; ++i) {
+    LAIGE_LOG_DEBUG("ecs", "d", "m");
+    LAIGE_LOG_INFO("ecs", "i", "m");
+  }
+  EXPECT_EQ(records().size(), 6u);
+  EXPECT_EQ(Logger::instance().suppressedTotal(), 0u);
+}
+
+TEST_F(LoggingTest, SustainedRepeatsGiveOneSummaryPerWindow) {
+  for (int window = 0; window < 3; ++window) {
+    for (int i = 0; i < 10; ++i) LAIGE_LOG_ERROR("system", "budget_overrun", "m");
+    gNowMs += 1000;
+  }
+  // window 0: event; window 1: summary(9) + event; window 2: summary(9) + event
+  ASSERT_EQ(records().size(), 5u);
+  EXPECT_EQ(records()[1].fieldValue("suppressed"), "9");
+  EXPECT_EQ(records()[3].fieldValue("suppressed"), "9");
+  EXPECT_EQ(Logger::instance().suppressedTotal(), 27u);
+}
+
+TEST_F(LoggingTest, RateLimitingCanBeTurnedOff) {
+  LoggerOptions options;
+  options.sink = capture;
+  options.rateLimiting = false;
+  Logger::instance().init(options);
+  for (int i = 0; i < 3; ++i) LAIGE_LOG_WARN("ecs", "x", "m");
+  EXPECT_EQ(records().size(), 3u);
+}
+
+TEST_F(LoggingTest, ShutdownDrainsPendingSummariesOnce) {
+  LAIGE_LOG_WARN("ecs", "stale_entity_destroy", "m");
+  LAIGE_LOG_WARN("ecs", "stale_entity_destroy", "m");
+  LAIGE_LOG_WARN("ecs", "stale_entity_destroy", "m");
+  LAIGE_LOG_ERROR("replay", "bad", "m");  // nothing suppressed: no summary
+  Logger::instance().shutdown();
+  ASSERT_EQ(records().size(), 3u);
+  EXPECT_EQ(records()[2].event, "rate_limited");
+  EXPECT_EQ(records()[2].subsystem, "ecs");
+  EXPECT_EQ(records()[2].fieldValue("event"), "stale_entity_destroy");
+  EXPECT_EQ(records()[2].fieldValue("suppressed"), "2");
+  Logger::instance().shutdown();  // idempotent
+  EXPECT_EQ(records().size(), 3u);
+}
+
+TEST_F(LoggingTest, LoggingAfterShutdownIsDiscardedUntilInit) {
+  Logger& log = Logger::instance();
+  log.shutdown();
+  EXPECT_FALSE(log.active());
+  LAIGE_LOG_WARN("ecs", "x", "m");
+  LAIGE_LOG_INFO("ecs", "y", "m");
+  EXPECT_TRUE(records().empty());
+  SetUp();
+  EXPECT_TRUE(log.active());
+  LAIGE_LOG_WARN("ecs", "x", "m");
+  EXPECT_EQ(records().size(), 1u);
+}
+
+TEST_F(LoggingTest, InitResetsRateStateAfterDrainingToTheOldSink) {
+  LAIGE_LOG_WARN("ecs", "x", "m");
+  LAIGE_LOG_WARN("ecs", "x", "m");
+  const std::shared_ptr<CaptureSink> old = capture;
+  SetUp();  // a fresh capture sink
+  ASSERT_EQ(old->records().size(), 2u);
+  EXPECT_EQ(old->records()[1].event, "rate_limited");
+  EXPECT_EQ(Logger::instance().suppressedTotal(), 0u);
+  LAIGE_LOG_WARN("ecs", "x", "m");
+  ASSERT_EQ(records().size(), 1u);
+  EXPECT_EQ(records()[0].event, "x");
+}
+
+TEST_F(LoggingTest, FullKeyTableDegradesToUnlimited) {
+  const std::size_t keys = ::laige::log::kRateLimitKeys + 10;
+  std::vector<std::string> events;
+  for (std::size_t i = 0; i < keys; ++i) events.push_back("event_" + std::to_string(i));
+  for (int round = 0; round < 2; ++round) {
+    for (const auto& e : events) Logger::instance().log(Severity::Warn, "ecs", e.c_str(), "m", {});
+  }
+  // Round 1: every key emits once. Round 2: tracked keys are suppressed, the
+  // 10 overflowing keys emit again. Plus one table-full warn.
+  EXPECT_EQ(capture->count("logging", "rate_limit_table_full"), 1u);
+  EXPECT_EQ(records().size(), keys + 10 + 1);
+  EXPECT_EQ(Logger::instance().rateLimitOverflows(), 20u);
+  EXPECT_EQ(Logger::instance().suppressedTotal(), ::laige::log::kRateLimitKeys);
+}
+
+TEST_F(LoggingTest, LongNamesAreTrackedAndSummarised) {
+  const std::string longEvent(100, 'e');
+  Logger::instance().log(Severity::Warn, "ecs", longEvent.c_str(), "m", {});
+  Logger::instance().log(Severity::Warn, "ecs", longEvent.c_str(), "m", {});
+  EXPECT_EQ(records().size(), 1u);
+  Logger::instance().shutdown();
+  ASSERT_EQ(records().size(), 2u);
+  EXPECT_EQ(records()[1].fieldValue("event"), std::string(63, 'e'));
+}
+
+// ----------------------------------------------------------------- sinks
+
+TEST_F(LoggingTest, CaptureSinkHelpers) {
+  LAIGE_LOG_INFO("ecs", "x", "m", field("a", 1));
+  LAIGE_LOG_INFO("ecs", "x", "m");
+  LAIGE_LOG_INFO("ecs", "y", "m");
+  EXPECT_EQ(capture->count("ecs", "x"), 2u);
+  EXPECT_EQ(capture->count("ecs", "z"), 0u);
+  EXPECT_TRUE(records()[0].hasField("a"));
+  EXPECT_FALSE(records()[0].hasField("b"));
+  EXPECT_EQ(records()[0].fieldValue("b"), "");
+  capture->clear();
+  EXPECT_TRUE(records().empty());
+}
+
+struct CallbackLog {
+  std::vector<std::string> lines;
+  std::vector<Severity> severities;
+};
+
+void collect(void* ctx, const LogRecord& record) noexcept {
+  auto* log = static_cast<CallbackLog*>(ctx);
+  log->severities.push_back(record.severity);
+  std::string text = std::string(record.subsystem) + "/" + record.event;
+  for (std::size_t i = 0; i < record.fieldCount; ++i) {
+    text += " " + std::string(record.fields[i].key) + "=" + std::string(record.fields[i].view());
+  }
+  log->lines.push_back(text);
+}
+
+TEST_F(LoggingTest, CallbackSinkForwardsEveryRecord) {
+  CallbackLog received;
+  LoggerOptions options;
+  options.sink = std::make_shared<CallbackSink>(&collect, &received);
+  options.clock = &fakeClock;
+  Logger::instance().init(options);
+  LAIGE_LOG_INFO("ecs", "x", "m", field("a", 1), field("b", true));
+  LAIGE_LOG_ERROR("loop", "y", "m");
+  LAIGE_LOG_ERROR("loop", "y", "m");
+  Logger::instance().shutdown();
+  ASSERT_EQ(received.lines.size(), 3u);
+  EXPECT_EQ(received.lines[0], "ecs/x a=1 b=true");
+  EXPECT_EQ(received.lines[1], "loop/y");
+  EXPECT_EQ(received.lines[2], "loop/rate_limited event=y suppressed=1");
+  EXPECT_EQ(received.severities[2], Severity::Error);
+
+  CallbackSink dropping(nullptr, nullptr);  // a null function drops records
+  dropping.emit(makeRecord(nullptr, 0));
+}
+
+TEST_F(LoggingTest, DefaultOptionsInstallAConsoleSink) {
+  Logger::instance().init(LoggerOptions{});
+  EXPECT_NE(Logger::instance().sink(), nullptr);
+  EXPECT_NE(Logger::instance().sink(), capture.get());
+}
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+TEST(LoggingSinks, ConsoleSinkWritesOneLinePerRecord) {
+  std::FILE* stream = std::tmpfile();
+  ASSERT_NE(stream, nullptr);
+  ConsoleSink sink(stream);
+  const Field fields[] = {field("a", 1)};
+  sink.emit(makeRecord(fields, 1));
+  sink.emit(makeRecord(nullptr, 0));
+  sink.flush();
+  EXPECT_EQ(sink.failedWrites(), 0u);
+  std::rewind(stream);
+  char buffer[256] = {};
+  const std::size_t n = std::fread(buffer, 1, sizeof buffer - 1, stream);
+  EXPECT_EQ(std::string(buffer, n),
+            "1970-01-01T00:00:00.000000Z [warn] ecs/stale_entity_access: msg | a=1\n"
+            "1970-01-01T00:00:00.000000Z [warn] ecs/stale_entity_access: msg\n");
+  std::fclose(stream);
+}
+
+TEST(LoggingSinks, ConsoleSinkCountsFailedWrites) {
+  const std::string path = ::testing::TempDir() + "laige_logging_readonly.txt";
+  { std::ofstream(path) << "x"; }
+  std::FILE* readOnly = std::fopen(path.c_str(), "rb");
+  ASSERT_NE(readOnly, nullptr);
+  ConsoleSink sink(readOnly);
+  sink.emit(makeRecord(nullptr, 0));
+  EXPECT_EQ(sink.failedWrites(), 1u);
+  std::fclose(readOnly);
+  std::remove(path.c_str());
+}
+
+TEST(LoggingSinks, FileSinkCreateFailsWithIoErrorInAMissingDirectory) {
+  const std::string path = ::testing::TempDir() + "laige_no_such_dir_7f3a/sub/log.txt";
+  auto result = FileSink::create(path.c_str());
+  ASSERT_TRUE(result.isError());
+  EXPECT_EQ(result.error(), ErrorCode::IoError);
+  EXPECT_EQ(FileSink::create(nullptr).error(), ErrorCode::InvalidArgument);
+  EXPECT_EQ(FileSink::create("").error(), ErrorCode::InvalidArgument);
+}
+
+TEST_F(LoggingTest, FileSinkAppends) {
+  const std::string path = ::testing::TempDir() + "laige_logging_test.log";
+  std::remove(path.c_str());
+  for (int run = 0; run < 2; ++run) {
+    auto created = FileSink::create(path.c_str());
+    ASSERT_TRUE(created.ok());
+    LoggerOptions options;
+    options.sink = std::shared_ptr<FileSink>(std::move(created).takeValue());
+    Logger::instance().init(options);
+    LAIGE_LOG_INFO("ecs", "run", "m", field("run", run));
+    LAIGE_LOG_WARN("ecs", "warned", "m");
+    Logger::instance().shutdown();
+    Logger::instance().init(LoggerOptions{});  // releases (closes) the file sink
+  }
+  const std::string text = readFile(path);
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line.substr(27));
+  ASSERT_EQ(lines.size(), 4u) << text;
+  EXPECT_EQ(lines[0], " [info] ecs/run: m | run=0");
+  EXPECT_EQ(lines[1], " [warn] ecs/warned: m");
+  EXPECT_EQ(lines[2], " [info] ecs/run: m | run=1");
+  EXPECT_EQ(lines[3], " [warn] ecs/warned: m");
+  EXPECT_EQ(text.back(), '\n');
+  std::remove(path.c_str());
+}
+
+// ----------------------------------------------------------------- crash handling
+
+TEST(LoggingCrash, InstallCrashHandlingSucceeds) {
+#if defined(__EMSCRIPTEN__)
+  EXPECT_TRUE(::laige::log::installCrashHandling().ok());  // a documented no-op
+#else
+  const int signals[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL};
+  struct sigaction previous[5];
+  for (int i = 0; i < 5; ++i) ASSERT_EQ(sigaction(signals[i], nullptr, &previous[i]), 0);
+  EXPECT_TRUE(::laige::log::installCrashHandling().ok());
+  for (int i = 0; i < 5; ++i) {
+    struct sigaction now;
+    ASSERT_EQ(sigaction(signals[i], nullptr, &now), 0);
+    EXPECT_NE(now.sa_handler, SIG_DFL);
+    EXPECT_NE(now.sa_flags & SA_RESETHAND, 0);
+    sigaction(signals[i], &previous[i], nullptr);  // leave the process as we found it
+  }
+#endif
+}
+
+#if GTEST_HAS_DEATH_TEST && !defined(__EMSCRIPTEN__)
+TEST(LoggingCrashDeathTest, HandlerWritesTheNoticeAndReRaises) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        (void)::laige::log::installCrashHandling();
+        std::raise(SIGSEGV);
+      },
+      ::testing::KilledBySignal(SIGSEGV), "laige: fatal signal SIGSEGV received");
+}
+
+TEST(LoggingCrashDeathTest, FatalRecordsFlushesAndAborts) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(
+      {
+        Logger::instance().init(LoggerOptions{});
+        LAIGE_LOG_FATAL("engine", "boom", "unrecoverable", field("code", 5));
+      },
+      "\\[fatal\\] engine/boom: unrecoverable \\| code=5");
+}
+#endif
+
+// ----------------------------------------------------------------- threads
+
+#if !defined(__EMSCRIPTEN__)
+TEST_F(LoggingTest, ConcurrentLoggingKeepsEveryRecordAndCount) {
+  constexpr int kThreads = 4;
+  constexpr int kPerThread = 500;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([] {
+      for (int i = 0; i < kPerThread; ++i) {
+        LAIGE_LOG_INFO("ecs", "info", "m", field("i", i));
+        LAIGE_LOG_WARN("ecs", "warn", "m");
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(capture->count("ecs", "info"), static_cast<std::size_t>(kThreads * kPerThread));
+  EXPECT_EQ(capture->count("ecs", "warn"), 1u);
+  EXPECT_EQ(Logger::instance().suppressedTotal(), static_cast<std::uint64_t>(kThreads * kPerThread - 1));
+}
+#endif
+
+}  // namespace
