@@ -1,28 +1,22 @@
 // entity.cpp - the Entity printable form and the Entities allocator (seed 003).
 #include "laige/entity.h"
 
-#include <charconv>
-#include <cstring>
+#include <cstdio>
 #include <utility>
 
 namespace laige {
 
 std::size_t formatEntity(Entity e, char* buffer, std::size_t capacity) noexcept {
   if (buffer == nullptr || capacity == 0) return 0;
-  char tmp[32];
-  char* p = tmp;
-  std::memcpy(p, "Entity(", 7);
-  p += 7;
-  p = std::to_chars(p, tmp + sizeof tmp, e.id()).ptr;
-  *p++ = ',';
-  *p++ = ' ';
-  p = std::to_chars(p, tmp + sizeof tmp, e.generation()).ptr;
-  *p++ = ')';
-  std::size_t n = static_cast<std::size_t>(p - tmp);
-  if (n > capacity - 1) n = capacity - 1;
-  std::memcpy(buffer, tmp, n);
-  buffer[n] = '\0';
-  return n;
+  // snprintf truncates safely and never allocates; the full form is at most 21 bytes.
+  const int n = std::snprintf(buffer, capacity, "Entity(%u, %u)", static_cast<unsigned>(e.id()),
+                              static_cast<unsigned>(e.generation()));
+  if (n < 0) {
+    buffer[0] = '\0';
+    return 0;
+  }
+  const auto full = static_cast<std::size_t>(n);
+  return full < capacity ? full : capacity - 1;
 }
 
 std::string toString(Entity e) {

@@ -544,16 +544,6 @@ void Logger::setSubsystemLevel(const char* subsystem, Level level) noexcept {
                  field("reason", reason));
 }
 
-Level Logger::subsystemLevel(const char* subsystem) const noexcept {
-  const detail::LoggerState& s = *state_;
-  const char* name = subsystem != nullptr ? subsystem : "";
-  const std::uint32_t n = s.overrideCount.load(std::memory_order_acquire);
-  for (std::uint32_t i = 0; i < n; ++i) {
-    if (std::strcmp(s.overrides[i].name, name) == 0) return static_cast<Level>(s.overrides[i].level.load(kRelaxed));
-  }
-  return static_cast<Level>(s.defaultSubsystemLevel.load(kRelaxed));
-}
-
 void Logger::log(Severity severity, const char* subsystem, const char* event, const char* message,
                  const Field* fields, std::size_t count) noexcept {
   detail::LoggerState& s = *state_;

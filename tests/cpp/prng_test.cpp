@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -81,6 +82,18 @@ TEST(Prng, KatNextRangeAndFloat01) {
   Prng c(kKatSeed);
   EXPECT_EQ(c.next_float01(), 7103266.0f * Prng::kFloat01Unit);
   EXPECT_EQ(c.next_float01(), 8440752.0f * Prng::kFloat01Unit);
+}
+
+TEST(Prng, DefaultIsSeedZeroAndValueInitialisable) {
+  struct Holder {
+    int tag;
+    Prng rng;
+  };
+  const Holder h{};  // would not compile with an explicit default constructor
+  EXPECT_EQ(h.rng, Prng(0));
+  const Prng p = {};
+  EXPECT_EQ(p, Prng(0));
+  static_assert(!std::is_convertible_v<std::uint64_t, Prng>);
 }
 
 TEST(Prng, SubstreamIsDerivedSeedAndIdZeroIsMaster) {

@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <initializer_list>
 #include <memory>
 #include <mutex>
@@ -398,8 +399,18 @@ class Logger {
   /// A null name, a name longer than kMaxSubsystemNameLength, or a new name
   /// past kMaxSubsystemLevels overrides is ignored with a `logging` warn.
   void setSubsystemLevel(const char* subsystem, Level level) noexcept;
-  /// The gate-2 level that applies to `subsystem`.
-  [[nodiscard]] Level subsystemLevel(const char* subsystem) const noexcept;
+  /// The gate-2 level that applies to `subsystem`. Lock-free (inline
+  /// because every enabled() past gate 1 runs it).
+  [[nodiscard]] Level subsystemLevel(const char* subsystem) const noexcept {
+    const char* name = subsystem != nullptr ? subsystem : "";
+    const std::uint32_t n = state_->overrideCount.load(std::memory_order_acquire);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if (std::strcmp(state_->overrides[i].name, name) == 0) {
+        return static_cast<Level>(state_->overrides[i].level.load(std::memory_order_relaxed));
+      }
+    }
+    return static_cast<Level>(state_->defaultSubsystemLevel.load(std::memory_order_relaxed));
+  }
   /// Sets gate 2 for subsystems without an override.
   void setDefaultSubsystemLevel(Level level) noexcept {
     state_->defaultSubsystemLevel.store(static_cast<std::uint8_t>(level < Level::Off ? level : Level::Off),

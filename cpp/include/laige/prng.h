@@ -33,10 +33,16 @@ class Prng {
   static constexpr float kFloat01Unit = 0x1.0p-24f;
 
   /// Seeds the stream from `seed` via splitmix64 (see seedState()).
-  /// Every seed, including 0, gives a valid nonzero state.
-  constexpr explicit Prng(std::uint64_t seed = 0) noexcept : seed_(seed) {
+  /// Every seed, including 0, gives a valid nonzero state. Explicit so that
+  /// an integer never silently becomes a stream.
+  constexpr explicit Prng(std::uint64_t seed) noexcept : seed_(seed) {
     seedState(seed, s0_, s1_);
   }
+
+  /// Same as Prng(0). A separate, non-explicit
+  /// default constructor (rather than `seed = 0` on the explicit one) keeps
+  /// `Prng p = {};` and aggregates holding a Prng value-initialisable.
+  constexpr Prng() noexcept : Prng(std::uint64_t{0}) {}
 
   /// The stream for substream `id` of master seed `seed`:
   /// `Prng(seed + id * kSplitmix64Increment)` with wraparound. Id 0 is the

@@ -236,6 +236,8 @@ struct SimMathOps : Core {
   /// 3-component vector, 3 * sizeof(Scalar) bytes.
   using Vec3 = SimVec3<Scalar>;
 
+  // The scalar ops of Core stay visible next to the vector overloads below
+  // (a declaration in this class would otherwise hide them).
   using Core::add;
   using Core::div;
   using Core::equals;
