@@ -352,7 +352,7 @@ void CaptureSink::emit(const LogRecord& record) noexcept {
 std::size_t CaptureSink::count(std::string_view subsystem, std::string_view event) const {
   const std::lock_guard<std::mutex> lock(mutex_);
   std::size_t n = 0;
-  for (const auto& r : records_) n += (r.subsystem == subsystem && r.event == event) ? 1 : 0;
+  for (const auto& r : records_) n += (r.subsystem == subsystem && r.event == event) ? 1u : 0u;
   return n;
 }
 
@@ -432,7 +432,7 @@ void emitSummary(detail::LoggerState& s, Sink& sink, Severity severity, const ch
 // Under the mutex: whether a Warn+ event passes the rate limit. Sets
 // `summary` to the count to report before it (a new window) and `overflowNow`
 // on the first event that finds the key table full.
-bool admit(detail::LoggerState& s, const char* subsystem, const char* event, Severity severity,
+bool admit(detail::LoggerState& s, std::string_view subsystem, std::string_view event, Severity severity,
            std::uint64_t& summary, bool& overflowNow) noexcept {
   const std::int64_t now = s.clock != nullptr ? s.clock() : steadyMs();
   const std::uint64_t h = keyHash(subsystem, event, severity);
@@ -650,7 +650,7 @@ Status installCrashHandling() noexcept {
   struct sigaction action {};
   action.sa_handler = &crashHandler;
   sigemptyset(&action.sa_mask);
-  action.sa_flags = SA_RESETHAND | SA_ONSTACK;
+  action.sa_flags = static_cast<int>(SA_RESETHAND | SA_ONSTACK);
   struct sigaction previous[std::size(kCrashSignals)] {};
   for (std::size_t i = 0; i < std::size(kCrashSignals); ++i) {
     if (::sigaction(kCrashSignals[i].number, &action, &previous[i]) != 0) {

@@ -29,9 +29,12 @@ using namespace ::laige::log;  // NOLINT: the module under test
 std::atomic<std::int64_t> gNowMs{0};
 std::int64_t fakeClock() noexcept { return gNowMs.load(); }
 
-// Installs a CaptureSink and the fake window clock; restores the defaults.
+// Installs a CaptureSink and the fake window clock; TearDown restores the
+// logger this test found (the process default, or a suite-wide quiet sink).
 class LoggingTest : public ::testing::Test {
  protected:
+  LoggingTest() : saved_(Logger::instance().options()) {}
+
   void SetUp() override {
     gNowMs = 1000;
     capture = std::make_shared<CaptureSink>();
@@ -40,11 +43,14 @@ class LoggingTest : public ::testing::Test {
     options.clock = &fakeClock;
     Logger::instance().init(options);
   }
-  void TearDown() override { Logger::instance().init(LoggerOptions{}); }
+  void TearDown() override { Logger::instance().init(saved_); }
 
   const std::vector<CaptureSink::Captured>& records() const { return capture->records(); }
 
   std::shared_ptr<CaptureSink> capture;
+
+ private:
+  const LoggerOptions saved_;
 };
 
 LogRecord makeRecord(const Field* fields, std::size_t count) {
@@ -515,6 +521,15 @@ TEST_F(LoggingTest, CallbackSinkForwardsEveryRecord) {
   EXPECT_EQ(received[2], "error loop/rate_limited event=y suppressed=1");
   CallbackSink dropping(nullptr, nullptr);  // a null function drops records
   dropping.emit(makeRecord(nullptr, 0));
+}
+
+TEST_F(LoggingTest, OptionsReportTheConfigurationInEffect) {
+  Logger::instance().setGlobalMinimum(Level::Warn);
+  const LoggerOptions now = Logger::instance().options();
+  EXPECT_EQ(now.sink.get(), capture.get());
+  EXPECT_EQ(now.globalMinimum, Level::Warn);
+  EXPECT_EQ(now.clock, &fakeClock);
+  EXPECT_EQ(now.rateWindowMs, 1000);
 }
 
 TEST_F(LoggingTest, DefaultOptionsInstallAConsoleSink) {

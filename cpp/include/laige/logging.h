@@ -38,7 +38,6 @@
 
 namespace laige::log {
 
-
 /// The severity of one event. The values are stable (they cross the wasm
 /// boundary through CallbackSink) and ordered: a larger value is more severe.
 enum class Severity : std::uint8_t { Trace = 0, Debug, Info, Warn, Error, Fatal };
@@ -275,6 +274,19 @@ class CallbackSink final : public Sink {
   void* ctx_;
 };
 
+#if defined(__EMSCRIPTEN__)
+/// The wasm build's sink to JavaScript: each record is handed to
+/// `Module.onLaigeLog(record)` when the page or the TS layer has set that
+/// function, as a plain object {severity, subsystem, event, message, fields,
+/// timestampUs} with `fields` a {key: value} object of strings. Without a
+/// handler records are dropped (no console noise from a library).
+class JsSink final : public Sink {
+ public:
+  /// Forwards the record to Module.onLaigeLog (allocation-free on the C++ side).
+  void emit(const LogRecord& record) noexcept override;
+};
+#endif
+
 /// Renders `record` as one line (no trailing newline):
 ///   `<timestamp> [<severity>] <subsystem>/<event>: <message> | k=v | k=v`
 /// The timestamp is UTC `YYYY-MM-DDTHH:MM:SS.ffffffZ` (27 chars). Control
@@ -315,18 +327,18 @@ struct LoggerOptions {
 
 namespace detail {
 
-// One setSubsystemLevel() override. Written under the mutex and published by
-// bumping overrideCount (release), so enabled() reads the table lock-free;
-// afterwards only the (atomic) level of a published entry changes.
+/// One setSubsystemLevel() override (implementation detail). Written under
+/// the mutex and published by bumping overrideCount (release), so enabled()
+/// reads the table lock-free; afterwards only the atomic level changes.
 struct SubsystemOverride {
   char name[kMaxSubsystemNameLength + 1];
   std::atomic<std::uint8_t> level;
 };
 
-// One rate-limit key. The names are copied rather than pointed to, so a
-// caller passing a temporary string cannot leave a dangling key behind; a
-// name that does not fit is kept truncated and the full-content hash still
-// tells such keys apart.
+/// One rate-limit key (implementation detail). The names are copied rather
+/// than pointed to, so a caller passing a temporary string cannot leave a
+/// dangling key behind; a name that does not fit is kept truncated and the
+/// full-content hash still tells such keys apart.
 struct RateEntry {
   std::uint64_t hash;
   std::int64_t windowStartMs;
@@ -337,8 +349,9 @@ struct RateEntry {
   bool used;
 };
 
-// The logger's private state, kept in never-destroyed static storage
-// (implementation detail; use Logger).
+/// The logger's state (implementation detail; use Logger), kept in
+/// never-destroyed static storage. It is in the header only so that the
+/// gates (enabled()) can be inlined.
 struct LoggerState {
   std::mutex mutex;  // guards everything below that is not atomic
   std::shared_ptr<Sink> sink;
@@ -428,6 +441,17 @@ class Logger {
   void log(Severity severity, const char* subsystem, const char* event, const char* message,
            std::initializer_list<Field> fields) noexcept {
     log(severity, subsystem, event, message, fields.begin(), fields.size());
+  }
+
+  /// The configuration in effect: the sink, the current gate levels and the
+  /// rate-limit settings (subsystem overrides are not included). Passing it
+  /// back to init() later restores the logger - how a test puts back the
+  /// logger it found, whatever the process default is.
+  [[nodiscard]] LoggerOptions options() const {
+    const std::lock_guard<std::mutex> lock(state_->mutex);
+    return LoggerOptions{state_->sink, globalMinimum(),
+                         static_cast<Level>(state_->defaultSubsystemLevel.load(std::memory_order_relaxed)),
+                         state_->rateLimiting, state_->rateWindowMs, state_->clock};
   }
 
   /// Drains pending rate-limit summaries to the sink, flushes it, and stops
