@@ -7,8 +7,11 @@ set -euo pipefail
 laige_apt_packages=(
   cmake ninja-build g++ clang libclang-rt-14-dev
   libgtest-dev googletest libbenchmark-dev
-  emscripten nodejs npm chromium valgrind
+  emscripten chromium valgrind
 )
+# node and npm are checked as commands: this machine class ships NodeSource's
+# nodejs (which bundles npm), and Debian's npm package conflicts with it.
+laige_node_packages=(nodejs npm)
 
 laige_ensure_apt() {
   local missing=()
@@ -18,6 +21,9 @@ laige_ensure_apt() {
       missing+=("$p")
     fi
   done
+  if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    missing+=("${laige_node_packages[@]}")
+  fi
   if [ "${#missing[@]}" -eq 0 ]; then
     return 0
   fi
