@@ -31,6 +31,7 @@ gtest_flags=(--gtest_brief=1 --gtest_color=no)
 
 suite "build native-debug" bash scripts/build.sh native-debug
 suite "gtest native-debug" build/native-debug/laige_tests "${gtest_flags[@]}"
+suite "laige-replay CLI (native-debug)" bash tests/cli/replay_cli_test.sh build/native-debug
 suite "build native-release" bash scripts/build.sh native-release
 suite "gtest native-release" build/native-release/laige_tests "${gtest_flags[@]}"
 suite "build native-asan" bash scripts/build.sh native-asan
@@ -38,6 +39,7 @@ suite "gtest native-asan (ASan+UBSan)" env ASAN_OPTIONS=detect_leaks=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 build/native-asan/laige_tests "${gtest_flags[@]}"
 suite "build wasm" bash scripts/build.sh wasm
 suite "gtest wasm (node)" node --no-experimental-fetch build/wasm/laige_tests.js "${gtest_flags[@]}"
+suite "cross-build determinism (goldens x g++/clang++ -O0..-O2 -march=native)" bash tests/determinism/cross_build.sh
 suite "install + find_package consumer" bash tests/install/run.sh
 
 echo

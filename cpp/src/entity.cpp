@@ -84,11 +84,6 @@ bool Entities::despawn(Entity entity) noexcept {
   return true;
 }
 
-bool Entities::isAlive(Entity entity) const noexcept {
-  const std::uint32_t id = entity.id();
-  return id < fresh_ && living_[id] != 0 && generations_[id] == entity.generation();
-}
-
 Entity Entities::handleOf(std::uint16_t id) const noexcept {
   if (!isIndexAlive(id)) return Entity{};
   return Entity(id, generations_[id]);

@@ -119,6 +119,8 @@ Status World::destroy(Entity e) noexcept {
     return ErrorCode::InvalidArgument;
   }
   detail::WorldState& s = *s_;
+  // The iteration guard (seed 004): checked before any side effect.
+  if (const Status g = detail::guardDestroy(s, e); !g.ok()) return g;
   s.detachRow(e.id());
   s.entities.despawn(e);
   ++s.totalDestroyed;
@@ -153,6 +155,7 @@ EntityStats World::stats() const noexcept {
 Status World::clear() noexcept {
   if (!s_) return Status{};
   detail::WorldState& s = *s_;
+  if (const Status g = detail::guardClear(s); !g.ok()) return g;  // seed 004
   const std::uint32_t high = s.entities.highWater();
   for (std::uint32_t id = 0; id < high; ++id) {
     if (s.entities.isIndexAlive(id)) s.detachRow(static_cast<std::uint16_t>(id));

@@ -102,7 +102,11 @@ class Entities {
   /// handed out or already despawned changes nothing and answers false.
   bool despawn(Entity entity) noexcept;
   /// Whether `entity` is the handle currently handed out for its index.
-  [[nodiscard]] bool isAlive(Entity entity) const noexcept;
+  /// Inline: every component access starts with it.
+  [[nodiscard]] bool isAlive(Entity entity) const noexcept {
+    const std::uint32_t id = entity.id();
+    return id < fresh_ && living_[id] != 0 && generations_[id] == entity.generation();
+  }
   /// How many entities are alive.
   [[nodiscard]] std::uint32_t length() const noexcept { return live_; }
   /// The declared capacity.
@@ -115,6 +119,12 @@ class Entities {
   [[nodiscard]] bool isIndexAlive(std::uint32_t id) const noexcept {
     return id < fresh_ && living_[id] != 0;
   }
+  /// The generation table (highWater() entries; the live handle of a live
+  /// index i is Entity(i, generations()[i])). Stable for the allocator's
+  /// lifetime: World::each builds handles from it without a call.
+  [[nodiscard]] const std::uint16_t* generations() const noexcept { return generations_.get(); }
+  /// The alive flags (highWater() entries, nonzero = alive). Stable as generations().
+  [[nodiscard]] const std::uint8_t* livingFlags() const noexcept { return living_.get(); }
   /// Despawns every live entity (raising each generation) and resets the
   /// free order so that the next spawns hand out indices 0, 1, 2, ... again,
   /// whatever the history was. O(highWater).

@@ -11,8 +11,13 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
+#include <string_view>
 
+#include "laige/archetype.h"
+#include "laige/component.h"
 #include "laige/entity.h"
+#include "laige/query.h"
 #include "laige/result.h"
 
 namespace laige {
@@ -63,6 +68,22 @@ struct GuardrailStats {
 namespace detail {
 struct WorldState;
 }  // namespace detail
+
+// The system layer's types (laige/system.h, scheduler.h, system_timing.h);
+// World only declares the members that use them.
+struct SystemDef;
+struct SystemId;
+struct SystemIo;
+struct SystemInfo;
+struct SystemRngState;
+struct SystemSchedule;
+struct SystemTimingStats;
+struct TickInput;
+struct StateDiffItem;
+class Histogram;
+template <class T, class Access>
+struct Io;
+using TimingClockFn = std::int64_t (*)(void* ctx) noexcept;
 
 /// The simulation world. Move-only; single owner thread.
 class World {
@@ -144,9 +165,257 @@ class World {
   /// every successful add and every remove that detaches a row).
   void noteChurn(std::uint32_t n = 1) noexcept;
 
+  // --- Components (FACTS.md section 6; docs/component_registry.md) ----------
+
+  /// Registers T (marked with LAIGE_COMPONENT) and returns its id, the next
+  /// dense id from 1. Setup phase (allocates the registry entry). Errors:
+  /// T, or another component with T's name, already registered ->
+  /// InvalidArgument + rate-limited warn ecs/component_duplicate (fields
+  /// component_id, size, alignment, name); kMaxComponentTypes reached ->
+  /// BudgetExhausted + warn ecs/component_budget; moved-from world ->
+  /// InvalidArgument.
+  template <class T>
+  Result<ComponentTypeId> registerComponent() noexcept;
+  /// Registers a runtime-described component (the JS-schema entry; the
+  /// strings are copied). Errors as registerComponent<T>, plus: an empty or
+  /// over-long name -> InvalidArgument + warn ecs/component_name_invalid; a
+  /// description that checkComponentLayout rejects -> its code
+  /// (MalformedInput or InvalidArgument) + warn ecs/component_desc_invalid
+  /// (fields reason, field, size, alignment).
+  Result<ComponentTypeId> registerComponentDesc(const ComponentDesc& desc) noexcept;
+  /// Registered component types. O(1).
+  [[nodiscard]] std::uint32_t componentCount() const noexcept;
+  /// The registered component `id` (views into the registry, valid while
+  /// the world lives); InvalidArgument (no log) for 0, an unregistered id or
+  /// a moved-from world. O(1).
+  [[nodiscard]] Result<ComponentInfo> componentInfo(ComponentTypeId id) const noexcept;
+  /// T's id in this world, or kInvalidComponentTypeId when T is not
+  /// registered here. O(1), no RTTI: a process-wide type index read plus a
+  /// per-world table lookup.
+  template <class T>
+  [[nodiscard]] ComponentTypeId componentId() const noexcept;
+  /// The id of the component registered under `name`, or 0. O(components).
+  [[nodiscard]] ComponentTypeId componentIdByName(std::string_view name) const noexcept;
+
+  // --- Archetype storage (FACTS.md section 7; docs/archetype.md) -----------
+
+  /// True when live `e` has T. Stale handle or unregistered T -> false, no
+  /// log (a pure query). O(1).
+  template <class T>
+  [[nodiscard]] bool has(Entity e) const noexcept;
+  /// e's T, or nullptr: absent or unregistered T silently; a stale handle
+  /// with a rate-limited warn ecs/stale_entity_access (as check()). The
+  /// pointer is valid until the next structural change of any entity.
+  /// O(1), no allocation.
+  template <class T>
+  [[nodiscard]] T* get(Entity e) noexcept;
+  /// Const overload of get<T>.
+  template <class T>
+  [[nodiscard]] const T* get(Entity e) const noexcept;
+  /// Create-or-update: overwrites T in place when e has it, else moves e to
+  /// the archetype of its set plus T. Counts as G-R4 churn either way.
+  /// Errors (checked before any side effect, nothing half-applied): stale
+  /// handle -> native debug misuse assert, else InvalidArgument + warn
+  /// ecs/stale_entity_access; unregistered T -> InvalidArgument + warn
+  /// ecs/component_unregistered; rejected by a live each's guard ->
+  /// InvalidArgument (docs/query.md); a 33rd component -> BudgetExhausted +
+  /// warn ecs/component_limit; a 257th archetype -> BudgetExhausted + warn
+  /// ecs/archetype_budget. Amortised O(components), no allocation unless an
+  /// archetype is created or grows.
+  template <class T>
+  Status addComponent(Entity e, const T& value) noexcept;
+  /// Removes T from e (a no-op ok when e lacks T). Errors as addComponent.
+  /// Amortised O(components); G-R4 churn only when a row is detached.
+  template <class T>
+  Status removeComponent(Entity e) noexcept;
+  /// hasComponent by id (the untyped form of has<T>).
+  [[nodiscard]] bool hasComponent(Entity e, ComponentTypeId id) const noexcept;
+  /// get by id: e's component bytes, or nullptr (as get<T>).
+  [[nodiscard]] void* getBytes(Entity e, ComponentTypeId id) noexcept;
+  /// Const overload of getBytes.
+  [[nodiscard]] const void* getBytes(Entity e, ComponentTypeId id) const noexcept;
+  /// addComponent by id from raw bytes (the wasm path). `size` must equal
+  /// the registered size (else InvalidArgument + warn
+  /// ecs/component_size_mismatch); an unregistered id -> InvalidArgument +
+  /// warn ecs/component_unregistered. Otherwise as addComponent<T>.
+  Status addComponentBytes(Entity e, ComponentTypeId id, const void* bytes,
+                           std::uint32_t size) noexcept;
+  /// removeComponent by id. Errors as removeComponent<T>.
+  Status removeComponentById(Entity e, ComponentTypeId id) noexcept;
+  /// The archetype live `e` is in (kNoArchetype without components or when
+  /// stale). O(1), no log.
+  [[nodiscard]] ArchetypeId archetypeOf(Entity e) const noexcept;
+  /// Archetypes created so far (never destroyed). O(1).
+  [[nodiscard]] std::uint32_t archetypeCount() const noexcept;
+  /// The accounting snapshot. O(kMaxArchetypes x kMaxArchetypeComponents),
+  /// no allocation, no side effects.
+  [[nodiscard]] ArchetypeStats archetypeStats() const noexcept;
+  /// Archetype `id`'s component ids, strictly ascending (empty for an
+  /// unknown id). Valid while the world lives.
+  [[nodiscard]] std::span<const ComponentTypeId> archetypeComponents(ArchetypeId id) const noexcept;
+  /// Archetype `id`'s live rows, after normalising it (0 for an unknown id).
+  /// Column views (the JS fast path): re-derive every call, never keep -
+  /// any structural change may reorder or reallocate the rows.
+  [[nodiscard]] std::uint32_t archetypeRowCount(ArchetypeId id) noexcept;
+  /// Archetype `id`'s column of component `c` (archetypeRowCount rows of
+  /// componentInfo(c).size bytes, ascending slot order), after normalising;
+  /// nullptr when the archetype lacks `c`. Re-derive every call.
+  [[nodiscard]] std::uint8_t* archetypeColumn(ArchetypeId id, ComponentTypeId c) noexcept;
+  /// Archetype `id`'s slot column (archetypeRowCount entries, strictly
+  /// ascending), after normalising; nullptr for an unknown id. Re-derive
+  /// every call.
+  [[nodiscard]] const std::uint32_t* archetypeSlots(ArchetypeId id) noexcept;
+
+  // --- Queries (seed 004; docs/query.md, docs/iteration_order.md) ----------
+
+  /// Calls fn(Entity, refs...) for every live entity whose archetype holds
+  /// every listed component (superset match), in ascending archetype id,
+  /// then ascending slot id. One tag per component, in template order:
+  /// Read{} -> const T&, Write{} -> T& (a mismatch is a compile error).
+  /// each<>(fn) calls fn(Entity) for every live entity in ascending slot
+  /// id. An unregistered listed type matches nothing (ok, zero calls). The
+  /// guard rejects, while fn runs, the mutations of the seed 004 table
+  /// (debug assert; release/wasm InvalidArgument + warn, skipped). A nested
+  /// each -> misuse assert / InvalidArgument + warn ecs/iteration_nested.
+  /// No allocation; O(kMaxArchetypes x N) to match, then one pass per row.
+  template <class... Ts, class Fn, class... Tags>
+  Status each(Fn&& fn, Tags... tags);
+  /// Installs the iteration guard for a query over `ids` with per-component
+  /// `access` (same length; the JS-driven each calls it in a try/finally
+  /// with endIteration) and normalises the matched archetypes. Errors: a
+  /// live iteration -> misuse assert / InvalidArgument + warn
+  /// ecs/iteration_nested; mismatched lengths, more than
+  /// kMaxArchetypeComponents ids, an id listed twice or an Access outside
+  /// the enum -> InvalidArgument + warn ecs/iteration_invalid. An
+  /// unregistered id matches nothing. Moved-from world -> InvalidArgument.
+  Status beginIteration(std::span<const ComponentTypeId> ids,
+                        std::span<const Access> access) noexcept;
+  /// Removes the iteration guard (no-op without one): every mutation is
+  /// legal again.
+  void endIteration() noexcept;
+  /// True between beginIteration and endIteration.
+  [[nodiscard]] bool isIterating() const noexcept;
+  /// Archetypes the live iteration matched (0 without one).
+  [[nodiscard]] std::uint32_t iterationArchetypeCount() const noexcept;
+  /// The live iteration's `index`th matched archetype (ascending ids), or
+  /// kNoArchetype when out of range.
+  [[nodiscard]] ArchetypeId iterationArchetype(std::uint32_t index) const noexcept;
+
+  // --- Systems (laige/system.h, scheduler.h, system_timing.h) ---------------
+  // Contract: FACTS.md sections 10-12, seed 002; docs/systems.md,
+  // docs/scheduler.md, docs/system_timing.md.
+
+  /// Registers a system with its typed component I/O, e.g.
+  /// `registerSystem(Move_Def, Io<Pos, Write>{}, Io<Vel, Read>{})` (the
+  /// definition is in system.h). Compile errors: T not a component, T not
+  /// determinism-safe, an access tag other than Read/Write. Runtime
+  /// validation as the runtime overload below.
+  template <class... Ts, class... As>
+  Result<SystemId> registerSystem(const SystemDef& def, Io<Ts, As>... io) noexcept;
+  /// Registers a system with `count` runtime I/O declarations (the wasm
+  /// layer's path). Validation, first failure wins, each a rate-limited
+  /// `system` warn: moved-from world -> InvalidArgument (no log); name null
+  /// or empty -> name_invalid; run null -> run_invalid; budgetMs <= 0 ->
+  /// budget_invalid; a malformed dependsOn -> dep_spec_invalid; a name
+  /// already registered -> duplicate; an I/O list with a null pointer or an
+  /// access outside Read/Write -> io_invalid; a component id that is not
+  /// registered -> io_unregistered; a component declared twice ->
+  /// io_duplicate; the kMaxSystems + 1st system -> BudgetExhausted +
+  /// budget_exhausted. All others InvalidArgument. O(systems + count), no
+  /// allocation.
+  Result<SystemId> registerSystem(const SystemDef& def, const SystemIo* io,
+                                  std::uint32_t count) noexcept;
+  /// The registered system `id`; InvalidArgument (no log) for 0, an id
+  /// above systemCount() or a moved-from world.
+  [[nodiscard]] Result<SystemInfo> system(SystemId id) const noexcept;
+  /// Registered systems (0 for a moved-from world).
+  [[nodiscard]] std::uint32_t systemCount() const noexcept;
+  /// System `id`'s PRNG substream state (the state hash's per-system words);
+  /// InvalidArgument (no log) for an invalid id or a moved-from world.
+  [[nodiscard]] Result<SystemRngState> systemRngState(SystemId id) const noexcept;
+  /// Orders the registered systems into `out` and checks the declared I/O
+  /// (scheduler.h). On failure `out` is emptied (systemCount 0). Setup path.
+  Status scheduleSystems(SystemSchedule& out) const noexcept;
+  /// Runs one tick: every system of `schedule`, one at a time, in order,
+  /// each measured and budget-checked (seed 002). Rejected before running
+  /// anything: a moved-from world (InvalidArgument, no log), a nested call
+  /// (misuse: debug assert, else InvalidArgument + system/run_nested), a
+  /// stale schedule (system/schedule_stale), an invalid one
+  /// (system/schedule_invalid). No allocation, no log on success.
+  Status runSystems(const SystemSchedule& schedule) noexcept;
+  /// runSystems with this tick's input payload (SystemContext::input).
+  Status runSystems(const SystemSchedule& schedule, const TickInput& input) noexcept;
+  /// Completed runSystems calls since construction (SystemContext::tick of
+  /// the next run is this + 1). Survives clear().
+  [[nodiscard]] std::uint64_t systemTicksRun() const noexcept;
+  /// System `id`'s timing counters; InvalidArgument (no log) for an invalid
+  /// id or a moved-from world. O(1), no allocation, no side effects.
+  [[nodiscard]] Result<SystemTimingStats> systemTimingStats(SystemId id) const noexcept;
+  /// System `id`'s rolling timing window, or nullptr for an invalid id or a
+  /// moved-from world. A non-owning view: do not keep it past the world.
+  [[nodiscard]] const Histogram* systemTimingWindow(SystemId id) const noexcept;
+  /// Replaces the clock runSystems measures with (nullptr restores
+  /// steady_clock); `ctx` is passed to every call. For tests and tools that
+  /// need exact timings. No-op on a moved-from world.
+  void setTimingClock(TimingClockFn clock, void* ctx = nullptr) noexcept;
+
+  // --- State hash and diff (laige/state_hash.h; seed 000, FACTS.md section
+  // 14; docs/determinism.md#the-state-hash) ----------------------------------
+
+  /// FNV-1a-64 of the authoritative sim state after `tick` completed ticks:
+  /// tick, live count, live handles, non-empty archetypes (signature order,
+  /// rows, raw bytes), per-system PRNG substreams (the stream is spelled
+  /// out in state_hash.h). A pure function of the live state, never of the
+  /// history. Normalises the archetypes first (through the world's own
+  /// state: the logical state is unchanged). Cold path (the replay runner
+  /// and the detcheck scenarios call it once per tick): O(capacity + live
+  /// component bytes + archetypes^2), no allocation, no log. Empty world:
+  /// FNV of the words {tick, 0}. A moved-from world hashes as empty.
+  [[nodiscard]] std::uint64_t stateHash(std::uint64_t tick) const noexcept;
+  /// stateHash without the per-system PRNG part (the replay diff's
+  /// alignment key: substream state is a function of the seed, which two
+  /// diffed replays may not share). Same cost and guarantees.
+  [[nodiscard]] std::uint64_t componentStateHash(std::uint64_t tick) const noexcept;
+  /// Compares this world's (A) live state with `other`'s (B) per (slot,
+  /// component): slots ascending; per slot a presence item (componentId 0)
+  /// when the slot is live on one side only or with different generations,
+  /// then one item per component of the union of both sides' sets whose
+  /// bytes differ or that one side lacks, components ascending. Calls
+  /// fn(const StateDiffItem&) for the first `maxItems` differences and
+  /// returns the TOTAL count (maxItems 0 = count only). Precondition: both
+  /// worlds registered the same component types in the same order (native
+  /// debug asserts; elsewhere a component whose size differs is reported as
+  /// different). O(capacity + live component bytes), no allocation, const.
+  /// Defined in laige/state_hash.h.
+  template <class F>
+  std::uint32_t stateDiff(const World& other, std::uint32_t maxItems, F&& fn) const noexcept;
+
  private:
   explicit World(std::unique_ptr<detail::WorldState> s) noexcept;
+
+  // The non-template halves of the component templates (archetype.cpp,
+  // component.cpp, query.cpp).
+  ComponentTypeId componentIdOfTypeIndex(std::uint32_t typeIndex) const noexcept;
+  Result<ComponentTypeId> registerTyped(const ComponentDesc& desc, std::uint32_t typeIndex) noexcept;
+  void* getTyped(Entity e, std::uint32_t typeIndex, bool warnStale) const noexcept;
+  Status addTyped(Entity e, std::uint32_t typeIndex, std::string_view name, const void* bytes) noexcept;
+  Status removeTyped(Entity e, std::uint32_t typeIndex, std::string_view name) noexcept;
+  Status addById(Entity e, ComponentTypeId id, const void* bytes) noexcept;
+  Status removeByIdImpl(Entity e, ComponentTypeId id) noexcept;
+  detail::SlotView slotView() const noexcept;
+  // The non-template walk behind stateDiff (state_hash.cpp).
+  std::uint32_t stateDiffImpl(const World& other, std::uint32_t maxItems,
+                              void (*sink)(void*, const StateDiffItem&) noexcept,
+                              void* context) const noexcept;
+  void iterationCursor(std::uint32_t index, const ComponentTypeId* ids, std::uint32_t count,
+                       detail::ArchetypeCursor& out) noexcept;
+
   std::unique_ptr<detail::WorldState> s_;
 };
 
 }  // namespace laige
+
+// The component and query member templates.
+#include "laige/detail/world_ecs_inl.h"
+// stateDiff's template and the diff item.
+#include "laige/state_hash.h"

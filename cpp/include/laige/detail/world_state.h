@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include "laige/detail/ecs_state.h"
+#include "laige/detail/system_registry.h"
 #include "laige/entity.h"
 #include "laige/world.h"
 
@@ -14,7 +16,7 @@ namespace laige::detail {
 /// The state behind a live World. Allocated once by World::create.
 struct WorldState {
   explicit WorldState(const World::Options& o)
-      : options(o), entities(o.capacity, /*firstGeneration=*/1) {
+      : options(o), entities(o.capacity, /*firstGeneration=*/1), ecs(entities.capacity()) {
     for (int i = 0; i < 3; ++i) {
       budgetThreshold[i] = static_cast<std::uint32_t>(
           std::uint64_t{o.capacity} * (i == 0 ? 25u : i == 1 ? 50u : 100u) / 100u);
@@ -22,10 +24,13 @@ struct WorldState {
   }
 
   /// Detaches slot `id`'s component row, if any (the component layer).
-  void detachRow(std::uint16_t /*id*/) noexcept {}
+  void detachRow(std::uint16_t id) noexcept { ecs.detachRow(id); }
 
   World::Options options;
   Entities entities;  // generations start at 1: Entity{} is never valid
+  // Components, archetypes and the iteration guard (archetype.cpp,
+  // component.cpp, query.cpp). Declared after `entities`: sized from it.
+  EcsState ecs;
   std::uint32_t peakInUse = 0;
   std::uint64_t totalCreated = 0;
   std::uint64_t totalDestroyed = 0;
@@ -39,6 +44,9 @@ struct WorldState {
   std::uint32_t frameChurn = 0;
   bool churnWarnedThisFrame = false;
   std::uint32_t churnWarns = 0;
+
+  // Systems: the registry, the run state and the timing feed (system.cpp).
+  SystemRegistry systems;
 };
 
 }  // namespace laige::detail

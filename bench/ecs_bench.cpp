@@ -1,0 +1,252 @@
+// ecs_bench.cpp - the issue 3 workloads at N = 10,000 and 65,000 entities
+// with Position{float x, y} + Velocity{float x, y}, in ns per entity:
+//   each      pos += vel through World::each (Write, Read)
+//   create    create() + addComponent<Position> + addComponent<Velocity>
+//             (warm: the world was cleared, columns already reserved; cold:
+//             a fresh world, growth included)
+//   destroy   destroy() of entities that hold both components
+//   get       get<Position>(handle) for every handle
+//   add+rm    add a component to EVERY entity, then remove it from every
+//             entity, in ascending / descending / shuffled slot order; each
+//             pass is followed by the ordered read that restores slot order
+//             (so the deferred ordering's merge is paid inside the number)
+// It prints Google Benchmark's table, then a summary table of ns per entity
+// with the issue's targets. It asserts nothing (DESIGN.md: benches print).
+// Run: build/native-release/ecs_bench   (docs/benchmarks.md)
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "laige/logging.h"
+#include "laige/prng.h"
+#include "laige/world.h"
+
+namespace bench {
+
+struct Position {
+  float x, y;
+};
+LAIGE_COMPONENT(Position, x, y);
+struct Velocity {
+  float x, y;
+};
+LAIGE_COMPONENT(Velocity, x, y);
+struct Health {
+  std::int32_t hp;
+};
+LAIGE_COMPONENT(Health, hp);
+
+using laige::Entity;
+using laige::World;
+
+World makeWorld(std::uint32_t n) {
+  World::Options o;
+  o.capacity = n;
+  o.churnPerFrameBudget = 0;  // a bench churns on purpose
+  World w = World::create(o).takeValue();
+  (void)w.registerComponent<Position>();
+  (void)w.registerComponent<Velocity>();
+  (void)w.registerComponent<Health>();
+  return w;
+}
+
+std::vector<Entity> populate(World& w, std::uint32_t n) {
+  std::vector<Entity> es;
+  es.reserve(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const Entity e = w.create().value();
+    (void)w.addComponent(e, Position{static_cast<float>(i), 0.0f});
+    (void)w.addComponent(e, Velocity{1.0f, 0.5f});
+    es.push_back(e);
+  }
+  return es;
+}
+
+void setCounters(benchmark::State& state, std::uint32_t n) {
+  state.counters["entities"] = static_cast<double>(n);
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * n);
+}
+
+void BM_Each(benchmark::State& state) {
+  const auto n = static_cast<std::uint32_t>(state.range(0));
+  World w = makeWorld(n);
+  populate(w, n);
+  for (auto _ : state) {
+    (void)w.each<Position, Velocity>([](Entity, Position& p, const Velocity& v) {
+      p.x += v.x;
+      p.y += v.y;
+    }, laige::Write{}, laige::Read{});
+    benchmark::ClobberMemory();
+  }
+  setCounters(state, n);
+}
+
+void BM_CreateAdd2(benchmark::State& state) {
+  const auto n = static_cast<std::uint32_t>(state.range(0));
+  World w = makeWorld(n);
+  populate(w, n);  // warm the columns once
+  for (auto _ : state) {
+    state.PauseTiming();
+    (void)w.clear();
+    state.ResumeTiming();
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const Entity e = w.create().value();
+      (void)w.addComponent(e, Position{1.0f, 2.0f});
+      (void)w.addComponent(e, Velocity{3.0f, 4.0f});
+    }
+  }
+  setCounters(state, n);
+}
+
+void BM_CreateAdd2Cold(benchmark::State& state) {
+  const auto n = static_cast<std::uint32_t>(state.range(0));
+  for (auto _ : state) {
+    state.PauseTiming();
+    World w = makeWorld(n);
+    state.ResumeTiming();
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const Entity e = w.create().value();
+      (void)w.addComponent(e, Position{1.0f, 2.0f});
+      (void)w.addComponent(e, Velocity{3.0f, 4.0f});
+    }
+    state.PauseTiming();
+    w = World();  // the teardown is not measured
+    state.ResumeTiming();
+  }
+  setCounters(state, n);
+}
+
+void BM_Destroy(benchmark::State& state) {
+  const auto n = static_cast<std::uint32_t>(state.range(0));
+  World w = makeWorld(n);
+  std::vector<Entity> es;
+  for (auto _ : state) {
+    state.PauseTiming();
+    (void)w.clear();
+    es = populate(w, n);
+    state.ResumeTiming();
+    for (const Entity e : es) (void)w.destroy(e);
+  }
+  setCounters(state, n);
+}
+
+void BM_Get(benchmark::State& state) {
+  const auto n = static_cast<std::uint32_t>(state.range(0));
+  World w = makeWorld(n);
+  const std::vector<Entity> es = populate(w, n);
+  for (auto _ : state) {
+    float sum = 0;
+    for (const Entity e : es) sum += w.get<Position>(e)->x;
+    benchmark::DoNotOptimize(sum);
+  }
+  setCounters(state, n);
+}
+
+// order: 0 ascending, 1 descending, 2 shuffled.
+void addRemove(benchmark::State& state, int order) {
+  const auto n = static_cast<std::uint32_t>(state.range(0));
+  World w = makeWorld(n);
+  std::vector<Entity> es = populate(w, n);
+  if (order == 1) std::reverse(es.begin(), es.end());
+  if (order == 2) {
+    laige::Prng rng(0x1F055EEDull);
+    for (std::uint32_t k = n - 1; k > 0; --k) std::swap(es[k], es[rng.next_range(0, k + 1)]);
+  }
+  const laige::ComponentTypeId posId = w.componentId<Position>();
+  auto orderedRead = [&] {
+    // The ordered read that pays the deferred merge: every archetype.
+    for (laige::ArchetypeId a = 1; a <= w.archetypeCount(); ++a) benchmark::DoNotOptimize(w.archetypeSlots(a));
+  };
+  for (auto _ : state) {
+    for (const Entity e : es) (void)w.addComponent(e, Health{1});
+    orderedRead();
+    for (const Entity e : es) (void)w.removeComponent<Health>(e);
+    orderedRead();
+  }
+  benchmark::DoNotOptimize(posId);
+  setCounters(state, n);
+}
+void BM_AddRemoveAscending(benchmark::State& state) { addRemove(state, 0); }
+void BM_AddRemoveDescending(benchmark::State& state) { addRemove(state, 1); }
+void BM_AddRemoveShuffled(benchmark::State& state) { addRemove(state, 2); }
+
+#define LAIGE_BENCH(fn) BENCHMARK(fn)->Arg(10000)->Arg(65000)->Unit(benchmark::kMicrosecond)->UseRealTime()
+LAIGE_BENCH(BM_Each);
+LAIGE_BENCH(BM_CreateAdd2);
+LAIGE_BENCH(BM_CreateAdd2Cold);
+LAIGE_BENCH(BM_Destroy);
+LAIGE_BENCH(BM_Get);
+LAIGE_BENCH(BM_AddRemoveAscending);
+LAIGE_BENCH(BM_AddRemoveDescending);
+LAIGE_BENCH(BM_AddRemoveShuffled);
+
+// Keeps every run's ns per entity for the summary table.
+class TableReporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    // With --benchmark_repetitions the table shows the median; without, the
+    // single run.
+    for (const Run& run : runs) {
+      if (run.error_occurred) continue;
+      const bool median = run.run_type == Run::RT_Aggregate && run.aggregate_name == "median";
+      if (run.run_type != Run::RT_Iteration && !median) continue;
+      const auto it = run.counters.find("entities");
+      if (it == run.counters.end() || it->second.value <= 0) continue;
+      const double ns = run.GetAdjustedRealTime() * benchmark::GetTimeUnitMultiplier(benchmark::kNanosecond) /
+                        benchmark::GetTimeUnitMultiplier(run.time_unit) / it->second.value;
+      const std::string name = run.benchmark_name();
+      const std::string key = name.substr(0, name.find('/'));
+      const int n = static_cast<int>(it->second.value);
+      if (median || medians.count(key + "/" + std::to_string(n)) == 0) results[key][n] = ns;
+      if (median) medians.insert(key + "/" + std::to_string(n));
+    }
+  }
+  std::map<std::string, std::map<int, double>> results;
+  std::set<std::string> medians;
+};
+
+}  // namespace bench
+
+int main(int argc, char** argv) {
+  // The archetype_created / archetype_grow Info events would interleave
+  // with the table; warns still print.
+  laige::log::Logger::instance().setGlobalMinimum(laige::log::Level::Warn);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  bench::TableReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  struct Row {
+    const char* name;
+    const char* label;
+    const char* target;
+  };
+  const Row rows[] = {
+      {"BM_Each", "each: pos += vel", "<= 0.8"},
+      {"BM_CreateAdd2", "create + add 2 (warm)", "<= 80"},
+      {"BM_CreateAdd2Cold", "create + add 2 (cold world)", "<= 80"},
+      {"BM_Destroy", "destroy", "<= 50"},
+      {"BM_Get", "get<Position>", "<= 8"},
+      {"BM_AddRemoveAscending", "add + remove, ascending", "<= 100"},
+      {"BM_AddRemoveDescending", "add + remove, descending", "<= 100"},
+      {"BM_AddRemoveShuffled", "add + remove, shuffled", "(extra)"},
+  };
+  std::printf("\nns per entity (real time)\n");
+  std::printf("%-30s %12s %12s %10s\n", "workload", "N=10000", "N=65000", "target");
+  for (const Row& r : rows) {
+    const auto it = reporter.results.find(r.name);
+    if (it == reporter.results.end()) continue;
+    auto cell = [&](int n) {
+      const auto c = it->second.find(n);
+      return c == it->second.end() ? -1.0 : c->second;
+    };
+    std::printf("%-30s %12.3f %12.3f %10s\n", r.label, cell(10000), cell(65000), r.target);
+  }
+  return 0;
+}

@@ -1,0 +1,139 @@
+// stress_bench.cpp - the reference sim tick of FACTS.md section 18 and the
+// state hash's throughput (issue 5 "Speed"; docs/determinism.md#speed).
+//
+//   BM_StressTick      the `stress` scenario's tick: beginFrame + runSystems
+//                      (BenchMove over 2,000 dynamic entities, then BenchHash:
+//                      World::stateHash over all 10,000), one tick per
+//                      iteration after 1,000 warm-up ticks, 3,000 measured;
+//                      counters mean_ms, p50_ms, p99_ms, max_ms.
+//   BM_StressMoveOnly  the same tick without the hash (BenchMove alone), to
+//                      split the figure.
+//   BM_StateHash       World::stateHash on the stress world at tick 1,000;
+//                      counters bytes (the canonical stream's length) and
+//                      bytes_per_ns.
+//   BM_ComponentStateHash, BM_StateDiffIdentical  the replay diff's tools on
+//                      the same world.
+// Run: build/native-release/stress_bench. Benchmarks print; they assert
+// nothing (DESIGN.md). Target (issue 5): mean <= 0.06 ms native.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <vector>
+
+#include "laige/logging.h"
+#include "laige/state_hash.h"
+#include "laige/system.h"
+#include "laige/world.h"
+#include "scenario.h"
+
+namespace {
+
+using namespace laige;
+
+constexpr int kWarmupTicks = 1000;
+constexpr int kMeasuredTicks = 3000;
+
+ScenarioRun makeStress() {
+  ScenarioRun run = ScenarioRun::create(*findScenario("stress"), findScenario("stress")->defaultSeed).takeValue();
+  for (int i = 0; i < kWarmupTicks; ++i) (void)run.step();
+  return run;
+}
+
+// The canonical stream's length in bytes (state_hash.h): the words, the
+// live handles, the archetype headers and rows, the system words.
+std::uint64_t streamBytes(World& w) {
+  std::uint64_t words = 2 + w.entityCount() + 5ull * w.systemCount();
+  std::uint64_t bytes = 0;
+  for (std::uint32_t a = 1; a <= w.archetypeCount(); ++a) {
+    const auto id = static_cast<ArchetypeId>(a);
+    const std::uint32_t rows = w.archetypeRowCount(id);
+    if (rows == 0) continue;
+    words += w.archetypeComponents(id).size() + 1;
+    for (const ComponentTypeId c : w.archetypeComponents(id)) bytes += std::uint64_t{rows} * w.componentInfo(c).value().size;
+  }
+  return words * 8 + bytes;
+}
+
+void reportTicks(benchmark::State& state, std::vector<double>& ms) {
+  std::sort(ms.begin(), ms.end());
+  double sum = 0;
+  for (const double v : ms) sum += v;
+  const auto at = [&](double q) { return ms[static_cast<std::size_t>(q * static_cast<double>(ms.size() - 1))]; };
+  state.counters["mean_ms"] = sum / static_cast<double>(ms.size());
+  state.counters["p50_ms"] = at(0.50);
+  state.counters["p99_ms"] = at(0.99);
+  state.counters["max_ms"] = ms.back();
+}
+
+void BM_StressTick(benchmark::State& state) {
+  ScenarioRun run = makeStress();
+  std::vector<double> ms;
+  ms.reserve(kMeasuredTicks);
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    benchmark::DoNotOptimize(run.step());
+    const auto t1 = std::chrono::steady_clock::now();
+    ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+  }
+  reportTicks(state, ms);
+  state.counters["final_hash_hi32"] = static_cast<double>(run.hash() >> 32);
+}
+BENCHMARK(BM_StressTick)->Iterations(kMeasuredTicks)->Unit(benchmark::kMicrosecond);
+
+void BM_StressMoveOnly(benchmark::State& state) {
+  ScenarioRun run = makeStress();
+  // BenchMove alone: a schedule holding only system 1 would be stale (the
+  // world has two systems), so run its body through the same world.
+  const SystemInfo move = run.world().system(SystemId{1}).value();
+  std::vector<double> ms;
+  ms.reserve(kMeasuredTicks);
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    run.world().beginFrame();
+    SystemContext ctx{run.world(), nullptr, 0, nullptr, 0, SystemId{1}, nullptr};
+    move.def.run(run.world(), ctx);
+    const auto t1 = std::chrono::steady_clock::now();
+    ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+  }
+  reportTicks(state, ms);
+}
+BENCHMARK(BM_StressMoveOnly)->Iterations(kMeasuredTicks)->Unit(benchmark::kMicrosecond);
+
+void BM_StateHash(benchmark::State& state) {
+  ScenarioRun run = makeStress();
+  const std::uint64_t bytes = streamBytes(run.world());
+  for (auto _ : state) benchmark::DoNotOptimize(run.world().stateHash(run.tick()));
+  state.counters["bytes"] = static_cast<double>(bytes);
+  state.counters["bytes_per_ns"] = benchmark::Counter(static_cast<double>(bytes) * static_cast<double>(state.iterations()) / 1e9,
+                                                      benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_StateHash)->Unit(benchmark::kMicrosecond);
+
+void BM_ComponentStateHash(benchmark::State& state) {
+  ScenarioRun run = makeStress();
+  for (auto _ : state) benchmark::DoNotOptimize(run.world().componentStateHash(run.tick()));
+}
+BENCHMARK(BM_ComponentStateHash)->Unit(benchmark::kMicrosecond);
+
+void BM_StateDiffIdentical(benchmark::State& state) {
+  ScenarioRun a = makeStress();
+  ScenarioRun b = makeStress();
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(a.world().stateDiff(b.world(), 16, [](const StateDiffItem&) {}));
+  }
+}
+BENCHMARK(BM_StateDiffIdentical)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Scenario setup crosses G-R4 on purpose (bulk spawn); keep Info quiet.
+  log::Logger::instance().setGlobalMinimum(log::Level::Error);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,113 @@
+// laige/state_hash.h - the deterministic state hash, the component-state
+// hash and the bounded state diff of a World (seed 000 "The deterministic
+// state hash" and "The component-state hash and the state diff"; FACTS.md
+// section 14; docs/determinism.md#the-state-hash).
+//
+// The three are declared on World (world.h); this header holds the diff
+// item, the stateDiff template and the FNV constants the stream uses.
+//
+// World::stateHash(tick) is FNV-1a-64 over one canonical stream:
+//   1. the word `tick`;
+//   2. the word `live entity count`;
+//   3. per live slot, ascending: ONE word, (slot << 16) | generation (the
+//      32-bit Entity handle of the slot);
+//   4. per non-empty archetype, in lexicographic order of the signature
+//      (the strictly ascending component id list): one word per component
+//      id, the word `row count`, then the raw component bytes row-major
+//      (rows in ascending slot order; per row the columns in signature
+//      order), each value's bytes in memory order (little-endian on every
+//      target), with f32/f64 NaNs canonicalised;
+//   5. per registered system, ascending id (stateHash only): the words id,
+//      has-substream (0/1), substream seed, state word 1, state word 2.
+// A word is fed as 8 bytes, most significant first ("word-stream BE"); raw
+// component bytes are fed one byte each, as they are: a value of any size
+// (odd sizes included) contributes exactly its size in bytes, never padded
+// to a word. The stream is a byte sequence, so "how a run of bytes that is
+// not a multiple of 8 is fed" has only one answer.
+//
+// What is deliberately out: capacity, the free-list order, dead slots'
+// generations, empty archetypes, archetype ids and creation order, row
+// capacity, timings, addresses. Two worlds that converge on the same live
+// state hash identically whatever their histories were.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <type_traits>
+
+#include "laige/world.h"
+
+namespace laige {
+
+/// FNV-1a-64 offset basis (fnv.org), the start of every stream.
+inline constexpr std::uint64_t kStateHashFnvBasis = 0xcbf29ce484222325ull;
+/// FNV-1a-64 prime.
+inline constexpr std::uint64_t kStateHashFnvPrime = 0x100000001b3ull;
+
+/// Feeds one u64 word to an FNV-1a-64 state, most significant byte first
+/// (the house word-stream convention). The reference the optimised stream
+/// of state_hash.cpp is tested against; constexpr, for known answers.
+[[nodiscard]] constexpr std::uint64_t fnv1a64Word(std::uint64_t hash, std::uint64_t word) noexcept {
+  for (int shift = 56; shift >= 0; shift -= 8) {
+    hash ^= (word >> shift) & 0xffu;
+    hash *= kStateHashFnvPrime;
+  }
+  return hash;
+}
+
+/// Feeds `size` raw bytes to an FNV-1a-64 state in order (the byte-stream
+/// form; the reference for the component-byte part of the stream).
+[[nodiscard]] constexpr std::uint64_t fnv1a64Bytes(std::uint64_t hash, const std::uint8_t* bytes,
+                                                   std::uint32_t size) noexcept {
+  for (std::uint32_t i = 0; i < size; ++i) {
+    hash ^= bytes[i];
+    hash *= kStateHashFnvPrime;
+  }
+  return hash;
+}
+
+/// The canonical quiet NaN every f32 NaN is hashed as (bits).
+inline constexpr std::uint32_t kCanonicalNanF32 = 0x7fc00000u;
+/// The canonical quiet NaN every f64 NaN is hashed as (bits).
+inline constexpr std::uint64_t kCanonicalNanF64 = 0x7ff8000000000000ull;
+
+/// One difference between two worlds' live state (World::stateDiff).
+struct StateDiffItem {
+  /// The entity slot (the slot id, not the handle: slots are world-local).
+  std::uint16_t slot = 0;
+  /// The component; 0 = an entity-presence difference (the slot is live on
+  /// one side only, or live on both with different generations).
+  std::uint32_t componentId = 0;
+  /// The component's size in bytes (0 for a presence item and for a tag).
+  std::uint32_t size = 0;
+  /// The entity (presence item) or the component (component item) exists
+  /// in world A (`this` of stateDiff).
+  bool presentInA = false;
+  /// Same for world B (`other`).
+  bool presentInB = false;
+  /// A's bytes: a non-owning view into A's column, null on the absent side
+  /// and for presence items. Valid until the callback returns (and in fact
+  /// until the next mutation of the involved entity).
+  const std::uint8_t* bytesA = nullptr;
+  /// B's bytes, as bytesA.
+  const std::uint8_t* bytesB = nullptr;
+};
+
+/// The type-erased sink stateDiff hands every reported item to.
+using StateDiffSink = void (*)(void* context, const StateDiffItem& item) noexcept;
+
+template <class F>
+std::uint32_t World::stateDiff(const World& other, std::uint32_t maxItems, F&& fn) const noexcept {
+  static_assert(std::is_invocable_v<F&, const StateDiffItem&>,
+                "World::stateDiff: fn must be callable as fn(const laige::StateDiffItem&)");
+  using Fn = std::remove_reference_t<F>;
+  // The walk is not a template (state_hash.cpp); the callback crosses it as
+  // a plain function pointer plus the callable's address.
+  const StateDiffSink sink = [](void* context, const StateDiffItem& item) noexcept {
+    (*static_cast<Fn*>(context))(item);
+  };
+  void* context = const_cast<void*>(static_cast<const void*>(std::addressof(fn)));
+  return stateDiffImpl(other, maxItems, sink, context);
+}
+
+}  // namespace laige

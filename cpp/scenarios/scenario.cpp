@@ -1,0 +1,116 @@
+// scenario.cpp - the scenario registry, ScenarioRun and the stream runner.
+#include "scenario.h"
+
+#include <utility>
+
+#include "scenario_list.h"
+
+namespace laige {
+
+namespace {
+
+// --list order: the FACTS section 16 scenarios first, then the demo scene,
+// the reference tick, and the two that exercise fp32 and input.
+const Scenario* const kScenarios[] = {
+    &scenarios::kHelloScenario,   &scenarios::kSyntheticScenario, &scenarios::kSyntheticPerturbedScenario,
+    &scenarios::kSwarmScenario,   &scenarios::kStressScenario,    &scenarios::kFloatScenario,
+    &scenarios::kInputScenario,
+};
+constexpr std::uint32_t kScenarioCount = sizeof(kScenarios) / sizeof(kScenarios[0]);
+
+}  // namespace
+
+std::uint32_t scenarioCount() noexcept { return kScenarioCount; }
+
+const Scenario* scenarioAt(std::uint32_t index) noexcept {
+  return index < kScenarioCount ? kScenarios[index] : nullptr;
+}
+
+const Scenario* findScenario(std::string_view name) noexcept {
+  for (const Scenario* s : kScenarios) {
+    if (name == s->name) return s;
+  }
+  return nullptr;
+}
+
+World::Options scenarioWorldOptions(const Scenario& scenario, std::uint64_t seed) noexcept {
+  World::Options o;
+  o.capacity = scenario.capacity;
+  o.churnPerFrameBudget = scenario.churnPerFrameBudget;
+  o.seed = seed;
+  o.deterministic = true;
+  return o;
+}
+
+Result<ScenarioRun> ScenarioRun::create(const Scenario& scenario, std::uint64_t seed) noexcept {
+  auto w = World::create(scenarioWorldOptions(scenario, seed));
+  if (w.isError()) return w.error();
+  ScenarioRun run(scenario, seed, std::move(w).takeValue());
+  if (const Status st = scenario.setup(run.world_, seed); st.isError()) return st.error();
+  if (const Status st = run.world_.scheduleSystems(run.schedule_); st.isError()) return st.error();
+  return run;
+}
+
+TickInput ScenarioRun::generatedInput(std::uint64_t tick) noexcept {
+  TickInput in;
+  if (scenario_->input == nullptr) return in;
+  const std::uint32_t n = scenario_->input(seed_, tick, input_, kMaxScenarioInputBytes);
+  in.size = n <= kMaxScenarioInputBytes ? n : kMaxScenarioInputBytes;
+  in.data = in.size != 0 ? input_ : nullptr;
+  return in;
+}
+
+Status ScenarioRun::step() noexcept { return step(generatedInput(tick_ + 1)); }
+
+Status ScenarioRun::step(const TickInput& input) noexcept {
+  // One tick per frame, as the fixed-step loop runs it (GameLoop::step
+  // takes no input, so the two calls are made here).
+  world_.beginFrame();
+  if (const Status st = world_.runSystems(schedule_, input); st.isError()) return st;
+  ++tick_;
+  return Status{};
+}
+
+Result<std::uint64_t> runScenario(const Scenario& scenario, std::uint64_t seed, std::uint32_t ticks,
+                                  ScenarioHashFn fn, void* context) noexcept {
+  if (ticks > kMaxScenarioTicks) return ErrorCode::InvalidArgument;
+  auto created = ScenarioRun::create(scenario, seed);
+  if (created.isError()) return created.error();
+  ScenarioRun& run = created.value();
+  std::uint64_t hash = run.hash();
+  if (fn != nullptr) fn(context, 0, hash);
+  for (std::uint32_t t = 1; t <= ticks; ++t) {
+    if (const Status st = run.step(); st.isError()) return st.error();
+    hash = run.hash();
+    if (fn != nullptr) fn(context, t, hash);
+  }
+  return hash;
+}
+
+Result<std::uint64_t> runScenario(std::string_view name, std::uint64_t seed, std::uint32_t ticks,
+                                  ScenarioHashFn fn, void* context) noexcept {
+  const Scenario* s = findScenario(name);
+  if (s == nullptr) return ErrorCode::InvalidArgument;
+  return runScenario(*s, seed, ticks, fn, context);
+}
+
+std::uint32_t formatHashLine(std::uint64_t tick, std::uint64_t hash, char (&out)[kHashLineCapacity]) noexcept {
+  // By hand rather than snprintf("%llu"): no locale, no format-string
+  // portability questions between glibc and the wasm libc.
+  char digits[20];
+  std::uint32_t nd = 0;
+  do {
+    digits[nd++] = static_cast<char>('0' + tick % 10);
+    tick /= 10;
+  } while (tick != 0);
+  std::uint32_t n = 0;
+  while (nd != 0) out[n++] = digits[--nd];
+  out[n++] = ' ';
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (int shift = 60; shift >= 0; shift -= 4) out[n++] = kHex[(hash >> shift) & 0xf];
+  out[n++] = '\n';
+  out[n] = '\0';
+  return n;
+}
+
+}  // namespace laige

@@ -1,0 +1,357 @@
+// archetype.cpp - component access on World (FACTS.md section 7): has, get,
+// create-or-update add, remove, their untyped forms, the column views and
+// the accounting snapshot. The row mechanics are in archetype_storage.cpp.
+#include "laige/archetype.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "laige/assert.h"
+#include "laige/detail/world_state.h"
+#include "laige/logging.h"
+#include "laige/world.h"
+
+namespace laige {
+
+namespace {
+
+constexpr const char* kStaleAccessText =
+    "stale_entity_access | an entity handle was rejected | the handle is stale, cleared, never "
+    "issued or out of range | check isValid() before using a handle kept across destroy() or "
+    "clear() | docs/entity.md#stale-handles";
+constexpr const char* kUnregisteredText =
+    "component_unregistered | a component operation was rejected | the component is not "
+    "registered in this world | register every component at setup, before the first use | "
+    "docs/archetype.md#errors";
+constexpr const char* kSizeText =
+    "component_size_mismatch | a component write was rejected | the byte count differs from "
+    "the registered size | pass exactly componentInfo(id).size bytes | docs/archetype.md#errors";
+constexpr const char* kLimitText =
+    "component_limit | an add was rejected | the entity already has kMaxArchetypeComponents (32) "
+    "components | merge small components or move data into fixed arrays | "
+    "docs/archetype.md#errors";
+constexpr const char* kArchetypeBudgetText =
+    "archetype_budget | an add or remove was rejected | it needs a new component set and the "
+    "world already has kMaxArchetypes (256) archetypes | use fewer distinct component "
+    "combinations (tags multiply sets) | docs/archetype.md#errors";
+constexpr const char* kAllocText =
+    "archetype_alloc_failed | an add or remove was rejected | the archetype storage could not "
+    "be allocated | lower the world capacity or the component sizes | docs/archetype.md#errors";
+
+Status staleMutation(Entity e, [[maybe_unused]] const char* what) noexcept {
+  LAIGE_MISUSE(what);
+  LAIGE_LOG_WARN("ecs", "stale_entity_access", kStaleAccessText, log::field("entity_id", e.id()),
+                 log::field("generation", e.generation()));
+  return ErrorCode::InvalidArgument;
+}
+
+Status unregistered(Entity e, std::string_view name, ComponentTypeId id) noexcept {
+  LAIGE_LOG_WARN("ecs", "component_unregistered", kUnregisteredText,
+                 log::field("entity_id", e.id()), log::field("generation", e.generation()),
+                 log::field("component", name), log::field("component_id", id));
+  return ErrorCode::InvalidArgument;
+}
+
+Status allocFailed(ArchetypeId id) noexcept {
+  LAIGE_LOG_WARN("ecs", "archetype_alloc_failed", kAllocText, log::field("archetype_id", id));
+  return ErrorCode::BudgetExhausted;
+}
+
+Status archetypeBudget(const detail::EcsState& s, Entity e, ComponentTypeId c) noexcept {
+  LAIGE_LOG_WARN("ecs", "archetype_budget", kArchetypeBudgetText,
+                 log::field("archetype_count", static_cast<std::uint32_t>(s.archetypes.size() - 1)),
+                 log::field("entity_id", e.id()), log::field("generation", e.generation()),
+                 log::field("component_id", c));
+  return ErrorCode::BudgetExhausted;
+}
+
+// Copies the columns `dst` shares with `src` (row `from`) to row `to`;
+// columns `src` lacks (the added one) are left for the caller.
+void copyShared(detail::Archetype& dst, std::uint32_t to, const detail::Archetype& src,
+                std::uint32_t from) noexcept {
+  for (std::uint32_t j = 0; j < dst.componentCount; ++j) {
+    detail::Column& col = dst.cols[j];
+    const std::uint8_t in = src.colOf[col.id];
+    if (in == 0) continue;
+    detail::copyValue(col.data + std::size_t{to} * col.size,
+                      src.cols[in - 1].data + std::size_t{from} * col.size, col.size);
+  }
+}
+
+}  // namespace
+
+void* World::getTyped(Entity e, std::uint32_t typeIndex, bool warnStale) const noexcept {
+  if (!s_ || !s_->entities.isAlive(e)) {
+    if (warnStale) {
+      LAIGE_LOG_WARN("ecs", "stale_entity_access", kStaleAccessText,
+                     log::field("entity_id", e.id()), log::field("generation", e.generation()));
+    }
+    return nullptr;
+  }
+  const detail::EcsState& s = s_->ecs;
+  const ComponentTypeId c = typeIndex < s.typeToId.size() ? s.typeToId[typeIndex] : 0;
+  const ArchetypeId aid = s.archetypeOf[e.id()];
+  if (c == kInvalidComponentTypeId || aid == kNoArchetype) return nullptr;
+  const detail::Archetype& a = *s.archetypes[aid];
+  const std::uint8_t col = a.colOf[c];
+  if (col == 0) return nullptr;
+  const detail::Column& column = a.cols[col - 1];
+  return column.data + std::size_t{s.rowOf[e.id()]} * column.size;
+}
+
+bool World::hasComponent(Entity e, ComponentTypeId id) const noexcept {
+  if (!s_ || !s_->entities.isAlive(e) || id == 0 || id > kMaxComponentTypes) return false;
+  const ArchetypeId aid = s_->ecs.archetypeOf[e.id()];
+  return aid != kNoArchetype && s_->ecs.archetypes[aid]->colOf[id] != 0;
+}
+
+void* World::getBytes(Entity e, ComponentTypeId id) noexcept {
+  return const_cast<void*>(static_cast<const World*>(this)->getBytes(e, id));
+}
+
+const void* World::getBytes(Entity e, ComponentTypeId id) const noexcept {
+  if (!s_ || !s_->entities.isAlive(e)) {
+    LAIGE_LOG_WARN("ecs", "stale_entity_access", kStaleAccessText, log::field("entity_id", e.id()),
+                   log::field("generation", e.generation()));
+    return nullptr;
+  }
+  if (id == 0 || id > kMaxComponentTypes) return nullptr;
+  const detail::EcsState& s = s_->ecs;
+  const ArchetypeId aid = s.archetypeOf[e.id()];
+  if (aid == kNoArchetype) return nullptr;
+  const detail::Archetype& a = *s.archetypes[aid];
+  if (a.colOf[id] == 0) return nullptr;
+  const detail::Column& column = a.cols[a.colOf[id] - 1];
+  return column.data + std::size_t{s.rowOf[e.id()]} * column.size;
+}
+
+Status World::addTyped(Entity e, std::uint32_t typeIndex, std::string_view name,
+                       const void* bytes) noexcept {
+  if (!s_ || !s_->entities.isAlive(e)) {
+    return staleMutation(e, "World::addComponent on a stale or invalid entity handle");
+  }
+  const auto& table = s_->ecs.typeToId;
+  const ComponentTypeId c = typeIndex < table.size() ? table[typeIndex] : kInvalidComponentTypeId;
+  if (c == kInvalidComponentTypeId) return unregistered(e, name, 0);
+  return addById(e, c, bytes);
+}
+
+Status World::addComponentBytes(Entity e, ComponentTypeId id, const void* bytes,
+                                std::uint32_t size) noexcept {
+  if (!s_ || !s_->entities.isAlive(e)) {
+    return staleMutation(e, "World::addComponentBytes on a stale or invalid entity handle");
+  }
+  if (id == 0 || id > s_->ecs.components.size()) return unregistered(e, {}, id);
+  const std::uint32_t expected = s_->ecs.components[id - 1]->size;
+  if (size != expected || (bytes == nullptr && size != 0)) {
+    LAIGE_LOG_WARN("ecs", "component_size_mismatch", kSizeText, log::field("entity_id", e.id()),
+                   log::field("generation", e.generation()), log::field("component_id", id),
+                   log::field("size", size), log::field("expected_size", expected));
+    return ErrorCode::InvalidArgument;
+  }
+  return addById(e, id, bytes);
+}
+
+Status World::addById(Entity e, ComponentTypeId c, const void* bytes) noexcept {
+  detail::WorldState& ws = *s_;
+  detail::EcsState& s = ws.ecs;
+  const std::uint16_t slot = e.id();
+  const ArchetypeId from = s.archetypeOf[slot];
+  detail::Archetype* src = from != kNoArchetype ? s.archetypes[from].get() : nullptr;
+  if (src != nullptr && src->colOf[c] != 0) {
+    // Create-or-update, the update half: an in-place overwrite.
+    if (s.guard.active) {
+      if (const Status g = detail::guardInPlace(ws, e, c, from); !g.ok()) return g;
+    }
+    detail::Column& col = src->cols[src->colOf[c] - 1];
+    detail::copyValue(col.data + std::size_t{s.rowOf[slot]} * col.size, bytes, col.size);
+    ++s.stats.totalAdds;
+    noteChurn();
+    return Status{};
+  }
+  // A move to set + {c}: the cached edge, else a search (never a creation
+  // before the guard and the limits have passed).
+  std::uint16_t& edge = src != nullptr ? src->addEdge[c] : s.rootEdge[c];
+  ComponentTypeId sig[kMaxArchetypeComponents];
+  std::uint32_t n = 0;
+  bool overLimit = false;
+  ArchetypeId to = kNoArchetype;
+  if (edge != detail::kEdgeUnknown) {
+    to = edge;
+  } else {
+    const std::uint32_t have = src != nullptr ? src->componentCount : 0;
+    if (have >= kMaxArchetypeComponents) {
+      overLimit = true;
+    } else {
+      std::uint32_t i = 0;
+      while (i < have && src->sig[i] < c) sig[n++] = src->sig[i++];
+      sig[n++] = c;
+      while (i < have) sig[n++] = src->sig[i++];
+      to = detail::findArchetype(s, sig, n);
+      if (to != kNoArchetype) {
+        edge = to;
+        s.archetypes[to]->removeEdge[c] = from;
+      }
+    }
+  }
+  if (s.guard.active) {
+    if (const Status g = detail::guardMove(ws, e, c, from, to); !g.ok()) return g;
+  }
+  if (overLimit) {
+    LAIGE_LOG_WARN("ecs", "component_limit", kLimitText, log::field("entity_id", e.id()),
+                   log::field("generation", e.generation()), log::field("component_id", c),
+                   log::field("components", src->componentCount));
+    return ErrorCode::BudgetExhausted;
+  }
+  detail::Archetype* dst = nullptr;
+  if (to == kNoArchetype) {
+    if (s.archetypes.size() > kMaxArchetypes) return archetypeBudget(s, e, c);
+    dst = detail::createArchetype(s, sig, n);
+    if (dst == nullptr) return allocFailed(kNoArchetype);
+    to = dst->id;
+    edge = to;  // `edge` refers into src or the root table: neither moved
+    dst->removeEdge[c] = from;
+  } else {
+    dst = s.archetypes[to].get();
+  }
+  const std::uint32_t row = detail::appendRow(s, *dst, slot);
+  if (row == detail::kAppendFailed) return allocFailed(to);
+  if (src != nullptr) copyShared(*dst, row, *src, s.rowOf[slot]);
+  detail::Column& added = dst->cols[dst->colOf[c] - 1];
+  detail::copyValue(added.data + std::size_t{row} * added.size, bytes, added.size);
+  if (src != nullptr) detail::removeRow(*src, s.rowOf[slot]);
+  s.archetypeOf[slot] = to;
+  s.rowOf[slot] = row;
+  ++s.stats.totalAdds;
+  noteChurn();
+  return Status{};
+}
+
+Status World::removeTyped(Entity e, std::uint32_t typeIndex, std::string_view name) noexcept {
+  if (!s_ || !s_->entities.isAlive(e)) {
+    return staleMutation(e, "World::removeComponent on a stale or invalid entity handle");
+  }
+  const auto& table = s_->ecs.typeToId;
+  const ComponentTypeId c = typeIndex < table.size() ? table[typeIndex] : kInvalidComponentTypeId;
+  if (c == kInvalidComponentTypeId) return unregistered(e, name, 0);
+  return removeByIdImpl(e, c);
+}
+
+Status World::removeComponentById(Entity e, ComponentTypeId id) noexcept {
+  if (!s_ || !s_->entities.isAlive(e)) {
+    return staleMutation(e, "World::removeComponentById on a stale or invalid entity handle");
+  }
+  if (id == 0 || id > s_->ecs.components.size()) return unregistered(e, {}, id);
+  return removeByIdImpl(e, id);
+}
+
+Status World::removeByIdImpl(Entity e, ComponentTypeId c) noexcept {
+  detail::WorldState& ws = *s_;
+  detail::EcsState& s = ws.ecs;
+  const std::uint16_t slot = e.id();
+  const ArchetypeId from = s.archetypeOf[slot];
+  if (from == kNoArchetype) return Status{};
+  detail::Archetype* src = s.archetypes[from].get();
+  if (src->colOf[c] == 0) return Status{};  // absent: a no-op, not churn
+  ComponentTypeId sig[kMaxArchetypeComponents];
+  std::uint32_t n = 0;
+  bool create = false;
+  ArchetypeId to = src->removeEdge[c];
+  if (to == detail::kEdgeUnknown) {
+    for (std::uint32_t i = 0; i < src->componentCount; ++i) {
+      if (src->sig[i] != c) sig[n++] = src->sig[i];
+    }
+    to = n == 0 ? kNoArchetype : detail::findArchetype(s, sig, n);
+    create = n != 0 && to == kNoArchetype;
+    if (!create) {
+      src->removeEdge[c] = to;
+      if (to != kNoArchetype) s.archetypes[to]->addEdge[c] = from;
+    }
+  }
+  if (s.guard.active) {
+    if (const Status g = detail::guardMove(ws, e, c, from, to); !g.ok()) return g;
+  }
+  detail::Archetype* dst = nullptr;
+  if (create) {
+    if (s.archetypes.size() > kMaxArchetypes) return archetypeBudget(s, e, c);
+    dst = detail::createArchetype(s, sig, n);
+    if (dst == nullptr) return allocFailed(kNoArchetype);
+    to = dst->id;
+    src->removeEdge[c] = to;
+    dst->addEdge[c] = from;
+  } else if (to != kNoArchetype) {
+    dst = s.archetypes[to].get();
+  }
+  std::uint32_t row = 0;
+  if (dst != nullptr) {
+    row = detail::appendRow(s, *dst, slot);
+    if (row == detail::kAppendFailed) return allocFailed(to);
+    copyShared(*dst, row, *src, s.rowOf[slot]);
+  }
+  detail::removeRow(*src, s.rowOf[slot]);
+  s.archetypeOf[slot] = to;
+  s.rowOf[slot] = row;
+  ++s.stats.totalRemoves;
+  noteChurn();
+  return Status{};
+}
+
+ArchetypeId World::archetypeOf(Entity e) const noexcept {
+  if (!s_ || !s_->entities.isAlive(e)) return kNoArchetype;
+  return s_->ecs.archetypeOf[e.id()];
+}
+
+std::uint32_t World::archetypeCount() const noexcept {
+  return s_ ? static_cast<std::uint32_t>(s_->ecs.archetypes.size() - 1) : 0;
+}
+
+ArchetypeStats World::archetypeStats() const noexcept {
+  ArchetypeStats st;
+  if (!s_) return st;
+  const detail::EcsState& s = s_->ecs;
+  st = s.stats;
+  st.archetypeCount = static_cast<std::uint32_t>(s.archetypes.size() - 1);
+  st.rowsLive = 0;
+  st.rowsReserved = 0;
+  st.bytesReserved = 0;
+  for (std::size_t i = 1; i < s.archetypes.size(); ++i) {
+    const detail::Archetype& a = *s.archetypes[i];
+    st.rowsLive += a.liveRows();
+    st.rowsReserved += a.rowCapacity;
+    st.bytesReserved += std::uint64_t{a.rowCapacity} * (a.rowBytes + sizeof(std::uint32_t));
+  }
+  st.bytesScratch = std::uint64_t{s.scratchRows} * 3 * sizeof(std::uint32_t) + s.scratchByteCount;
+  return st;
+}
+
+std::span<const ComponentTypeId> World::archetypeComponents(ArchetypeId id) const noexcept {
+  if (!s_ || id == kNoArchetype || id >= s_->ecs.archetypes.size()) return {};
+  const detail::Archetype& a = *s_->ecs.archetypes[id];
+  return std::span<const ComponentTypeId>(a.sig, a.componentCount);
+}
+
+std::uint32_t World::archetypeRowCount(ArchetypeId id) noexcept {
+  if (!s_ || id == kNoArchetype || id >= s_->ecs.archetypes.size()) return 0;
+  detail::Archetype& a = *s_->ecs.archetypes[id];
+  detail::normalize(s_->ecs, a);
+  return a.rowCount;
+}
+
+std::uint8_t* World::archetypeColumn(ArchetypeId id, ComponentTypeId c) noexcept {
+  if (!s_ || id == kNoArchetype || id >= s_->ecs.archetypes.size() || c == 0 || c > kMaxComponentTypes) {
+    return nullptr;
+  }
+  detail::Archetype& a = *s_->ecs.archetypes[id];
+  if (a.colOf[c] == 0) return nullptr;
+  detail::normalize(s_->ecs, a);
+  return a.cols[a.colOf[c] - 1].data;
+}
+
+const std::uint32_t* World::archetypeSlots(ArchetypeId id) noexcept {
+  if (!s_ || id == kNoArchetype || id >= s_->ecs.archetypes.size()) return nullptr;
+  detail::Archetype& a = *s_->ecs.archetypes[id];
+  detail::normalize(s_->ecs, a);
+  return a.slots;
+}
+
+}  // namespace laige

@@ -1,0 +1,160 @@
+// component.cpp - the component registry (FACTS.md section 6): typed and
+// runtime-described registration, lookups, and the process-wide type index.
+#include "laige/component.h"
+
+#include <atomic>
+#include <utility>
+
+#include "laige/detail/world_state.h"
+#include "laige/logging.h"
+#include "laige/world.h"
+
+namespace laige {
+
+namespace detail {
+
+std::uint32_t allocateComponentTypeIndex() noexcept {
+  // Process-wide and only ever incremented: an index names a C++ type for
+  // the life of the process. It never enters simulation state (ids do).
+  static std::atomic<std::uint32_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+}  // namespace detail
+
+namespace {
+
+constexpr const char* kKindNames[] = {"invalid", "i8",  "u8",  "i16", "u16", "i32",
+                                      "u32",     "i64", "u64", "f32", "f64", "fx"};
+
+constexpr const char* kDuplicateText =
+    "component_duplicate | a component registration was rejected | this type or a component "
+    "with the same name is already registered in this world (duplicates are errors, not "
+    "no-ops) | register each component once, at setup | "
+    "docs/component_registry.md#errors";
+constexpr const char* kBudgetText =
+    "component_budget | a component registration was rejected | the world already has "
+    "kMaxComponentTypes (256) component types | merge rarely used components or split the "
+    "simulation into worlds | docs/component_registry.md#errors";
+constexpr const char* kNameText =
+    "component_name_invalid | a component registration was rejected | the name is empty or "
+    "longer than 63 bytes | give every component a short unique name | "
+    "docs/component_registry.md#errors";
+constexpr const char* kDescText =
+    "component_desc_invalid | a component description was rejected | its fields do not tile "
+    "its size in C layout (see the reason field) | lay the schema out with "
+    "layoutComponentFields and order fields largest kind first | "
+    "docs/component_registry.md#runtime-descriptions";
+
+}  // namespace
+
+const char* fieldKindName(FieldKind kind) noexcept {
+  const auto v = static_cast<std::uint32_t>(kind);
+  return v < std::size(kKindNames) ? kKindNames[v] : kKindNames[0];
+}
+
+bool fieldKindFromName(std::string_view name, FieldKind& out) noexcept {
+  for (std::uint32_t v = 1; v < std::size(kKindNames); ++v) {
+    if (name == kKindNames[v]) {
+      out = static_cast<FieldKind>(v);
+      return true;
+    }
+  }
+  return false;
+}
+
+Result<ComponentTypeId> World::registerComponentDesc(const ComponentDesc& desc) noexcept {
+  return registerTyped(desc, 0);
+}
+
+Result<ComponentTypeId> World::registerTyped(const ComponentDesc& d, std::uint32_t typeIndex) noexcept {
+  if (!s_) return ErrorCode::InvalidArgument;  // moved-from world: no registry
+  detail::EcsState& ecs = s_->ecs;
+  if (d.name.empty() || d.name.size() > kMaxComponentNameLength) {
+    LAIGE_LOG_WARN("ecs", "component_name_invalid", kNameText,
+                   log::field("name", d.name), log::field("length", static_cast<std::uint32_t>(d.name.size())));
+    return ErrorCode::InvalidArgument;
+  }
+  const LayoutCheck layout = checkComponentLayout(d.size, d.alignment, d.fields);
+  if (!layout.ok()) {
+    LAIGE_LOG_WARN("ecs", "component_desc_invalid", kDescText, log::field("name", d.name),
+                   log::field("reason", layout.reason), log::field("field", layout.field),
+                   log::field("size", d.size), log::field("alignment", d.alignment));
+    return layout.code;
+  }
+  const detail::RegisteredComponent* existing = nullptr;
+  if (typeIndex != 0 && typeIndex < ecs.typeToId.size() && ecs.typeToId[typeIndex] != 0) {
+    existing = ecs.components[ecs.typeToId[typeIndex] - 1].get();
+  }
+  for (std::size_t i = 0; existing == nullptr && i < ecs.components.size(); ++i) {
+    if (ecs.components[i]->name == d.name) existing = ecs.components[i].get();
+  }
+  if (existing != nullptr) {
+    LAIGE_LOG_WARN("ecs", "component_duplicate", kDuplicateText,
+                   log::field("component_id", existing->id), log::field("size", existing->size),
+                   log::field("alignment", existing->alignment), log::field("name", d.name));
+    return ErrorCode::InvalidArgument;
+  }
+  if (ecs.components.size() >= kMaxComponentTypes) {
+    LAIGE_LOG_WARN("ecs", "component_budget", kBudgetText,
+                   log::field("component_count", static_cast<std::uint32_t>(ecs.components.size())),
+                   log::field("name", d.name));
+    return ErrorCode::BudgetExhausted;
+  }
+  // Setup path: the only allocations of the registry.
+  auto entry = std::make_unique<detail::RegisteredComponent>();
+  entry->id = static_cast<ComponentTypeId>(ecs.components.size() + 1);
+  entry->size = d.size;
+  entry->alignment = d.alignment;
+  entry->typeIndex = typeIndex;
+  entry->name.assign(d.name.data(), d.name.size());
+  entry->fieldNames.reserve(d.fields.size());
+  for (const ComponentField& f : d.fields) entry->fieldNames.emplace_back(f.name.data(), f.name.size());
+  entry->fields.reserve(d.fields.size());
+  for (std::size_t i = 0; i < d.fields.size(); ++i) {
+    ComponentField f = d.fields[i];
+    f.name = entry->fieldNames[i];  // fieldNames is never resized again: stable views
+    entry->fields.push_back(f);
+  }
+  const ComponentTypeId id = entry->id;
+  ecs.components.push_back(std::move(entry));
+  if (typeIndex != 0) {
+    if (typeIndex >= ecs.typeToId.size()) ecs.typeToId.resize(typeIndex + 1, kInvalidComponentTypeId);
+    ecs.typeToId[typeIndex] = id;
+  }
+  return Result<ComponentTypeId>::success(id);
+}
+
+std::uint32_t World::componentCount() const noexcept {
+  return s_ ? static_cast<std::uint32_t>(s_->ecs.components.size()) : 0;
+}
+
+Result<ComponentInfo> World::componentInfo(ComponentTypeId id) const noexcept {
+  if (!s_ || id == kInvalidComponentTypeId || id > s_->ecs.components.size()) {
+    return Result<ComponentInfo>::failure(ErrorCode::InvalidArgument);
+  }
+  const detail::RegisteredComponent& c = *s_->ecs.components[id - 1];
+  ComponentInfo info;
+  info.id = c.id;
+  info.name = c.name;
+  info.size = c.size;
+  info.alignment = c.alignment;
+  info.fields = std::span<const ComponentField>(c.fields.data(), c.fields.size());
+  return Result<ComponentInfo>::success(info);
+}
+
+ComponentTypeId World::componentIdOfTypeIndex(std::uint32_t typeIndex) const noexcept {
+  if (!s_) return kInvalidComponentTypeId;
+  const auto& table = s_->ecs.typeToId;
+  return typeIndex < table.size() ? table[typeIndex] : kInvalidComponentTypeId;
+}
+
+ComponentTypeId World::componentIdByName(std::string_view name) const noexcept {
+  if (!s_) return kInvalidComponentTypeId;
+  for (const auto& c : s_->ecs.components) {
+    if (c->name == name) return c->id;
+  }
+  return kInvalidComponentTypeId;
+}
+
+}  // namespace laige

@@ -1,0 +1,181 @@
+// game_loop.cpp - the integer tick accumulator, the catch-up cap and the
+// G-R1 allocation guard around every tick.
+#include "laige/game_loop.h"
+
+#include <utility>
+
+#include "laige/alloc_watch.h"
+#include "laige/assert.h"
+#include "laige/logging.h"
+#include "laige/system.h"
+#include "laige/system_timing.h"
+#include "laige/world.h"
+
+namespace laige {
+
+namespace {
+
+constexpr std::uint64_t kNsPerSecond = 1'000'000'000ULL;
+
+constexpr const char* kTickRateText =
+    "tick_rate_invalid | GameLoop::create was given a tick rate outside 20..120 Hz | the fixed "
+    "tick rate must lie within kMinTickRateHz..kMaxTickRateHz | pick a tickRateHz between 20 and "
+    "120 (60 is the default) | docs/game_loop.md#options";
+constexpr const char* kCatchUpText =
+    "catchup_invalid | GameLoop::create was given maxCatchUpTicks = 0 | a loop that may run no "
+    "tick per frame can never advance | set maxCatchUpTicks to at least 1 (5 is the default) | "
+    "docs/game_loop.md#options";
+constexpr const char* kDroppedText =
+    "tick_dropped | a frame dropped simulation ticks | more ticks were due than maxCatchUpTicks "
+    "allows in one frame (a long frame, a stall or a slow tick) | make the tick cheaper or the "
+    "frames shorter; the simulation runs slower than real time meanwhile | "
+    "docs/game_loop.md#catch-up";
+[[maybe_unused]] constexpr const char* kTickAllocText =
+    "sim_tick_allocation | a simulation tick allocated heap memory | a system, the onTick hook or "
+    "the engine called operator new inside the tick (G-R1: zero per-tick allocations) | move "
+    "the allocation to setup, or use a pool sized at creation | docs/game_loop.md#g-r1";
+
+}  // namespace
+
+GameLoop::GameLoop(World& world, const SystemSchedule& schedule, const Options& options) noexcept
+    : world_(&world), schedule_(&schedule), options_(options) {
+  if (options_.nowNs == nullptr) options_.nowNs = &steadyClockNs;
+}
+
+GameLoop::GameLoop(GameLoop&& other) noexcept
+    : world_(other.world_),
+      schedule_(other.schedule_),
+      options_(other.options_),
+      stats_(other.stats_),
+      startNs_(other.startNs_),
+      started_(other.started_),
+      clockTicks_(other.clockTicks_) {
+  other.reset();
+}
+
+GameLoop& GameLoop::operator=(GameLoop&& other) noexcept {
+  if (this != &other) {
+    world_ = other.world_;
+    schedule_ = other.schedule_;
+    options_ = other.options_;
+    stats_ = other.stats_;
+    startNs_ = other.startNs_;
+    started_ = other.started_;
+    clockTicks_ = other.clockTicks_;
+    other.reset();
+  }
+  return *this;
+}
+
+void GameLoop::reset() noexcept {
+  world_ = nullptr;
+  schedule_ = nullptr;
+  options_ = Options{0, 0, nullptr, nullptr, nullptr, nullptr};
+  stats_ = GameLoopStats{};
+  startNs_ = 0;
+  started_ = false;
+  clockTicks_ = 0;
+}
+
+Result<GameLoop> GameLoop::create(World& world, const SystemSchedule& schedule,
+                                  const Options& options) noexcept {
+  if (options.tickRateHz < kMinTickRateHz || options.tickRateHz > kMaxTickRateHz) {
+    LAIGE_LOG_WARN("loop", "tick_rate_invalid", kTickRateText,
+                   log::field("tick_rate_hz", options.tickRateHz));
+    return ErrorCode::InvalidArgument;
+  }
+  if (options.maxCatchUpTicks == 0) {
+    LAIGE_LOG_WARN("loop", "catchup_invalid", kCatchUpText,
+                   log::field("max_catch_up", options.maxCatchUpTicks));
+    return ErrorCode::InvalidArgument;
+  }
+  return GameLoop(world, schedule, options);
+}
+
+Status GameLoop::frame() noexcept {
+  if (world_ == nullptr) return ErrorCode::InvalidArgument;
+  return frameAt(options_.nowNs(options_.clockContext));
+}
+
+Status GameLoop::frameAt(std::int64_t nowNs) noexcept {
+  if (world_ == nullptr) return ErrorCode::InvalidArgument;
+  // Decision 12: once per frame, before its ticks, whether or not any run.
+  world_->beginFrame();
+  ++stats_.frames;
+  if (!started_) {
+    started_ = true;
+    startNs_ = nowNs;
+    return Status{};
+  }
+  if (nowNs < startNs_) {
+    LAIGE_MISUSE("GameLoop::frameAt: the clock reads earlier than the first frame");
+    nowNs = startNs_;  // release: the frame contributes no time
+  }
+  // Unsigned difference: nowNs - startNs_ may not fit an int64.
+  const std::uint64_t elapsed = static_cast<std::uint64_t>(nowNs) - static_cast<std::uint64_t>(startNs_);
+  const std::uint64_t rate = options_.tickRateHz;
+  // floor(elapsed * rate / 10^9) without the 128-bit product.
+  const std::uint64_t due =
+      (elapsed / kNsPerSecond) * rate + ((elapsed % kNsPerSecond) * rate) / kNsPerSecond;
+  if (due <= clockTicks_) return Status{};
+  const std::uint64_t want = due - clockTicks_;
+  const std::uint64_t cap = options_.maxCatchUpTicks;
+  const std::uint64_t run = want < cap ? want : cap;
+  if (want > cap) {
+    // Dropped ticks are consumed, not deferred: the next frame owes nothing.
+    const std::uint64_t dropped = want - cap;
+    clockTicks_ += dropped;
+    stats_.droppedTicks += dropped;
+    ++stats_.droppedFrames;
+    LAIGE_LOG_WARN("loop", "tick_dropped", kDroppedText, log::field("dropped", dropped),
+                   log::field("total_dropped", stats_.droppedTicks),
+                   log::field("max_catch_up", options_.maxCatchUpTicks),
+                   log::field("tick_rate_hz", options_.tickRateHz));
+  }
+  for (std::uint64_t i = 0; i < run; ++i) {
+    const Status st = runTick();
+    if (st.isError()) return st;
+    ++clockTicks_;
+  }
+  return Status{};
+}
+
+Status GameLoop::step(std::uint64_t n) noexcept {
+  if (world_ == nullptr) return ErrorCode::InvalidArgument;
+  world_->beginFrame();
+  ++stats_.frames;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const Status st = runTick();
+    if (st.isError()) return st;
+  }
+  return Status{};
+}
+
+Status GameLoop::runTick() noexcept {
+#if LAIGE_DEBUG_ASSERTS
+  // G-R1: the watch covers the whole tick body, the hook included.
+  const AllocationCounterFn counter = allocationCounter();
+  const std::uint64_t before = counter != nullptr ? counter() : 0;
+#endif
+  const Status st = world_->runSystems(*schedule_);
+  if (st.isError()) return st;  // not counted, no hook
+#if LAIGE_DEBUG_ASSERTS
+  const std::uint64_t afterSystems = counter != nullptr ? counter() : 0;
+#endif
+  ++stats_.ticks;
+  if (options_.onTick != nullptr) options_.onTick(options_.onTickContext, *world_, stats_.ticks);
+#if LAIGE_DEBUG_ASSERTS
+  if (counter != nullptr) {
+    const std::uint64_t after = counter();
+    if (after != before) {
+      LAIGE_LOG_ERROR("alloc", "sim_tick_allocation", kTickAllocText,
+                      log::field("tick", stats_.ticks), log::field("allocs", after - before),
+                      log::field("site", afterSystems != before ? "run_systems" : "on_tick"));
+      LAIGE_MISUSE("G-R1: a simulation tick allocated (alloc/sim_tick_allocation)");
+    }
+  }
+#endif
+  return Status{};
+}
+
+}  // namespace laige

@@ -1,0 +1,189 @@
+// query.cpp - the iteration guard (seed 004, "Iteration legality"): begin
+// and end, the matched-archetype scan, and the checks every mutating World
+// call runs while an each is live. The per-entity loop is the header-
+// defined World::each (detail/world_ecs_inl.h).
+#include "laige/query.h"
+
+#include "laige/assert.h"
+#include "laige/detail/world_state.h"
+#include "laige/logging.h"
+#include "laige/world.h"
+
+namespace laige {
+
+namespace detail {
+
+namespace {
+
+constexpr const char* kWriteText =
+    "iteration_write_during_read | an in-place write was rejected during each | the live query "
+    "declared this component Read | declare the component Write in the query, or defer the "
+    "write until each returns | docs/query.md#iteration-legality";
+constexpr const char* kMutationText =
+    "iteration_mutation | a structural change was rejected during each | it would move or "
+    "destroy a row of an archetype the live query is walking | defer the change to a "
+    "spawn/despawn phase after each returns | docs/query.md#iteration-legality";
+constexpr const char* kClearText =
+    "iteration_clear | clear() was rejected during each | an archetype the live query is walking "
+    "still holds live rows | call clear() outside each (it is a shutdown-phase operation) | "
+    "docs/query.md#iteration-legality";
+constexpr const char* kNestedText =
+    "iteration_nested | a nested each was rejected | another each is live on this world, and its "
+    "guard would be clobbered | flatten the work into one query, or collect and run a second "
+    "pass after the first returns | docs/query.md#iteration-legality";
+constexpr const char* kInvalidText =
+    "iteration_invalid | beginIteration was rejected | the id and access lists differ in length, "
+    "exceed 32 entries, repeat an id or hold an unknown access | pass one access per distinct "
+    "component id | docs/query.md#the-js-driven-guard";
+
+}  // namespace
+
+Status guardDestroy(const WorldState& s, Entity e) noexcept {
+  const IterationGuard& g = s.ecs.guard;
+  if (!g.active) return Status{};
+  const ArchetypeId aid = s.ecs.archetypeOf[e.id()];
+  if (!g.matched.contains(aid)) return Status{};
+  LAIGE_MISUSE("World::destroy of an entity whose archetype the live each is walking");
+  LAIGE_LOG_WARN("ecs", "iteration_mutation", kMutationText, log::field("entity_id", e.id()),
+                 log::field("generation", e.generation()), log::field("operation", "destroy"),
+                 log::field("archetype_id", aid),
+                 log::field("rows", s.ecs.archetypes[aid]->liveRows()));
+  return ErrorCode::InvalidArgument;
+}
+
+Status guardClear(const WorldState& s) noexcept {
+  const IterationGuard& g = s.ecs.guard;
+  if (!g.active) return Status{};
+  for (std::uint32_t k = 0; k < g.matchedCount; ++k) {
+    const Archetype& a = *s.ecs.archetypes[g.matchedList[k]];
+    if (a.liveRows() == 0) continue;
+    // Matched archetypes were normalised at begin and cannot change while
+    // the guard is live: row 0 holds the lowest slot.
+    const auto slot = static_cast<std::uint16_t>(a.slots[0]);
+    const Entity first = s.entities.handleOf(slot);
+    LAIGE_MISUSE("World::clear while the live each walks an archetype with live rows");
+    LAIGE_LOG_WARN("ecs", "iteration_clear", kClearText, log::field("entity_id", first.id()),
+                   log::field("generation", first.generation()), log::field("archetype_id", a.id),
+                   log::field("rows", a.liveRows()));
+    return ErrorCode::InvalidArgument;
+  }
+  return Status{};
+}
+
+Status guardInPlace(const WorldState& s, Entity e, ComponentTypeId c, ArchetypeId at) noexcept {
+  if (!s.ecs.guard.read.contains(c)) return Status{};
+  LAIGE_MISUSE("in-place write of a component the live each declared Read");
+  LAIGE_LOG_WARN("ecs", "iteration_write_during_read", kWriteText, log::field("entity_id", e.id()),
+                 log::field("generation", e.generation()), log::field("component_id", c),
+                 log::field("archetype_id", at));
+  return ErrorCode::InvalidArgument;
+}
+
+Status guardMove(const WorldState& s, Entity e, ComponentTypeId c, ArchetypeId from,
+                 ArchetypeId to) noexcept {
+  const IterationGuard& g = s.ecs.guard;
+  const bool fromMatched = g.matched.contains(from);
+  if (!fromMatched && !g.matched.contains(to)) return Status{};
+  const ArchetypeId hit = fromMatched ? from : to;
+  const bool removing = from != kNoArchetype && s.ecs.archetypes[from]->colOf[c] != 0;
+  LAIGE_MISUSE("structural change of an archetype the live each is walking");
+  LAIGE_LOG_WARN("ecs", "iteration_mutation", kMutationText, log::field("entity_id", e.id()),
+                 log::field("generation", e.generation()),
+                 log::field("operation", removing ? "remove" : "add"), log::field("component_id", c),
+                 log::field("source_archetype", from), log::field("target_archetype", to),
+                 log::field("archetype_id", hit),
+                 log::field("rows", s.ecs.archetypes[hit]->liveRows()));
+  return ErrorCode::InvalidArgument;
+}
+
+}  // namespace detail
+
+Status World::beginIteration(std::span<const ComponentTypeId> ids,
+                             std::span<const Access> access) noexcept {
+  if (!s_) return Status{};  // a moved-from world is empty: nothing to walk, nothing to guard
+  detail::EcsState& s = s_->ecs;
+  detail::IterationGuard& g = s.guard;
+  if (g.active) {
+    LAIGE_MISUSE("nested World::each (or beginIteration) while an iteration is live");
+    LAIGE_LOG_WARN("ecs", "iteration_nested", detail::kNestedText, log::field("entity_id", 0u),
+                   log::field("generation", 0u), log::field("archetype_count", g.matchedCount));
+    return ErrorCode::InvalidArgument;
+  }
+  const char* reason = nullptr;
+  if (ids.size() != access.size()) reason = "length_mismatch";
+  else if (ids.size() > kMaxArchetypeComponents) reason = "too_many_components";
+  for (std::size_t i = 0; reason == nullptr && i < ids.size(); ++i) {
+    if (access[i] != Access::Read && access[i] != Access::Write) reason = "access_invalid";
+    for (std::size_t j = 0; reason == nullptr && j < i; ++j) {
+      if (ids[j] == ids[i] && ids[i] != kInvalidComponentTypeId) reason = "component_repeated";
+    }
+  }
+  if (reason != nullptr) {
+    LAIGE_LOG_WARN("ecs", "iteration_invalid", detail::kInvalidText, log::field("reason", reason),
+                   log::field("count", static_cast<std::uint32_t>(ids.size())));
+    return ErrorCode::InvalidArgument;
+  }
+  g.matched.reset();
+  g.read.reset();
+  g.matchedCount = 0;
+  bool unregistered = false;
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    if (ids[i] == kInvalidComponentTypeId || ids[i] > s.components.size()) unregistered = true;
+    if (access[i] == Access::Read) g.read.insert(ids[i]);
+  }
+  // An unregistered listed type matches nothing, and the empty query
+  // matches no archetype (it walks slots): both leave the matched set empty.
+  if (!unregistered && !ids.empty()) {
+    for (std::size_t aid = 1; aid < s.archetypes.size(); ++aid) {
+      detail::Archetype& a = *s.archetypes[aid];
+      bool all = true;
+      for (const ComponentTypeId c : ids) all = all && a.colOf[c] != 0;
+      if (!all) continue;
+      detail::normalize(s, a);  // the ordered read: slot order restored here
+      g.matchedList[g.matchedCount++] = a.id;
+      g.matched.insert(a.id);
+    }
+  }
+  g.active = true;
+  return Status{};
+}
+
+void World::endIteration() noexcept {
+  if (!s_) return;
+  detail::IterationGuard& g = s_->ecs.guard;
+  g.active = false;
+  g.matched.reset();
+  g.read.reset();
+  g.matchedCount = 0;
+}
+
+bool World::isIterating() const noexcept { return s_ && s_->ecs.guard.active; }
+
+std::uint32_t World::iterationArchetypeCount() const noexcept {
+  return s_ && s_->ecs.guard.active ? s_->ecs.guard.matchedCount : 0;
+}
+
+ArchetypeId World::iterationArchetype(std::uint32_t index) const noexcept {
+  if (!s_ || !s_->ecs.guard.active || index >= s_->ecs.guard.matchedCount) return kNoArchetype;
+  return s_->ecs.guard.matchedList[index];
+}
+
+void World::iterationCursor(std::uint32_t index, const ComponentTypeId* ids, std::uint32_t count,
+                            detail::ArchetypeCursor& out) noexcept {
+  const detail::EcsState& s = s_->ecs;
+  const detail::Archetype& a = *s.archetypes[s.guard.matchedList[index]];
+  out.slots = a.slots;
+  out.rows = a.rowCount;  // normalised at begin: no holes, no tail
+  for (std::uint32_t i = 0; i < count; ++i) out.columns[i] = a.cols[a.colOf[ids[i]] - 1].data;
+}
+
+detail::SlotView World::slotView() const noexcept {
+  detail::SlotView v;
+  if (!s_) return v;
+  v.generations = s_->entities.generations();
+  v.living = s_->entities.livingFlags();
+  v.highWater = s_->entities.highWater();
+  return v;
+}
+
+}  // namespace laige

@@ -1,0 +1,124 @@
+// replay_diff.cpp - diffReplays: the lock-step walk over two logs aligned on
+// componentStateHash, and the bounded stateDiff report at the divergence.
+#include "laige/replay_diff.h"
+
+#include <cstdint>
+
+#include "laige/logging.h"
+#include "laige/scheduler.h"
+#include "laige/state_hash.h"
+#include "laige/system.h"
+#include "replay_internal.h"
+
+namespace laige {
+
+namespace {
+
+constexpr const char* kDeterminismText =
+    "diff_determinism_disabled | a replay diff was asked of a non-deterministic side | without "
+    "PRNG substreams a run is not a function of its inputs, so a diff means nothing | set "
+    "determinism.enabled in the config | docs/replay.md#diff";
+constexpr const char* kSchemaText =
+    "diff_schema_mismatch | the two diff worlds register different components | stateDiff "
+    "compares component columns by id and needs identical registries | set both worlds up with "
+    "the same scenario | docs/replay.md#diff";
+constexpr const char* kRunFailedText =
+    "diff_run_failed | a tick failed while diffing replays | runSystems returned an error (see the "
+    "system warn before this one) | fix the failing system or schedule | docs/replay.md#diff";
+
+/// One lock-step tick of one side.
+Status stepSide(World& world, const SystemSchedule& schedule, const ReplayLog& log, std::uint64_t index,
+                const char* side) noexcept {
+  const std::span<const std::uint8_t> bytes = log.frameBytes(static_cast<std::size_t>(index));
+  world.beginFrame();
+  const TickInput input{bytes.empty() ? nullptr : bytes.data(), static_cast<std::uint32_t>(bytes.size())};
+  const Status st = world.runSystems(schedule, input);
+  if (st.isError()) {
+    LAIGE_LOG_WARN("replay", "diff_run_failed", kRunFailedText, log::field("side", side),
+                   log::field("tick", index + 1), log::field("code", errorName(st.error())));
+  }
+  return st;
+}
+
+}  // namespace
+
+Result<ReplayDiffResult> diffReplays(const ReplayLog& logA, const ReplayLog& logB, World& worldA, World& worldB,
+                                     const ReplayConfig& configA, const ReplayConfig& configB,
+                                     std::uint32_t maxEntries, const ReplayProgress* progress) {
+  if (Status st = detail::checkReplayLogShape(logA, "a"); st.isError()) return st.error();
+  if (Status st = detail::checkReplayLogShape(logB, "b"); st.isError()) return st.error();
+  if (Status st = detail::checkReplayWorld(worldA, configA, "a"); st.isError()) return st.error();
+  if (Status st = detail::checkReplayWorld(worldB, configB, "b"); st.isError()) return st.error();
+  if (detail::reportDiffIdentityMismatch(logA, worldA, configA, logB, worldB, configB)) {
+    return ErrorCode::InvalidArgument;
+  }
+  const bool detA = detail::replayDeterministic(worldA, configA);
+  const bool detB = detail::replayDeterministic(worldB, configB);
+  if (!detA || !detB) {
+    LAIGE_LOG_WARN("replay", "diff_determinism_disabled", kDeterminismText, log::field("a_enabled", detA),
+                   log::field("b_enabled", detB));
+    return ErrorCode::InvalidArgument;
+  }
+  const std::uint64_t schemaA = componentSchemaHash(worldA);
+  const std::uint64_t schemaB = componentSchemaHash(worldB);
+  if (schemaA != schemaB) {
+    LAIGE_LOG_WARN("replay", "diff_schema_mismatch", kSchemaText,
+                   log::field("a_components", worldA.componentCount()),
+                   log::field("b_components", worldB.componentCount()));
+    return ErrorCode::InvalidArgument;
+  }
+  SystemSchedule scheduleA;
+  SystemSchedule scheduleB;
+  if (Status st = worldA.scheduleSystems(scheduleA); st.isError()) return st.error();
+  if (Status st = worldB.scheduleSystems(scheduleB); st.isError()) return st.error();
+
+  const std::uint32_t cap = maxEntries > kMaxReplayDiffEntries ? kMaxReplayDiffEntries : maxEntries;
+  ReplayDiffResult r;
+  r.framesA = logA.frameCount();
+  r.framesB = logB.frameCount();
+  const std::uint64_t common = r.framesA < r.framesB ? r.framesA : r.framesB;
+
+  bool diverged = false;
+  for (std::uint64_t t = 0;; ++t) {
+    if (t > 0) {
+      if (Status st = stepSide(worldA, scheduleA, logA, t - 1, "a"); st.isError()) return st.error();
+      if (Status st = stepSide(worldB, scheduleB, logB, t - 1, "b"); st.isError()) return st.error();
+      if (progress != nullptr && progress->fn != nullptr && progress->interval != 0 &&
+          t % progress->interval == 0 && t != common) {
+        progress->fn(progress->ctx, t, common);
+      }
+    }
+    if (worldA.stateHash(t) != worldB.stateHash(t)) r.fullStateDivergent = true;
+    if (worldA.componentStateHash(t) != worldB.componentStateHash(t)) {
+      diverged = true;
+      r.firstDivergentTick = t;
+      break;
+    }
+    if (t == common) break;
+  }
+  if (progress != nullptr && progress->fn != nullptr) progress->fn(progress->ctx, common, common);
+
+  if (diverged) {
+    r.identical = false;
+    r.entries.reserve(cap);
+    // The item's byte views die with the next mutation: copy them now.
+    r.differingItems = worldA.stateDiff(worldB, cap, [&r](const StateDiffItem& item) {
+      ReplayDiffEntry e;
+      e.slot = item.slot;
+      e.componentId = item.componentId;
+      e.size = item.size;
+      e.presentInA = item.presentInA;
+      e.presentInB = item.presentInB;
+      if (item.bytesA != nullptr) e.a.assign(item.bytesA, item.bytesA + item.size);
+      if (item.bytesB != nullptr) e.b.assign(item.bytesB, item.bytesB + item.size);
+      r.entries.push_back(std::move(e));
+    });
+  } else if (r.framesA != r.framesB) {
+    r.identical = false;
+    r.lengthDivergence = true;
+    r.firstDivergentTick = common + 1;
+  }
+  return r;
+}
+
+}  // namespace laige

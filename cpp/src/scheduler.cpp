@@ -1,0 +1,232 @@
+// scheduler.cpp - scheduleSystems (Kahn's order, smallest id first, and the
+// four checks) and runSystems (validation, then the measured dispatch).
+#include "laige/scheduler.h"
+
+#include <cstring>
+#include <string_view>
+
+#include "laige/assert.h"
+#include "laige/detail/system_registry.h"
+#include "laige/detail/world_state.h"
+#include "laige/logging.h"
+#include "laige/system.h"
+
+namespace laige {
+
+namespace {
+
+constexpr const char* kDepMissingText =
+    "dep_missing | a system depends on a name no registered system has | dependsOn names are "
+    "resolved when scheduling and this one matched nothing | register the missing system or fix "
+    "the name (names are case-sensitive) | docs/scheduler.md#dependencies";
+constexpr const char* kCycleText =
+    "dependency_cycle | the systems' dependsOn lists form a cycle | no run order can put every "
+    "system after its dependencies | remove one dependency of the cycle | "
+    "docs/scheduler.md#dependencies";
+constexpr const char* kDoubleWriterText =
+    "double_writer | two systems declare Write access to one component | a component has one "
+    "writer per schedule so that its value per tick does not depend on run order | merge the "
+    "writes into one system, or make one of them Read | docs/scheduler.md#the-checks";
+constexpr const char* kReadBeforeWriteText =
+    "read_before_write | a system that reads a component runs before its writer | the reader "
+    "sees the value from the previous tick | add the writer to the reader's dependsOn if it "
+    "needs this tick's value (ignore if the lag is intended) | docs/scheduler.md#the-checks";
+constexpr const char* kStaleText =
+    "schedule_stale | runSystems was given a schedule made for a different system count | "
+    "systems were registered after scheduleSystems | call scheduleSystems again after the last "
+    "registration | docs/scheduler.md#running";
+constexpr const char* kInvalidText =
+    "schedule_invalid | runSystems was given a schedule with a bad entry | an order entry is 0, "
+    "above the system count, or repeated | build schedules with scheduleSystems only | "
+    "docs/scheduler.md#running";
+constexpr const char* kNestedText =
+    "run_nested | runSystems was called from inside a running system | systems run strictly "
+    "one at a time; a nested tick would interleave them | return from the system and let the "
+    "loop run the next tick | docs/scheduler.md#running";
+
+// The longest cycle text assembled (FACTS section 11); the log field itself
+// keeps at most log::kFieldValueCapacity - 1 bytes of it.
+constexpr std::size_t kCycleTextMax = 256;
+
+std::string_view nameOf(const detail::SystemRecord& rec) noexcept {
+  return {rec.def.name, rec.nameLength};
+}
+
+std::string_view tokenOf(const detail::SystemRecord& rec, std::uint32_t k) noexcept {
+  return {rec.def.dependsOn + rec.deps[k].offset, rec.deps[k].length};
+}
+
+}  // namespace
+
+Status World::scheduleSystems(SystemSchedule& out) const noexcept {
+  out.systemCount = 0;
+  if (!s_) return ErrorCode::InvalidArgument;
+  const detail::SystemRegistry& reg = s_->systems;
+  const std::uint32_t n = reg.count;
+
+  // 1. Resolve every dependency name, in (system id, list position) order.
+  // dep[i][k] is the id system i + 1 waits for. Setup path: 8 KiB of stack.
+  std::uint16_t dep[kMaxSystems][kMaxSystemDependencies];
+  for (std::uint32_t id = 1; id <= n; ++id) {
+    const detail::SystemRecord& rec = reg.at(id);
+    for (std::uint32_t k = 0; k < rec.depCount; ++k) {
+      const std::string_view want = tokenOf(rec, k);
+      std::uint32_t found = 0;
+      for (std::uint32_t other = 1; other <= n && found == 0; ++other) {
+        if (nameOf(reg.at(other)) == want) found = other;
+      }
+      if (found == 0) {
+        LAIGE_LOG_WARN("system", "dep_missing", kDepMissingText, log::field("system", rec.def.name),
+                       log::field("missing_dep", want.substr(0, 64)), log::field("position", k));
+        return ErrorCode::InvalidArgument;
+      }
+      dep[id - 1][k] = static_cast<std::uint16_t>(found);
+    }
+  }
+
+  // 2. Kahn's algorithm, always taking the smallest unplaced id whose
+  // dependencies are all placed: registration order, moved later only as
+  // far as dependencies require. O(n^2 d) on the setup path.
+  bool placed[kMaxSystems + 1] = {};
+  std::uint32_t order[kMaxSystems];
+  for (std::uint32_t pos = 0; pos < n; ++pos) {
+    std::uint32_t pick = 0;
+    for (std::uint32_t id = 1; id <= n && pick == 0; ++id) {
+      if (placed[id]) continue;
+      const detail::SystemRecord& rec = reg.at(id);
+      bool ready = true;
+      for (std::uint32_t k = 0; k < rec.depCount && ready; ++k) ready = placed[dep[id - 1][k]];
+      if (ready) pick = id;
+    }
+    if (pick == 0) {
+      // Every remaining system waits on another remaining one. Walk from
+      // the smallest remaining id along each system's first still-remaining
+      // dependency until a system repeats; the repeat closes the cycle.
+      std::uint32_t cur = 1;
+      while (placed[cur]) ++cur;
+      std::int32_t seenAt[kMaxSystems + 1];
+      for (std::uint32_t i = 0; i <= n; ++i) seenAt[i] = -1;
+      std::uint32_t path[kMaxSystems];
+      std::uint32_t len = 0;
+      while (seenAt[cur] < 0) {
+        seenAt[cur] = static_cast<std::int32_t>(len);
+        path[len++] = cur;
+        const detail::SystemRecord& rec = reg.at(cur);
+        std::uint32_t next = 0;
+        for (std::uint32_t k = 0; k < rec.depCount && next == 0; ++k) {
+          if (!placed[dep[cur - 1][k]]) next = dep[cur - 1][k];
+        }
+        cur = next;
+      }
+      char text[kCycleTextMax + 1];
+      std::size_t used = 0;
+      const auto first = static_cast<std::uint32_t>(seenAt[cur]);
+      for (std::uint32_t i = first; i < len; ++i) {
+        const std::string_view name = nameOf(reg.at(path[i]));
+        if (i != first && used < kCycleTextMax) text[used++] = ',';
+        const std::size_t take = name.size() < kCycleTextMax - used ? name.size() : kCycleTextMax - used;
+        std::memcpy(text + used, name.data(), take);
+        used += take;
+      }
+      text[used] = '\0';
+      LAIGE_LOG_WARN("system", "dependency_cycle", kCycleText, log::field("cycle", text),
+                     log::field("cycle_length", len - first));
+      return ErrorCode::InvalidArgument;
+    }
+    placed[pick] = true;
+    order[pos] = pick;
+  }
+
+  // 3. One declared writer per component: the first offending pair by
+  // component id, then writer id.
+  for (ComponentTypeId cid = 1; cid <= kMaxComponentTypes; ++cid) {
+    std::uint32_t firstWriter = 0;
+    for (std::uint32_t id = 1; id <= n; ++id) {
+      if (!reg.at(id).writes.contains(cid)) continue;
+      if (firstWriter == 0) {
+        firstWriter = id;
+        continue;
+      }
+      LAIGE_LOG_WARN("system", "double_writer", kDoubleWriterText, log::field("component_id", cid),
+                     log::field("first_writer", reg.at(firstWriter).def.name),
+                     log::field("second_writer", reg.at(id).def.name));
+      return ErrorCode::InvalidArgument;
+    }
+  }
+
+  // 4. Warn-only: a reader ordered before the writer of the same component
+  // (ascending component, then reader; with one writer per component each
+  // (component, reader) pair names one triple).
+  std::uint32_t rank[kMaxSystems + 1] = {};
+  for (std::uint32_t pos = 0; pos < n; ++pos) rank[order[pos]] = pos;
+  for (ComponentTypeId cid = 1; cid <= kMaxComponentTypes; ++cid) {
+    std::uint32_t writer = 0;
+    for (std::uint32_t id = 1; id <= n && writer == 0; ++id) {
+      if (reg.at(id).writes.contains(cid)) writer = id;
+    }
+    if (writer == 0) continue;
+    for (std::uint32_t reader = 1; reader <= n; ++reader) {
+      if (!reg.at(reader).reads.contains(cid) || rank[reader] > rank[writer]) continue;
+      LAIGE_LOG_WARN("system", "read_before_write", kReadBeforeWriteText,
+                     log::field("reader", reg.at(reader).def.name),
+                     log::field("writer", reg.at(writer).def.name), log::field("component_id", cid));
+    }
+  }
+
+  for (std::uint32_t pos = 0; pos < n; ++pos) out.order[pos] = order[pos];
+  out.systemCount = n;
+  return Status{};
+}
+
+Status World::runSystems(const SystemSchedule& schedule) noexcept {
+  return runSystems(schedule, TickInput{});
+}
+
+Status World::runSystems(const SystemSchedule& schedule, const TickInput& input) noexcept {
+  if (!s_) return ErrorCode::InvalidArgument;
+  detail::SystemRegistry& reg = s_->systems;
+  if (reg.running) {
+    LAIGE_MISUSE("World::runSystems called from inside a running system");
+    LAIGE_LOG_WARN("system", "run_nested", kNestedText, log::field("tick", reg.ticksRun + 1));
+    return ErrorCode::InvalidArgument;
+  }
+  const std::uint32_t n = schedule.systemCount;
+  if (n != reg.count) {
+    LAIGE_LOG_WARN("system", "schedule_stale", kStaleText, log::field("scheduled_systems", n),
+                   log::field("current_systems", reg.count));
+    return ErrorCode::InvalidArgument;
+  }
+  // Validation precedes dispatch: a rejected schedule leaves the world untouched.
+  detail::IdSet256 seen;
+  for (std::uint32_t slot = 0; slot < n; ++slot) {
+    const std::uint32_t id = schedule.order[slot];
+    if (id == 0 || id > n || seen.contains(id)) {
+      LAIGE_LOG_WARN("system", "schedule_invalid", kInvalidText, log::field("slot", slot),
+                     log::field("id", id));
+      return ErrorCode::InvalidArgument;
+    }
+    seen.insert(id);
+  }
+
+  reg.running = true;
+  const std::uint64_t tick = reg.ticksRun + 1;
+  const TimingClockFn clock = reg.clock;
+  void* const clockContext = reg.clockContext;
+  for (std::uint32_t slot = 0; slot < n; ++slot) {
+    const std::uint32_t id = schedule.order[slot];
+    detail::SystemRecord& rec = reg.at(id);
+    SystemContext ctx{*this,      rec.hasSubstream ? &rec.rng : nullptr, tick, input.data, input.size,
+                      SystemId{id}, rec.def.userData};
+    // The measured window (seed 002): the run function only; the dispatch
+    // and the context above stay outside it.
+    const std::int64_t start = clock(clockContext);
+    rec.def.run(*this, ctx);
+    const std::int64_t end = clock(clockContext);
+    detail::recordSystemTiming(rec, id, end - start);
+  }
+  reg.running = false;
+  ++reg.ticksRun;
+  return Status{};
+}
+
+}  // namespace laige

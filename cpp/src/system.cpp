@@ -1,0 +1,223 @@
+// system.cpp - the system registry: registration with its validation
+// order, the dependsOn parser, the PRNG substreams and the registry queries.
+#include "laige/system.h"
+
+#include <cstring>
+#include <new>
+#include <string_view>
+
+#include "laige/detail/system_registry.h"
+#include "laige/detail/world_state.h"
+#include "laige/logging.h"
+
+namespace laige {
+
+namespace detail {
+
+SystemRegistry::SystemRegistry() noexcept {
+  // The setup path: the whole table and every timing window now, so that
+  // registering and running systems never allocate (seed 002: 256 records x
+  // 2 small window allocations, once per world).
+  records.reset(new (std::nothrow) SystemRecord[kMaxSystems]);
+  if (!records) return;  // capacity 0: every registration is BudgetExhausted
+  for (std::uint32_t i = 0; i < kMaxSystems; ++i) {
+    records[i].window = Histogram(kSystemTimingWindowSamples);
+  }
+  capacity = kMaxSystems;
+}
+
+}  // namespace detail
+
+namespace {
+
+constexpr const char* kNameInvalidText =
+    "name_invalid | registerSystem was given a null or empty name | every system needs a unique "
+    "name (dependencies, events and the profiler refer to it) | set SystemDef::name, or declare "
+    "the system with LAIGE_SYSTEM | docs/systems.md#registration";
+constexpr const char* kRunInvalidText =
+    "run_invalid | registerSystem was given a null run function | a system without a body cannot "
+    "run | set SystemDef::run to the system function | docs/systems.md#registration";
+constexpr const char* kBudgetInvalidText =
+    "budget_invalid | registerSystem was given a budget of zero or less | the per-system time "
+    "budget is compared with every measured run and must be positive (G-R5) | declare the "
+    "milliseconds the system may take per tick | docs/systems.md#registration";
+constexpr const char* kDepSpecText =
+    "dep_spec_invalid | a system's dependsOn list is malformed | it has an empty name, a name "
+    "listed twice or more than 16 names | write comma-separated system names, each once, at "
+    "most 16 | docs/scheduler.md#dependencies";
+constexpr const char* kDuplicateText =
+    "duplicate | a system with this name is already registered | system names are unique per "
+    "world (dependencies refer to them) | rename one of the systems, or register it once | "
+    "docs/systems.md#registration";
+constexpr const char* kIoInvalidText =
+    "io_invalid | a system's I/O declaration is malformed | the list pointer is null with a "
+    "non-zero count, or an access is neither Read nor Write | pass count entries with "
+    "Access::Read or Access::Write | docs/systems.md#declared-io";
+constexpr const char* kIoUnregisteredText =
+    "io_unregistered | a system declares a component that is not registered | the component id "
+    "is 0 or unknown to this world | register the component before the systems that use it | "
+    "docs/systems.md#declared-io";
+constexpr const char* kIoDuplicateText =
+    "io_duplicate | a system declares one component twice | a component may appear at most once "
+    "per system | declare it once: Write when the system writes it, Read otherwise | "
+    "docs/systems.md#declared-io";
+constexpr const char* kBudgetExhaustedText =
+    "budget_exhausted | the world's system table is full | a world holds at most kMaxSystems "
+    "(256) systems | merge small systems into fewer ones | docs/systems.md#registration";
+
+bool isDepSpace(char c) noexcept { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+// Parses a dependsOn list into byte ranges of `spec`. Returns nullptr when
+// valid, else the reason; `position` is then the offending name's 0-based
+// index in the list.
+const char* parseDeps(const char* spec, detail::DepToken (&out)[kMaxSystemDependencies],
+                      std::uint32_t& count, std::uint32_t& position) noexcept {
+  count = 0;
+  position = 0;
+  if (spec == nullptr) return nullptr;
+  std::uint32_t i = 0;
+  while (spec[i] != '\0' && isDepSpace(spec[i])) ++i;
+  if (spec[i] == '\0') return nullptr;  // "", or only whitespace: no dependencies
+  std::uint32_t start = 0;
+  for (std::uint32_t index = 0;; ++index) {
+    std::uint32_t end = start;
+    while (spec[end] != '\0' && spec[end] != ',') ++end;
+    std::uint32_t a = start;
+    std::uint32_t b = end;
+    while (a < b && isDepSpace(spec[a])) ++a;
+    while (b > a && isDepSpace(spec[b - 1])) --b;
+    position = index;
+    if (a == b) return "empty_token";
+    if (count == kMaxSystemDependencies) return "too_many";
+    const std::string_view token(spec + a, b - a);
+    for (std::uint32_t k = 0; k < count; ++k) {
+      if (std::string_view(spec + out[k].offset, out[k].length) == token) return "duplicate";
+    }
+    out[count++] = detail::DepToken{a, b - a};
+    if (spec[end] == '\0') return nullptr;
+    start = end + 1;
+  }
+}
+
+}  // namespace
+
+Result<SystemId> World::registerSystem(const SystemDef& def, const SystemIo* io,
+                                       std::uint32_t count) noexcept {
+  if (!s_) return ErrorCode::InvalidArgument;
+  detail::WorldState& ws = *s_;
+  detail::SystemRegistry& reg = ws.systems;
+  const char* name = def.name;
+  if (name == nullptr || name[0] == '\0') {
+    LAIGE_LOG_WARN("system", "name_invalid", kNameInvalidText,
+                   log::field("reason", name == nullptr ? "null" : "empty"));
+    return ErrorCode::InvalidArgument;
+  }
+  if (def.run == nullptr) {
+    LAIGE_LOG_WARN("system", "run_invalid", kRunInvalidText, log::field("system", name));
+    return ErrorCode::InvalidArgument;
+  }
+  if (def.budgetMs.raw <= 0) {
+    LAIGE_LOG_WARN("system", "budget_invalid", kBudgetInvalidText, log::field("system", name),
+                   log::field("budget_raw", def.budgetMs.raw));
+    return ErrorCode::InvalidArgument;
+  }
+  detail::DepToken deps[kMaxSystemDependencies];
+  std::uint32_t depCount = 0;
+  std::uint32_t depPosition = 0;
+  if (const char* why = parseDeps(def.dependsOn, deps, depCount, depPosition); why != nullptr) {
+    LAIGE_LOG_WARN("system", "dep_spec_invalid", kDepSpecText, log::field("system", name),
+                   log::field("reason", why), log::field("position", depPosition));
+    return ErrorCode::InvalidArgument;
+  }
+  for (std::uint32_t id = 1; id <= reg.count; ++id) {
+    if (std::strcmp(reg.at(id).def.name, name) == 0) {
+      LAIGE_LOG_WARN("system", "duplicate", kDuplicateText, log::field("system", name),
+                     log::field("existing_system_id", id));
+      return ErrorCode::InvalidArgument;
+    }
+  }
+  if (count > 0 && io == nullptr) {
+    LAIGE_LOG_WARN("system", "io_invalid", kIoInvalidText, log::field("system", name),
+                   log::field("reason", "null_list"), log::field("position", 0u));
+    return ErrorCode::InvalidArgument;
+  }
+  for (std::uint32_t i = 0; i < count; ++i) {
+    if (io[i].access != Access::Read && io[i].access != Access::Write) {
+      LAIGE_LOG_WARN("system", "io_invalid", kIoInvalidText, log::field("system", name),
+                     log::field("reason", "access_invalid"), log::field("position", i));
+      return ErrorCode::InvalidArgument;
+    }
+  }
+  // Every unregistered id is reported before any duplicate (FACTS section 10
+  // lists the two checks in that order).
+  const std::uint32_t components = componentCount();
+  for (std::uint32_t i = 0; i < count; ++i) {
+    if (io[i].component == kInvalidComponentTypeId || io[i].component > components) {
+      LAIGE_LOG_WARN("system", "io_unregistered", kIoUnregisteredText, log::field("system", name),
+                     log::field("position", i), log::field("component_id", io[i].component));
+      return ErrorCode::InvalidArgument;
+    }
+  }
+  detail::IdSet256 reads;
+  detail::IdSet256 writes;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const ComponentTypeId cid = io[i].component;
+    if (reads.contains(cid) || writes.contains(cid)) {
+      LAIGE_LOG_WARN("system", "io_duplicate", kIoDuplicateText, log::field("system", name),
+                     log::field("position", i), log::field("component_id", cid));
+      return ErrorCode::InvalidArgument;
+    }
+    (io[i].access == Access::Write ? writes : reads).insert(cid);
+  }
+  if (reg.count >= reg.capacity) {
+    LAIGE_LOG_WARN("system", "budget_exhausted", kBudgetExhaustedText, log::field("system", name),
+                   log::field("max_systems", kMaxSystems));
+    return ErrorCode::BudgetExhausted;
+  }
+
+  const std::uint32_t id = ++reg.count;
+  detail::SystemRecord& rec = reg.at(id);
+  rec.def = def;
+  rec.reads = reads;
+  rec.writes = writes;
+  for (std::uint32_t k = 0; k < depCount; ++k) rec.deps[k] = deps[k];
+  rec.depCount = depCount;
+  rec.nameLength = static_cast<std::uint32_t>(std::strlen(name));
+  rec.budgetMs = fpx16_16::toDouble(def.budgetMs);
+  // Deterministic mode: the substream is a pure function of (seed, id), so
+  // the same registration order gives the same streams (FACTS section 5).
+  rec.hasSubstream = ws.options.deterministic;
+  rec.rng = rec.hasSubstream ? Prng::deriveSubstream(ws.options.seed, id) : Prng{};
+  rec.window.clear();
+  rec.runs = 0;
+  rec.lastMs = 0.0;
+  rec.warns = 0;
+  rec.errors = 0;
+  return SystemId{id};
+}
+
+Result<SystemInfo> World::system(SystemId id) const noexcept {
+  if (!s_ || !s_->systems.valid(id.value)) return ErrorCode::InvalidArgument;
+  const detail::SystemRecord& rec = s_->systems.at(id.value);
+  return SystemInfo{rec.def, id, rec.reads, rec.writes};
+}
+
+std::uint32_t World::systemCount() const noexcept { return s_ ? s_->systems.count : 0; }
+
+Result<SystemRngState> World::systemRngState(SystemId id) const noexcept {
+  if (!s_ || !s_->systems.valid(id.value)) return ErrorCode::InvalidArgument;
+  const detail::SystemRecord& rec = s_->systems.at(id.value);
+  SystemRngState st;
+  st.id = id;
+  st.hasSubstream = rec.hasSubstream;
+  if (rec.hasSubstream) {
+    st.seed = rec.rng.seed();
+    st.state1 = rec.rng.statePart1();
+    st.state2 = rec.rng.statePart2();
+  }
+  return st;
+}
+
+std::uint64_t World::systemTicksRun() const noexcept { return s_ ? s_->systems.ticksRun : 0; }
+
+}  // namespace laige

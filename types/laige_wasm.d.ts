@@ -1,0 +1,245 @@
+// laige_wasm.d.ts - the raw wasm module: the contract between web/bindings.cpp
+// (embind) and web/src (the TypeScript layer). Nothing here is public API:
+// web/src wraps every function, validates every argument before it gets
+// here, and turns every returned code into a LaigeError.
+//
+// Conventions (see the header of web/bindings.cpp):
+// - `Ptr` is a wasm address (u32); World, GameLoop and ReplayWriter handles
+//   are pointers too, passed back only by the TS object that owns them.
+// - `Code` is 0 for ok, else an ErrorCode value (1..5).
+// - `out` parameters point into memory the TS layer allocated with _malloc;
+//   64-bit values are written as (lo, hi) u32 pairs.
+// - Entity handles are their 32-bit representation.
+
+declare module '*/laige_wasm.mjs' {
+  type Ptr = number;
+  type Code = number;
+
+  /** A log record as JsSink hands it to Module.onLaigeLog. */
+  export interface RawLogRecord {
+    severity: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
+    subsystem: string;
+    event: string;
+    message: string;
+    fields: Record<string, string>;
+    timestampUs: number;
+  }
+
+  export interface RawRegisterResult {
+    code: Code;
+    id: number;
+    reason: string;
+    field: number;
+  }
+
+  export interface RawComponentInfo {
+    id: number;
+    name: string;
+    size: number;
+    alignment: number;
+    /** [name, kind (FieldKind value), count, offset] */
+    fields: Array<[string, number, number, number]>;
+  }
+
+  export interface RawSystemInfo {
+    id: number;
+    name: string;
+    budgetRaw: number;
+    dependsOn: string;
+    native: boolean;
+    /** [component id, access (0 read, 1 write)] */
+    io: Array<[number, number]>;
+  }
+
+  export interface RawDiffItem {
+    slot: number;
+    componentId: number;
+    size: number;
+    presentInA: boolean;
+    presentInB: boolean;
+    bytesA: Uint8Array | null;
+    bytesB: Uint8Array | null;
+  }
+
+  export interface RawIdentity {
+    /** 16 lowercase hex digits */
+    seed: string;
+    tickRateHz: number;
+    componentSchemaHash: string;
+    mathBackendId: number;
+    configHash: string;
+  }
+
+  export interface RawParseResult {
+    code: Code;
+    reason: string;
+    offset: number;
+    identity?: RawIdentity;
+    frameCount?: number;
+    /** [tick, payload size] */
+    frames?: Array<[number, number]>;
+  }
+
+  export interface RawReplayDiff {
+    code: Code;
+    which?: 'a' | 'b';
+    identical?: boolean;
+    firstDivergentTick?: number;
+    lengthDivergence?: boolean;
+    fullStateDivergent?: boolean;
+    framesA?: number;
+    framesB?: number;
+    differingItems?: number;
+    entries?: Array<{
+      slot: number;
+      componentId: number;
+      size: number;
+      presentInA: boolean;
+      presentInB: boolean;
+      bytesA: Uint8Array;
+      bytesB: Uint8Array;
+    }>;
+  }
+
+  export interface RawScenarioInfo {
+    name: string;
+    description: string;
+    defaultSeed: string;
+    defaultTicks: number;
+    tickRateHz: number;
+    capacity: number;
+    churnPerFrameBudget: number;
+    math: number;
+  }
+
+  export interface LaigeRawModule {
+    // emscripten runtime
+    HEAP8: Int8Array;
+    HEAPU8: Uint8Array;
+    HEAP16: Int16Array;
+    HEAPU16: Uint16Array;
+    HEAP32: Int32Array;
+    HEAPU32: Uint32Array;
+    HEAPF32: Float32Array;
+    HEAPF64: Float64Array;
+    _malloc(size: number): Ptr;
+    _free(ptr: Ptr): void;
+
+    // hooks the C++ side calls (set by web/src)
+    onLaigeLog?: (record: RawLogRecord) => void;
+    laigeRunSystem?: (world: Ptr, id: number, tick: number, rng: Ptr, input: Ptr, inputSize: number) => void;
+    laigeSystemError?: (world: Ptr, id: number, error: unknown) => void;
+    laigeClockNs?: (world: Ptr) => number;
+
+    // Module
+    version(): string;
+    errorLine(code: number): string;
+    logInstallJsSink(): void;
+    /** 0..6 = trace, debug, info, warn, error, fatal, off */
+    logSetLevel(level: number): void;
+    logSetRateLimiting(on: boolean): void;
+    logShutdown(): void;
+
+    // World
+    worldCreate(capacity: number, churn: number, seedLo: number, seedHi: number, deterministic: boolean, out: Ptr): Code;
+    worldDestroy(w: Ptr): void;
+    worldCreateEntity(w: Ptr, out: Ptr): Code;
+    worldDestroyEntity(w: Ptr, e: number): Code;
+    worldCheck(w: Ptr, e: number): Code;
+    worldIsValid(w: Ptr, e: number): boolean;
+    worldCapacity(w: Ptr): number;
+    worldEntityCount(w: Ptr): number;
+    worldClear(w: Ptr): Code;
+    worldHandleAt(w: Ptr, id: number): number;
+    worldBeginFrame(w: Ptr): void;
+    /** 7 f64: capacity, inUse, peakInUse, totalCreated, totalDestroyed, bytesCapacity, bytesInUse */
+    worldStats(w: Ptr, out: Ptr): void;
+    /** 9 u32: capacity, entityCount, level, warns[3], frameChurn, churnBudget, churnWarns */
+    worldGuardrailStats(w: Ptr, out: Ptr): void;
+    /** 11 f64, ArchetypeStats in declaration order */
+    worldArchetypeStats(w: Ptr, out: Ptr): void;
+
+    // Components
+    /** fields: [name, kind, count] */
+    worldRegisterComponent(w: Ptr, name: string, fields: Array<[string, number, number]>): RawRegisterResult;
+    worldComponentInfo(w: Ptr, id: number): RawComponentInfo | null;
+    worldComponentCount(w: Ptr): number;
+    worldComponentIdByName(w: Ptr, name: string): number;
+    worldAdd(w: Ptr, e: number, component: number, bytes: Ptr, size: number): Code;
+    worldRemove(w: Ptr, e: number, component: number): Code;
+    worldHas(w: Ptr, e: number, component: number): boolean;
+    /** the component's bytes, or 0 */
+    worldGet(w: Ptr, e: number, component: number): Ptr;
+    worldArchetypeOf(w: Ptr, e: number): number;
+    worldArchetypeCount(w: Ptr): number;
+    worldArchetypeComponents(w: Ptr, archetype: number): number[];
+    worldArchetypeRowCount(w: Ptr, archetype: number): number;
+
+    // Iteration
+    /** ids: n u32; access: n u8 (0 read, 1 write) */
+    worldBeginIteration(w: Ptr, ids: Ptr, access: Ptr, n: number): Code;
+    worldEndIteration(w: Ptr): void;
+    worldIsIterating(w: Ptr): boolean;
+    /** writes (3 + n) u32 per matched archetype: id, rows, slots, columns...; returns the matched count */
+    worldIterationCursors(w: Ptr, ids: Ptr, n: number, out: Ptr, max: number): number;
+    worldFillHandles(w: Ptr, slots: Ptr, rows: number, out: Ptr): void;
+
+    // Systems
+    worldRegisterSystem(w: Ptr, name: string, budgetRaw: number, dependsOn: string, ids: Ptr, access: Ptr, n: number, out: Ptr): Code;
+    worldScheduleSystems(w: Ptr): Code;
+    worldScheduledCount(w: Ptr): number;
+    worldScheduleOrder(w: Ptr): number[];
+    worldRunSystems(w: Ptr, input: Ptr, size: number): Code;
+    worldSystemCount(w: Ptr): number;
+    worldSystemTicksRun(w: Ptr): number;
+    worldSystemInfo(w: Ptr, id: number): RawSystemInfo | null;
+    /** 4 f64: runs, lastMs, warns, errors */
+    worldSystemTimingStats(w: Ptr, id: number, out: Ptr): Code;
+    /** 8 f64 of HistogramStats, then up to max samples */
+    worldSystemTimingWindow(w: Ptr, id: number, out: Ptr, max: number): Code;
+    /** u32 id, u32 hasSubstream, u64 seed, u64 state1, u64 state2 */
+    worldSystemRngState(w: Ptr, id: number, out: Ptr): Code;
+    worldSetJsTimingClock(w: Ptr, js: boolean): void;
+    prngNextU32(rng: Ptr): number;
+    prngNextU64(rng: Ptr, out: Ptr): void;
+    prngNextRange(rng: Ptr, min: number, max: number): number;
+    prngNextFloat01(rng: Ptr): number;
+
+    // GameLoop
+    loopCreate(w: Ptr, tickRateHz: number, maxCatchUp: number, out: Ptr): Code;
+    loopDestroy(l: Ptr): void;
+    loopFrameAt(l: Ptr, nowNs: number): Code;
+    loopStep(l: Ptr, n: number): Code;
+    /** 5 f64: frames, ticks, droppedTicks, droppedFrames, startReferenceNs */
+    loopStats(l: Ptr, out: Ptr): void;
+
+    // State hash and diff
+    worldStateHash(w: Ptr, tickLo: number, tickHi: number, out: Ptr): void;
+    worldComponentStateHash(w: Ptr, tickLo: number, tickHi: number, out: Ptr): void;
+    worldStateDiff(a: Ptr, b: Ptr, maxItems: number): { total: number; items: RawDiffItem[] };
+
+    // Replay
+    replayWriterCreate(w: Ptr, tickRateHz: number, math: number, maxBytes: number, out: Ptr): Code;
+    replayWriterDestroy(r: Ptr): void;
+    replayWriterFrame(r: Ptr, tick: number, data: Ptr, size: number): Code;
+    replayWriterFinish(r: Ptr): Code;
+    replayWriterFrameCount(r: Ptr): number;
+    replayWriterBytes(r: Ptr): Uint8Array;
+    replayParse(data: Ptr, size: number): RawParseResult;
+    replayRun(w: Ptr, data: Ptr, size: number, tickRateHz: number, math: number): { code: Code; hashes?: Uint32Array };
+    replayDiff(a: Ptr, b: Ptr, dataA: Ptr, sizeA: number, dataB: Ptr, sizeB: number, tickRateHz: number, math: number, maxEntries: number): RawReplayDiff;
+
+    // Scenarios
+    scenarioList(): RawScenarioInfo[];
+    scenarioRun(name: string, seedLo: number, seedHi: number, defaultSeed: boolean, ticks: number, defaultTicks: boolean): { code: Code; text?: string };
+  }
+
+  export interface LaigeModuleOptions {
+    wasmBinary?: ArrayBuffer | Uint8Array;
+    locateFile?: (path: string, scriptDirectory: string) => string;
+    onLaigeLog?: (record: RawLogRecord) => void;
+  }
+
+  const createLaigeModule: (options?: LaigeModuleOptions) => Promise<LaigeRawModule>;
+  export default createLaigeModule;
+}

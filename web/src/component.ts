@@ -1,0 +1,81 @@
+// component.ts - a registered component: its schema, its C layout and the
+// per-entity views `each` uses. Created by World.registerComponent only.
+import type { Mem } from './raw.js';
+import {
+  type FieldLayout, type Schema, type View, type ScalarKind, type ReadWriteHandler,
+  makeViewClass, kindSize,
+} from './schema.js';
+
+/** One field of a registered component, as laid out in its C struct. */
+export interface FieldInfo {
+  /** The field name. */
+  readonly name: string;
+  /** The scalar kind. */
+  readonly kind: ScalarKind;
+  /** Elements: 1 for a scalar, the length of a fixed array. */
+  readonly count: number;
+  /** Byte offset inside the component. */
+  readonly offset: number;
+}
+
+/** Access of a listed component in a query or a system's declared I/O. */
+export type Access = 'read' | 'write';
+
+/**
+ * A component type registered in one World. Its `id` is the world's dense
+ * component id (1, 2, 3, ... in registration order); a Component is only
+ * valid with the world that registered it.
+ */
+export class Component<S extends Schema = Schema> {
+  /** The registered name (unique per world). */
+  readonly name: string;
+  /** The component id in its world. */
+  readonly id: number;
+  /** The schema it was registered with. */
+  readonly schema: S;
+  /** Bytes per value (0 for a tag without fields). */
+  readonly size: number;
+  /** The largest field kind size (1 for a tag). */
+  readonly alignment: number;
+  /** The fields in C struct order. */
+  readonly fields: readonly FieldInfo[];
+  /** @internal The world that registered it (identity only). */
+  readonly _owner: object;
+  /** @internal */
+  readonly _layout: readonly FieldLayout[];
+  /** @internal Reused per-entity views (one `each` per world at a time). */
+  readonly _readView: View;
+  /** @internal */
+  readonly _writeView: View;
+  /** @internal field name -> layout */
+  readonly _byName: ReadonlyMap<string, FieldLayout>;
+
+  /** @internal Use World.registerComponent. */
+  constructor(owner: object, m: Mem, name: string, id: number, schema: S, size: number, alignment: number,
+    layout: readonly FieldLayout[], onReadWrite: ReadWriteHandler) {
+    this._owner = owner;
+    this.name = name;
+    this.id = id;
+    this.schema = schema;
+    this.size = size;
+    this.alignment = alignment;
+    this._layout = layout;
+    this.fields = Object.freeze(layout.map((f) => Object.freeze({ name: f.name, kind: f.kind, count: f.count, offset: f.offset })));
+    this._byName = new Map(layout.map((f) => [f.name, f]));
+    const ReadView = makeViewClass(layout, false, onReadWrite, name);
+    const WriteView = makeViewClass(layout, true, onReadWrite, name);
+    this._readView = new ReadView(m);
+    this._writeView = new WriteView(m);
+    Object.freeze(this);
+  }
+
+  /** "Component(Position#1)". */
+  toString(): string {
+    return `Component(${this.name}#${this.id})`;
+  }
+}
+
+/** @internal Bytes of one element of `f`. */
+export function fieldElementSize(f: FieldLayout): number {
+  return kindSize(f.kind);
+}

@@ -1,0 +1,32 @@
+/// <reference lib="esnext.disposable" preserve="true" />
+// @laige/sim - a deterministic ECS simulation core (C++20 compiled to
+// WebAssembly) with a typed TypeScript API. See DESIGN.md "The TypeScript
+// surface" and README.md.
+export { loadLaige, Laige } from './sim.js';
+export type { LogRecord, LogLevel, ScenarioInfo, ScenarioOptions, ScenarioStream } from './sim.js';
+export type { LoadOptions } from './raw.js';
+export { World } from './world.js';
+export type {
+  WorldOptions, EntityStats, GuardrailStats, ArchetypeStats, StateDiff, StateDiffItem, AnyComponent, AccessList,
+  Refs, SchemaOf, Chunk, FieldColumn,
+} from './world.js';
+export { Component } from './component.js';
+export type { Access, FieldInfo } from './component.js';
+export type {
+  ScalarKind, FieldSpec, Schema, Value, ValueInput, Ref, ReadRef, TypedArrayOf, KindOf,
+} from './schema.js';
+export type {
+  SystemDef, SystemContext, SystemHandle, SystemInfo, SystemRng, SystemRngState, SystemTimingStats, SystemTimingWindow,
+} from './systems.js';
+export { GameLoop } from './loop.js';
+export type { GameLoopOptions, GameLoopStats } from './loop.js';
+export { ReplayRecorder } from './replay.js';
+export type { RecordOptions, ReplayIdentity, ReplayInfo, ReplayRunOptions, ReplayDiff, MathBackend } from './replay.js';
+export { LaigeError, ErrorCodes, errorText, errorName, MAX_ERROR_CODE } from './errors.js';
+export type { LaigeErrorCode } from './errors.js';
+export { fx } from './fx.js';
+export type { Fx } from './fx.js';
+export {
+  Entities, NULL_ENTITY, MAX_ENTITY_ID, MAX_ENTITIES, entityId, entityGeneration, makeEntity, formatEntity, isEntityHandle,
+} from './entity.js';
+export type { Entity } from './entity.js';

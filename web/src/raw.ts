@@ -1,0 +1,104 @@
+// raw.ts - loading the wasm module (DESIGN.md decision 8) and the view of its
+// memory that every other file reads through. Internal.
+import createLaigeModule from '../wasm/laige_wasm.mjs';
+import type { LaigeRawModule, LaigeModuleOptions } from '../wasm/laige_wasm.mjs';
+
+/** @internal */
+export type { LaigeRawModule } from '../wasm/laige_wasm.mjs';
+
+/** Options of loadLaige(). */
+export interface LoadOptions {
+  /** The .wasm bytes; when given, nothing is fetched or read. */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  /** Where the .wasm lives (a URL, browsers only); default: next to the loader. */
+  wasmUrl?: string | URL;
+}
+
+function isNode(): boolean {
+  const p = (globalThis as { process?: { versions?: { node?: string } } }).process;
+  return typeof p === 'object' && p !== null && typeof p.versions?.node === 'string';
+}
+
+/** @internal Instantiates the raw module: in Node it reads the .wasm itself (emscripten 3.1.6 would fetch a file path). */
+export async function instantiate(options: LoadOptions = {}): Promise<LaigeRawModule> {
+  const wasmUrl = options.wasmUrl !== undefined ? new URL(String(options.wasmUrl), import.meta.url)
+    : new URL('../wasm/laige_wasm.wasm', import.meta.url);
+  const moduleOptions: LaigeModuleOptions = {};
+  if (options.wasmBinary !== undefined) {
+    moduleOptions.wasmBinary = options.wasmBinary;
+  } else if (isNode() && wasmUrl.protocol === 'file:') {
+    // A computed specifier keeps bundlers from pulling node:fs into browser builds.
+    const fsName = 'node:fs/promises';
+    const fs = (await import(/* @vite-ignore */ fsName)) as { readFile(path: URL): Promise<Uint8Array> };
+    moduleOptions.wasmBinary = await fs.readFile(wasmUrl);
+  } else {
+    const href = wasmUrl.href;
+    moduleOptions.locateFile = (path: string) => (path.endsWith('.wasm') ? href : path);
+  }
+  return createLaigeModule(moduleOptions);
+}
+
+/**
+ * @internal The module plus views of its memory. Memory growth replaces the
+ * ArrayBuffer and detaches every view, so the views are re-derived through
+ * sync() after every call that may allocate; nothing hands out long-lived
+ * views (DESIGN.md decision 4).
+ */
+export class Mem {
+  readonly raw: LaigeRawModule;
+  u8!: Uint8Array;
+  i8!: Int8Array;
+  u16!: Uint16Array;
+  i16!: Int16Array;
+  u32!: Uint32Array;
+  i32!: Int32Array;
+  f32!: Float32Array;
+  f64!: Float64Array;
+  /** 256 bytes, 8-aligned: out-parameters of single calls. */
+  readonly out: number;
+  /** 64 KiB: component values, id lists, input payloads of single calls. */
+  readonly scratch: number;
+  readonly scratchSize = 65536;
+  /** Cursor table of iterations: 256 archetypes x (3 + 32) u32. */
+  readonly cursors: number;
+  readonly cursorsSize = 256 * 35 * 4;
+
+  constructor(raw: LaigeRawModule) {
+    this.raw = raw;
+    this.reload();
+    this.out = raw._malloc(256);
+    this.scratch = raw._malloc(this.scratchSize);
+    this.cursors = raw._malloc(this.cursorsSize);
+    this.reload();
+  }
+
+  /** Re-derives the views when memory grew (cheap when it did not). */
+  sync(): void {
+    if (this.u8 !== this.raw.HEAPU8) this.reload();
+  }
+
+  reload(): void {
+    const r = this.raw;
+    this.u8 = r.HEAPU8;
+    this.i8 = r.HEAP8;
+    this.u16 = r.HEAPU16;
+    this.i16 = r.HEAP16;
+    this.u32 = r.HEAPU32;
+    this.i32 = r.HEAP32;
+    this.f32 = r.HEAPF32;
+    this.f64 = r.HEAPF64;
+  }
+
+  /** The u64 at `ptr` ((lo, hi) u32 pair) as a bigint. */
+  u64At(ptr: number): bigint {
+    return (BigInt(this.u32[(ptr >>> 2) + 1]!) << 32n) | BigInt(this.u32[ptr >>> 2]!);
+  }
+
+  /** Copies `bytes` into wasm memory at a fresh allocation (caller frees). */
+  copyIn(bytes: Uint8Array): number {
+    const p = this.raw._malloc(Math.max(bytes.length, 1));
+    this.sync();
+    this.u8.set(bytes, p);
+    return p;
+  }
+}

@@ -1,0 +1,181 @@
+// replay.ts - replay logs (LGRP v1, FACTS.md section 15) with bytes in and
+// out: an in-memory recorder bound to a world, the parser, the runner and
+// the lock-step diff. A replay re-runs the world's systems from the
+// recorded identity and per-tick input; runReplay returns every tick's
+// state hash.
+import { LaigeError, check, invalid } from './errors.js';
+import { describe } from './schema.js';
+import { u32, type World, type WorldOptions } from './world.js';
+
+/** The math backends (replay identity). */
+export type MathBackend = 'fixed_point_16_16' | 'float_pinned_32';
+const MATH: Readonly<Record<MathBackend, number>> = { fixed_point_16_16: 0, float_pinned_32: 1 };
+
+/** @internal */
+export function mathId(where: string, v: unknown): number {
+  if (v === undefined) return 0;
+  if (typeof v !== 'string' || !(v in MATH)) throw invalid(`${where}: math must be 'fixed_point_16_16' or 'float_pinned_32', got ${describe(v)}`);
+  return MATH[v as MathBackend];
+}
+
+/** Options of World.recordReplay / sim.recordReplay. */
+export interface RecordOptions {
+  /** The tick rate stored in the identity (20..120). Default 60. */
+  tickRateHz?: number;
+  /** The math backend the systems use. Default 'fixed_point_16_16'. */
+  math?: MathBackend;
+  /** The size cap in bytes (>= 56). Default 128 MiB. */
+  maxBytes?: number;
+}
+
+/** The five identity fields of a replay header. */
+export interface ReplayIdentity {
+  seed: bigint;
+  tickRateHz: number;
+  componentSchemaHash: bigint;
+  mathBackendId: number;
+  configHash: bigint;
+}
+
+/** A parsed replay log. */
+export interface ReplayInfo {
+  identity: ReplayIdentity;
+  frameCount: number;
+  /** Per frame: its tick and payload size. */
+  frames: Array<{ tick: number; size: number }>;
+}
+
+/** Records a replay of a world into memory. Create it before the first tick. */
+export class ReplayRecorder implements Disposable {
+  readonly world: World;
+  #ptr: number;
+  #bytes: Uint8Array | null = null;
+
+  /** @internal Use sim.recordReplay(world, options). */
+  constructor(world: World, options: RecordOptions = {}) {
+    const where = 'recordReplay';
+    if (typeof options !== 'object' || options === null) throw invalid(`${where}: options must be an object`);
+    const w = world._live(where);
+    const rate = options.tickRateHz === undefined ? 60 : u32(`${where}: tickRateHz`, options.tickRateHz, 20, 120);
+    const math = mathId(where, options.math);
+    const max = options.maxBytes === undefined ? 0 : u32(`${where}: maxBytes`, options.maxBytes, 56);
+    const m = world._mem;
+    const code = world._raw.replayWriterCreate(w, rate, math, max, m.out);
+    m.sync();
+    check(code, `${where}: rejected`);
+    this.#ptr = m.u32[m.out >>> 2]!;
+    this.world = world;
+    world._dependents.add(this);
+  }
+
+  #live(where: string): number {
+    if (this.#ptr === 0) throw invalid(`${where}: the recorder is disposed (or its world is)`);
+    return this.#ptr;
+  }
+
+  /** Frames written so far. */
+  get frameCount(): number {
+    return this.world._raw.replayWriterFrameCount(this.#live('ReplayRecorder.frameCount'));
+  }
+
+  /** Appends the input of completed tick `tick` (1, 2, 3, ...). */
+  writeFrame(tick: number, input?: Uint8Array): void {
+    const where = 'ReplayRecorder.writeFrame';
+    const r = this.#live(where);
+    if (typeof tick !== 'number' || !Number.isSafeInteger(tick) || tick < 1) throw invalid(`${where}: tick must be an integer >= 1, got ${describe(tick)}`);
+    if (input !== undefined && !(input instanceof Uint8Array)) throw invalid(`${where}: input must be a Uint8Array, got ${describe(input)}`);
+    if (input !== undefined && input.length > 1 << 20) throw invalid(`${where}: input is over 1 MiB`);
+    if (tick !== this.frameCount + 1) throw invalid(`${where}: expected tick ${this.frameCount + 1}, got ${tick}`);
+    const m = this.world._mem;
+    const size = input?.length ?? 0;
+    const p = size > 0 ? m.copyIn(input!) : 0;
+    try {
+      const code = this.world._raw.replayWriterFrame(r, tick, p, size);
+      m.sync();
+      check(code, `${where}: rejected (the size cap, or an earlier failure)`);
+    } finally {
+      if (p !== 0) this.world._raw._free(p);
+    }
+  }
+
+  /** Runs one tick of the world with `input` and records it: runSystems + writeFrame. */
+  step(input?: Uint8Array): void {
+    this.world.runSystems(input);
+    this.writeFrame(this.frameCount + 1, input);
+  }
+
+  /** Appends the trailer and returns the log bytes (idempotent: a second call returns them again). */
+  finish(): Uint8Array {
+    if (this.#bytes !== null) return this.#bytes.slice();
+    const where = 'ReplayRecorder.finish';
+    const r = this.#live(where);
+    check(this.world._raw.replayWriterFinish(r), `${where}: rejected`);
+    const bytes = this.world._raw.replayWriterBytes(r);
+    this.world._mem.sync();
+    this.#bytes = bytes;
+    this.dispose();
+    return bytes.slice();
+  }
+
+  /** Frees the recorder. Idempotent. */
+  dispose(): void {
+    this._detach();
+    this.world._dependents.delete(this);
+  }
+
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+
+  /** @internal */
+  _detach(): void {
+    if (this.#ptr === 0) return;
+    this.world._raw.replayWriterDestroy(this.#ptr);
+    this.#ptr = 0;
+  }
+}
+
+/** Options of runReplay / diffReplays: how to rebuild the recording's world. */
+export interface ReplayRunOptions {
+  /** The recording world's options; `seed` defaults to the log's seed. */
+  world: WorldOptions;
+  /** Registers the components and systems the recording world had, in the same order. */
+  setup: (world: World) => void;
+  /** The tick rate of the recording. Default 60. */
+  tickRateHz?: number;
+  /** The math backend of the recording. Default 'fixed_point_16_16'. */
+  math?: MathBackend;
+}
+
+/** What diffReplays found. */
+export interface ReplayDiff {
+  identical: boolean;
+  /** The first tick whose component state differs (0 = the initial state); meaningless when identical. */
+  firstDivergentTick: number;
+  lengthDivergence: boolean;
+  fullStateDivergent: boolean;
+  framesA: number;
+  framesB: number;
+  /** The exact number of differing (entity, component) items at firstDivergentTick. */
+  differingItems: number;
+  entries: Array<{ slot: number; componentId: number; component: string; size: number; presentInA: boolean; presentInB: boolean; bytesA: Uint8Array; bytesB: Uint8Array }>;
+}
+
+/** @internal Validates log bytes. */
+export function logBytes(where: string, v: unknown): Uint8Array {
+  if (!(v instanceof Uint8Array)) throw invalid(`${where}: a replay log is a Uint8Array, got ${describe(v)}`);
+  return v;
+}
+
+/** @internal */
+export function identityOf(raw: { seed: string; tickRateHz: number; componentSchemaHash: string; mathBackendId: number; configHash: string }): ReplayIdentity {
+  return {
+    seed: BigInt(`0x${raw.seed}`), tickRateHz: raw.tickRateHz, componentSchemaHash: BigInt(`0x${raw.componentSchemaHash}`),
+    mathBackendId: raw.mathBackendId, configHash: BigInt(`0x${raw.configHash}`),
+  };
+}
+
+/** @internal Throws the parse failure of a raw parse result. */
+export function parseFailure(where: string, code: number, reason: string, offset: number): LaigeError {
+  return new LaigeError(code, `${where}: ${reason || 'rejected'} at byte ${offset}`);
+}

@@ -1,0 +1,383 @@
+// schema.ts - components by schema (DESIGN.md decision 1): field kinds, the
+// types inferred from a schema, value encoding into component bytes, and
+// the per-entity views `each` hands to callbacks. The byte layout is the C
+// struct layout the core computes (layoutComponentFields), so a JS schema and
+// a C++ struct with the same fields give the same bytes and the same hash.
+import { invalid } from './errors.js';
+import type { Mem } from './raw.js';
+
+/** The scalar kinds of a field. 'fx' is Q16.16 stored as its raw int32. */
+export type ScalarKind = 'i8' | 'u8' | 'i16' | 'u16' | 'i32' | 'u32' | 'f32' | 'f64' | 'fx';
+/** A field: a scalar kind, or a fixed array [kind, length]. */
+export type FieldSpec = ScalarKind | readonly [ScalarKind, number];
+/** A component schema: field name -> kind, in C struct order. */
+export type Schema = { readonly [field: string]: FieldSpec };
+
+/** The typed array a field kind is stored as. */
+export type TypedArrayOf<K extends ScalarKind> = K extends 'i8' ? Int8Array
+  : K extends 'u8' ? Uint8Array
+  : K extends 'i16' ? Int16Array
+  : K extends 'u16' ? Uint16Array
+  : K extends 'i32' | 'fx' ? Int32Array
+  : K extends 'u32' ? Uint32Array
+  : K extends 'f32' ? Float32Array
+  : Float64Array;
+
+/** The scalar kind of a field spec. */
+export type KindOf<F extends FieldSpec> = F extends readonly [infer K extends ScalarKind, number] ? K : F extends ScalarKind ? F : never;
+
+/** A component value as `get` returns it: numbers, and number[] for arrays. */
+export type Value<S extends Schema> = {
+  -readonly [K in keyof S]: S[K] extends ScalarKind ? number : S[K] extends readonly [ScalarKind, number] ? number[] : number | number[];
+};
+/** A component value as `add` accepts it. */
+export type ValueInput<S extends Schema> = {
+  readonly [K in keyof S]: S[K] extends ScalarKind ? number : S[K] extends readonly [ScalarKind, number] ? ArrayLike<number> : number | ArrayLike<number>;
+};
+/** A Write-declared component inside `each`: assignable fields over the column, arrays as live typed arrays. */
+export type Ref<S extends Schema> = {
+  -readonly [K in keyof S]: S[K] extends ScalarKind ? number : TypedArrayOf<KindOf<S[K]>>;
+};
+/** A Read-declared component inside `each`: fields read from the column; a write throws. */
+export type ReadRef<S extends Schema> = { readonly [K in keyof S]: S[K] extends ScalarKind ? number : readonly number[] };
+
+/** @internal FieldKind values of the C++ core (component.h). */
+export const KIND_CODE: Readonly<Record<ScalarKind, number>> = {
+  i8: 1, u8: 2, i16: 3, u16: 4, i32: 5, u32: 6, f32: 9, f64: 10, fx: 11,
+};
+const KIND_SIZE: Readonly<Record<ScalarKind, number>> = {
+  i8: 1, u8: 1, i16: 2, u16: 2, i32: 4, u32: 4, f32: 4, f64: 8, fx: 4,
+};
+const KIND_BY_CODE: Readonly<Record<number, ScalarKind>> = {
+  1: 'i8', 2: 'u8', 3: 'i16', 4: 'u16', 5: 'i32', 6: 'u32', 9: 'f32', 10: 'f64', 11: 'fx',
+};
+const NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Kind names; the keys of KIND_CODE. */
+export const SCALAR_KINDS: readonly ScalarKind[] = Object.keys(KIND_CODE) as ScalarKind[];
+
+/** @internal One laid-out field. */
+export interface FieldLayout {
+  readonly name: string;
+  readonly kind: ScalarKind;
+  readonly count: number;
+  /** Byte offset inside the component. */
+  readonly offset: number;
+  readonly isArray: boolean;
+}
+
+/** @internal Validates a schema and returns its [name, kindCode, count] list (C order). */
+export function parseSchema(where: string, schema: unknown): Array<[string, number, number]> {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    throw invalid(`${where}: the schema must be a plain object of field kinds (got ${describe(schema)})`);
+  }
+  const out: Array<[string, number, number]> = [];
+  for (const [name, spec] of Object.entries(schema as Record<string, unknown>)) {
+    if (!NAME_RE.test(name) || name.length > 63) {
+      throw invalid(`${where}: field name '${name}' must be an identifier of at most 63 characters`);
+    }
+    let kind: unknown = spec;
+    let count: unknown = 1;
+    let isArray = false;
+    if (Array.isArray(spec)) {
+      if (spec.length !== 2) throw invalid(`${where}: field '${name}': an array field is [kind, length]`);
+      kind = spec[0];
+      count = spec[1];
+      isArray = true;
+    }
+    if (typeof kind !== 'string' || !Object.prototype.hasOwnProperty.call(KIND_CODE, kind)) {
+      throw invalid(`${where}: field '${name}': unknown kind ${describe(kind)} (one of ${SCALAR_KINDS.join(' ')})`);
+    }
+    if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 4096) {
+      throw invalid(`${where}: field '${name}': array length must be an integer in 1..4096 (got ${describe(count)})`);
+    }
+    if (isArray && count < 1) throw invalid(`${where}: field '${name}': empty array`);
+    out.push([name, KIND_CODE[kind as ScalarKind], count]);
+  }
+  if (out.length > 64) throw invalid(`${where}: at most 64 fields (got ${out.length})`);
+  return out;
+}
+
+/** @internal The layout of registered fields ([name, kindCode, count, offset] from the core), with the array-ness of the schema. */
+export function layoutFrom(raw: Array<[string, number, number, number]>, schema: Schema): FieldLayout[] {
+  return raw.map(([name, code, count, offset]) => ({
+    name,
+    kind: KIND_BY_CODE[code]!,
+    count,
+    offset,
+    isArray: Array.isArray(schema[name]),
+  }));
+}
+
+/** @internal A short description of a value for error messages. */
+export function describe(v: unknown): string {
+  if (typeof v === 'string') return `'${v.length > 40 ? v.slice(0, 40) + '...' : v}'`;
+  if (typeof v === 'bigint') return `${v}n`;
+  if (typeof v === 'number' || typeof v === 'boolean' || v === undefined || v === null) return String(v);
+  if (typeof v === 'function') return 'a function';
+  if (Array.isArray(v)) return 'an array';
+  return 'an object';
+}
+
+const RANGE: Readonly<Record<ScalarKind, readonly [number, number] | null>> = {
+  i8: [-128, 127], u8: [0, 255], i16: [-32768, 32767], u16: [0, 65535],
+  i32: [-2147483648, 2147483647], u32: [0, 4294967295], fx: [-2147483648, 2147483647],
+  f32: null, f64: null,
+};
+
+/** @internal Why `v` is not a valid scalar of `kind`, or '' when it is. */
+export function badScalar(kind: ScalarKind, v: unknown): string {
+  if (typeof v !== 'number') return `expected a number, got ${describe(v)}`;
+  if (v !== v) return 'NaN is not a valid component value';
+  const range = RANGE[kind];
+  if (range === null) return '';
+  if (!Number.isInteger(v) || v < range[0] || v > range[1]) {
+    return `expected an integer in ${range[0]}..${range[1]} for kind ${kind}${kind === 'fx' ? ' (a raw Q16.16 value: use fx.fromFloat)' : ''}, got ${v}`;
+  }
+  return '';
+}
+
+function store(m: Mem, kind: ScalarKind, at: number, v: number): void {
+  switch (kind) {
+    case 'i8': m.i8[at] = v; break;
+    case 'u8': m.u8[at] = v; break;
+    case 'i16': m.i16[at >> 1] = v; break;
+    case 'u16': m.u16[at >> 1] = v; break;
+    case 'i32': case 'fx': m.i32[at >> 2] = v; break;
+    case 'u32': m.u32[at >> 2] = v; break;
+    case 'f32': m.f32[at >> 2] = v; break;
+    case 'f64': m.f64[at >> 3] = v; break;
+  }
+}
+
+function load(m: Mem, kind: ScalarKind, at: number): number {
+  switch (kind) {
+    case 'i8': return m.i8[at]!;
+    case 'u8': return m.u8[at]!;
+    case 'i16': return m.i16[at >> 1]!;
+    case 'u16': return m.u16[at >> 1]!;
+    case 'i32': case 'fx': return m.i32[at >> 2]!;
+    case 'u32': return m.u32[at >> 2]!;
+    case 'f32': return m.f32[at >> 2]!;
+    case 'f64': return m.f64[at >> 3]!;
+  }
+}
+
+/** @internal Validates `value` against `fields` completely, then writes it at `base` (nothing is written on a throw). */
+export function encodeValue(where: string, m: Mem, fields: readonly FieldLayout[], value: unknown, base: number): void {
+  if (typeof value !== 'object' || value === null) {
+    throw invalid(`${where}: the value must be an object with the component's fields (got ${describe(value)})`);
+  }
+  const obj = value as Record<string, unknown>;
+  for (const f of fields) {
+    const v = obj[f.name];
+    if (f.isArray) {
+      if (typeof v !== 'object' || v === null || typeof (v as ArrayLike<unknown>).length !== 'number') {
+        throw invalid(`${where}: field '${f.name}' must be an array of ${f.count} numbers (got ${describe(v)})`);
+      }
+      const arr = v as ArrayLike<unknown>;
+      if (arr.length !== f.count) throw invalid(`${where}: field '${f.name}' must have exactly ${f.count} elements (got ${arr.length})`);
+      for (let i = 0; i < f.count; i++) {
+        const why = badScalar(f.kind, arr[i]);
+        if (why) throw invalid(`${where}: field '${f.name}[${i}]': ${why}`);
+      }
+    } else {
+      const why = badScalar(f.kind, v);
+      if (why) throw invalid(`${where}: field '${f.name}': ${why}`);
+    }
+  }
+  for (const key of Object.keys(obj)) {
+    if (!fields.some((f) => f.name === key)) throw invalid(`${where}: unknown field '${key}'`);
+  }
+  for (const f of fields) {
+    const size = KIND_SIZE[f.kind];
+    if (f.isArray) {
+      const arr = obj[f.name] as ArrayLike<number>;
+      for (let i = 0; i < f.count; i++) store(m, f.kind, base + f.offset + i * size, arr[i]!);
+    } else {
+      store(m, f.kind, base + f.offset, obj[f.name] as number);
+    }
+  }
+}
+
+/** @internal Reads a component value at `base` into a fresh object. */
+export function decodeValue(m: Mem, fields: readonly FieldLayout[], base: number): Record<string, number | number[]> {
+  const out: Record<string, number | number[]> = {};
+  for (const f of fields) {
+    const size = KIND_SIZE[f.kind];
+    if (f.isArray) {
+      const a: number[] = new Array<number>(f.count);
+      for (let i = 0; i < f.count; i++) a[i] = load(m, f.kind, base + f.offset + i * size);
+      out[f.name] = a;
+    } else {
+      out[f.name] = load(m, f.kind, base + f.offset);
+    }
+  }
+  return out;
+}
+
+/** @internal The byte size of one scalar of `kind`. */
+export function kindSize(kind: ScalarKind): number {
+  return KIND_SIZE[kind];
+}
+
+/** @internal The heap view of a kind. */
+export function heapOf(m: Mem, kind: ScalarKind): Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array {
+  switch (kind) {
+    case 'i8': return m.i8;
+    case 'u8': return m.u8;
+    case 'i16': return m.i16;
+    case 'u16': return m.u16;
+    case 'i32': case 'fx': return m.i32;
+    case 'u32': return m.u32;
+    case 'f32': return m.f32;
+    case 'f64': return m.f64;
+  }
+}
+
+/** @internal A per-entity view: `b` is the byte address of the current row's value. */
+export interface View {
+  m: Mem;
+  b: number;
+}
+
+/** @internal Called when a Read-declared field is assigned inside `each`. */
+export type ReadWriteHandler = (field: string) => never;
+
+/**
+ * @internal Builds the view class of a component: one accessor per field on
+ * the prototype, reading the heap at `b + offset` (closures, no code
+ * generation, so it runs under a strict Content-Security-Policy). Write
+ * views validate what they store exactly as add() does.
+ */
+export function makeViewClass(fields: readonly FieldLayout[], write: boolean, onReadWrite: ReadWriteHandler, componentName: string): new (m: Mem) => View {
+  class ComponentView implements View {
+    m: Mem;
+    b = 0;
+    constructor(m: Mem) {
+      this.m = m;
+    }
+  }
+  for (const f of fields) {
+    const off = f.offset;
+    const name = f.name;
+    let desc: PropertyDescriptor;
+    if (f.isArray) {
+      const size = KIND_SIZE[f.kind];
+      const count = f.count;
+      const kind = f.kind;
+      desc = {
+        get(this: View) {
+          const heap = heapOf(this.m, kind);
+          const start = (this.b + off) / size;
+          return write ? heap.subarray(start, start + count) : Array.from(heap.subarray(start, start + count));
+        },
+        set(this: View, v: unknown) {
+          if (!write) onReadWrite(name);
+          const arr = v as ArrayLike<unknown>;
+          if (typeof v !== 'object' || v === null || arr.length !== count) {
+            throw invalid(`${componentName}.${name}: expected ${count} numbers`);
+          }
+          for (let i = 0; i < count; i++) {
+            const why = badScalar(kind, arr[i]);
+            if (why) throw invalid(`${componentName}.${name}[${i}]: ${why}`);
+          }
+          for (let i = 0; i < count; i++) store(this.m, kind, this.b + off + i * size, arr[i] as number);
+        },
+        enumerable: true,
+      };
+    } else {
+      desc = scalarAccessor(f.kind, off, write, name, componentName, onReadWrite);
+    }
+    Object.defineProperty(ComponentView.prototype, name, desc);
+  }
+  Object.defineProperty(ComponentView.prototype, 'toJSON', {
+    value(this: View) {
+      return decodeValue(this.m, fields, this.b);
+    },
+  });
+  return ComponentView;
+}
+
+function scalarAccessor(kind: ScalarKind, off: number, write: boolean, name: string, componentName: string,
+  onReadWrite: ReadWriteHandler): PropertyDescriptor {
+  const fail = (v: unknown): never => {
+    throw invalid(`${componentName}.${name}: ${badScalar(kind, v)}`);
+  };
+  const ro = (): never => onReadWrite(name);
+  switch (kind) {
+    case 'f32':
+      return {
+        get(this: View) { return this.m.f32[(this.b + off) >> 2]; },
+        set: write ? function (this: View, v: number) {
+          if (typeof v !== 'number' || v !== v) fail(v);
+          this.m.f32[(this.b + off) >> 2] = v;
+        } : ro,
+        enumerable: true,
+      };
+    case 'f64':
+      return {
+        get(this: View) { return this.m.f64[(this.b + off) >> 3]; },
+        set: write ? function (this: View, v: number) {
+          if (typeof v !== 'number' || v !== v) fail(v);
+          this.m.f64[(this.b + off) >> 3] = v;
+        } : ro,
+        enumerable: true,
+      };
+    case 'i32':
+    case 'fx':
+      return {
+        get(this: View) { return this.m.i32[(this.b + off) >> 2]; },
+        set: write ? function (this: View, v: number) {
+          if ((v | 0) !== v) fail(v);
+          this.m.i32[(this.b + off) >> 2] = v;
+        } : ro,
+        enumerable: true,
+      };
+    case 'u32':
+      return {
+        get(this: View) { return this.m.u32[(this.b + off) >> 2]; },
+        set: write ? function (this: View, v: number) {
+          if (v >>> 0 !== v) fail(v);
+          this.m.u32[(this.b + off) >> 2] = v;
+        } : ro,
+        enumerable: true,
+      };
+    case 'i16':
+      return {
+        get(this: View) { return this.m.i16[(this.b + off) >> 1]; },
+        set: write ? function (this: View, v: number) {
+          if ((v << 16) >> 16 !== v) fail(v);
+          this.m.i16[(this.b + off) >> 1] = v;
+        } : ro,
+        enumerable: true,
+      };
+    case 'u16':
+      return {
+        get(this: View) { return this.m.u16[(this.b + off) >> 1]; },
+        set: write ? function (this: View, v: number) {
+          if ((v & 0xffff) !== v) fail(v);
+          this.m.u16[(this.b + off) >> 1] = v;
+        } : ro,
+        enumerable: true,
+      };
+    case 'i8':
+      return {
+        get(this: View) { return this.m.i8[this.b + off]; },
+        set: write ? function (this: View, v: number) {
+          if ((v << 24) >> 24 !== v) fail(v);
+          this.m.i8[this.b + off] = v;
+        } : ro,
+        enumerable: true,
+      };
+    case 'u8':
+      return {
+        get(this: View) { return this.m.u8[this.b + off]; },
+        set: write ? function (this: View, v: number) {
+          if ((v & 0xff) !== v) fail(v);
+          this.m.u8[this.b + off] = v;
+        } : ro,
+        enumerable: true,
+      };
+  }
+}

@@ -1,0 +1,283 @@
+// sim.ts - loadLaige() and the module object: worlds, loops, replays,
+// scenarios and log forwarding over one wasm instance.
+import { invalid, LaigeError } from './errors.js';
+import { GameLoop, type GameLoopOptions } from './loop.js';
+import { type LaigeRawModule, type LoadOptions, Mem, instantiate } from './raw.js';
+import {
+  type RecordOptions, type ReplayDiff, type ReplayInfo, type ReplayRunOptions, ReplayRecorder,
+  identityOf, logBytes, mathId, parseFailure,
+} from './replay.js';
+import { describe } from './schema.js';
+import { World, type WorldOptions, u32, u64 } from './world.js';
+
+/** A log record of the core (JsSink -> Module.onLaigeLog). */
+export interface LogRecord {
+  severity: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
+  /** Stable snake_case subsystem, e.g. 'ecs'. */
+  subsystem: string;
+  /** Stable snake_case event, e.g. 'stale_entity_access'. */
+  event: string;
+  /** The message (warn/error: the 5-field line). */
+  message: string;
+  /** Structured fields, as strings. */
+  fields: Record<string, string>;
+  /** Wall-clock microseconds. */
+  timestampUs: number;
+}
+
+/** Log levels, lowest first. */
+export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'off';
+const LEVELS: readonly LogLevel[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'off'];
+
+/** A built-in scenario (cpp/scenarios). */
+export interface ScenarioInfo {
+  name: string;
+  description: string;
+  defaultSeed: bigint;
+  defaultTicks: number;
+  tickRateHz: number;
+  capacity: number;
+  churnPerFrameBudget: number;
+  math: 'fixed_point_16_16' | 'float_pinned_32';
+}
+
+/** Options of runScenario. */
+export interface ScenarioOptions {
+  /** Ticks to run (0..65536). Default: the scenario's. */
+  ticks?: number;
+  /** The seed. Default: the scenario's. */
+  seed?: bigint;
+}
+
+/** What runScenario returns: the `<tick> <hash>` stream laige-detcheck prints. */
+export interface ScenarioStream {
+  name: string;
+  seed: bigint;
+  ticks: number;
+  /** Exactly the text laige-detcheck prints: one `<tick> <16 hex>` line per tick 0..ticks. */
+  text: string;
+  /** stateHash(t) for t = 0..ticks. */
+  hashes: bigint[];
+}
+
+/** The loaded module: the entry point of @laige/sim. */
+export class Laige {
+  /** @internal */ readonly raw: LaigeRawModule;
+  /** @internal */ readonly mem: Mem;
+  readonly #worlds = new Map<number, World>();
+  #onLog: ((record: LogRecord) => void) | null = null;
+
+  /** @internal Use loadLaige(). */
+  constructor(raw: LaigeRawModule) {
+    this.raw = raw;
+    this.mem = new Mem(raw);
+    raw.laigeRunSystem = (w, id, tick, rng, input, size) => {
+      this.#worlds.get(w)?._systems.dispatch(id, tick, rng, input, size);
+    };
+    raw.laigeSystemError = (w, _id, error) => {
+      this.#worlds.get(w)?._systems.recordError(error);
+    };
+    raw.laigeClockNs = (w) => this.#worlds.get(w)?._systems.clockNs() ?? 0;
+    raw.onLaigeLog = (record) => {
+      const fn = this.#onLog;
+      if (fn !== null) fn(record);
+    };
+    raw.logInstallJsSink();
+    this.mem.sync();
+  }
+
+  /** @internal */
+  registerWorld(ptr: number, world: World): void {
+    this.#worlds.set(ptr, world);
+  }
+
+  /** @internal */
+  unregisterWorld(ptr: number): void {
+    this.#worlds.delete(ptr);
+  }
+
+  /** The library version, e.g. '0.1.0'. */
+  get version(): string {
+    return this.raw.version();
+  }
+
+  /** Live (not disposed) worlds of this module. */
+  get worldCount(): number {
+    return this.#worlds.size;
+  }
+
+  /** The wasm memory size in bytes (it only grows). */
+  get memoryBytes(): number {
+    return this.raw.HEAPU8.length;
+  }
+
+  /** The C++ registry's 5-field line of an error code (what LaigeError.line mirrors). */
+  errorLine(codeId: number): string {
+    return this.raw.errorLine(u32('errorLine', codeId));
+  }
+
+  /** Creates a world with every World::Options field. */
+  createWorld(options: WorldOptions): World {
+    return new World(this, options);
+  }
+
+  /** A fixed-tick loop over `world`'s systems; call frame(performance.now()) from requestAnimationFrame. */
+  createGameLoop(world: World, options: GameLoopOptions = {}): GameLoop {
+    this.#own('createGameLoop', world);
+    return new GameLoop(world, options);
+  }
+
+  /** Starts recording a replay of `world` (before its first tick). */
+  recordReplay(world: World, options: RecordOptions = {}): ReplayRecorder {
+    this.#own('recordReplay', world);
+    return new ReplayRecorder(world, options);
+  }
+
+  #own(where: string, world: unknown): World {
+    if (!(world instanceof World)) throw invalid(`${where}: expected a World, got ${describe(world)}`);
+    if (world._host !== this) throw invalid(`${where}: the world belongs to another module instance`);
+    return world;
+  }
+
+  /** Parses a replay log (MalformedInput for anything that is not a well-formed LGRP v1 log). */
+  parseReplay(bytes: Uint8Array): ReplayInfo {
+    const where = 'parseReplay';
+    logBytes(where, bytes);
+    const m = this.mem;
+    const p = m.copyIn(bytes);
+    try {
+      const r = this.raw.replayParse(p, bytes.length);
+      m.sync();
+      if (r.code !== 0) throw parseFailure(where, r.code, r.reason, r.offset);
+      return {
+        identity: identityOf(r.identity!),
+        frameCount: r.frameCount!,
+        frames: r.frames!.map(([tick, size]) => ({ tick, size })),
+      };
+    } finally {
+      this.raw._free(p);
+    }
+  }
+
+  #replayWorld(where: string, bytes: Uint8Array, options: ReplayRunOptions): World {
+    if (typeof options !== 'object' || options === null) throw invalid(`${where}: options {world, setup} are required`);
+    if (typeof options.setup !== 'function') throw invalid(`${where}: setup must be a function that registers the recording's components and systems`);
+    if (typeof options.world !== 'object' || options.world === null) throw invalid(`${where}: world options are required`);
+    const info = this.parseReplay(bytes);
+    const world = this.createWorld({ ...options.world, seed: options.world.seed ?? info.identity.seed });
+    try {
+      options.setup(world);
+    } catch (e) {
+      world.dispose();
+      throw e;
+    }
+    return world;
+  }
+
+  /**
+   * Replays `bytes` into a fresh world built from `options` (setup must
+   * register what the recording world had) and returns stateHash(t) for
+   * t = 0..frameCount.
+   */
+  runReplay(bytes: Uint8Array, options: ReplayRunOptions): bigint[] {
+    const where = 'runReplay';
+    logBytes(where, bytes);
+    const rate = options?.tickRateHz === undefined ? 60 : u32(`${where}: tickRateHz`, options.tickRateHz, 20, 120);
+    const math = mathId(where, options?.math);
+    const world = this.#replayWorld(where, bytes, options);
+    const m = this.mem;
+    const p = m.copyIn(bytes);
+    try {
+      const r = world._systems.guard(() => this.raw.replayRun(world._ptr, p, bytes.length, rate, math));
+      if (r.code !== 0) throw new LaigeError(r.code, `${where}: the log does not match the world built from the options, or a tick failed (see the log)`);
+      const h = r.hashes!;
+      const out: bigint[] = [];
+      for (let i = 0; i < h.length; i += 2) out.push((BigInt(h[i + 1]!) << 32n) | BigInt(h[i]!));
+      return out;
+    } finally {
+      this.raw._free(p);
+      world.dispose();
+    }
+  }
+
+  /** Runs two logs in lock step (worlds built alike from `options`) and reports the first divergence. */
+  diffReplays(a: Uint8Array, b: Uint8Array, options: ReplayRunOptions & { maxEntries?: number }): ReplayDiff {
+    const where = 'diffReplays';
+    logBytes(`${where}: a`, a);
+    logBytes(`${where}: b`, b);
+    const rate = options?.tickRateHz === undefined ? 60 : u32(`${where}: tickRateHz`, options.tickRateHz, 20, 120);
+    const math = mathId(where, options?.math);
+    const max = options?.maxEntries === undefined ? 16 : u32(`${where}: maxEntries`, options.maxEntries, 0, 64);
+    const wa = this.#replayWorld(where, a, options);
+    let wb: World | null = null;
+    const m = this.mem;
+    let pa = 0;
+    let pb = 0;
+    try {
+      wb = this.#replayWorld(where, b, options);
+      const worldB = wb;
+      pa = m.copyIn(a);
+      pb = m.copyIn(b);
+      const r = wa._systems.guard(() => worldB._systems.guard(() =>
+        this.raw.replayDiff(wa._ptr, worldB._ptr, pa, a.length, pb, b.length, rate, math, max)));
+      if (r.code !== 0) throw new LaigeError(r.code, `${where}: ${r.which ? `log ${r.which} is malformed` : 'the logs do not match the worlds built from the options, or a tick failed (see the log)'}`);
+      return {
+        identical: r.identical!, firstDivergentTick: r.firstDivergentTick!, lengthDivergence: r.lengthDivergence!,
+        fullStateDivergent: r.fullStateDivergent!, framesA: r.framesA!, framesB: r.framesB!, differingItems: r.differingItems!,
+        entries: r.entries!.map((e) => ({ ...e, component: wa._components[e.componentId]?.name ?? '' })),
+      };
+    } finally {
+      if (pa !== 0) this.raw._free(pa);
+      if (pb !== 0) this.raw._free(pb);
+      wa.dispose();
+      wb?.dispose();
+    }
+  }
+
+  /** The built-in scenarios (the same C++ as laige-detcheck). */
+  scenarios(): ScenarioInfo[] {
+    const list = this.raw.scenarioList();
+    this.mem.sync();
+    return list.map((s) => ({ ...s, defaultSeed: BigInt(`0x${s.defaultSeed}`), math: s.math === 1 ? 'float_pinned_32' : 'fixed_point_16_16' }));
+  }
+
+  /** Runs a built-in scenario and returns its `<tick> <hash>` stream, line for line what laige-detcheck prints. */
+  runScenario(name: string, options: ScenarioOptions = {}): ScenarioStream {
+    const where = `runScenario(${describe(name)})`;
+    if (typeof name !== 'string') throw invalid(`${where}: name must be a string`);
+    if (typeof options !== 'object' || options === null) throw invalid(`${where}: options must be an object`);
+    const info = this.scenarios().find((s) => s.name === name);
+    if (info === undefined) throw invalid(`${where}: no such scenario (one of ${this.scenarios().map((s) => s.name).join(', ')})`);
+    const ticks = options.ticks === undefined ? info.defaultTicks : u32(`${where}: ticks`, options.ticks, 0, 65536);
+    const seed = options.seed === undefined ? info.defaultSeed : u64(`${where}: seed`, options.seed);
+    const r = this.raw.scenarioRun(name, Number(seed & 0xffffffffn), Number(seed >> 32n), false, ticks, false);
+    this.mem.sync();
+    if (r.code !== 0) throw new LaigeError(r.code, `${where}: the scenario failed (see the log)`);
+    const text = r.text!;
+    const hashes = text.split('\n').filter((l) => l.length > 0).map((l) => BigInt(`0x${l.slice(l.indexOf(' ') + 1)}`));
+    return { name, seed, ticks, text, hashes };
+  }
+
+  /** Receives every log record of the core (null stops it). Records are rate-limited per event by the core. */
+  onLog(fn: ((record: LogRecord) => void) | null): void {
+    if (fn !== null && typeof fn !== 'function') throw invalid(`onLog: expected a function or null, got ${describe(fn)}`);
+    this.#onLog = fn;
+  }
+
+  /** The lowest severity the core builds records for. */
+  setLogLevel(level: LogLevel): void {
+    const i = LEVELS.indexOf(level);
+    if (i < 0) throw invalid(`setLogLevel: one of ${LEVELS.join(', ')}, got ${describe(level)}`);
+    this.raw.logSetLevel(i);
+  }
+}
+
+/**
+ * Loads the wasm module. In Node the .wasm next to the package's loader is
+ * read from disk; in browsers the loader fetches it (override with
+ * `wasmUrl`, or pass the bytes as `wasmBinary`).
+ */
+export async function loadLaige(options: LoadOptions = {}): Promise<Laige> {
+  if (typeof options !== 'object' || options === null) throw invalid('loadLaige: options must be an object');
+  return new Laige(await instantiate(options));
+}

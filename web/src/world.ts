@@ -1,0 +1,812 @@
+/// <reference lib="esnext.disposable" preserve="true" />
+// world.ts - the World of @laige/sim: entities, components by schema,
+// queries (`each` over column views, DESIGN.md decision 5), the column-view
+// fast path, state hash and diff. Systems, replays and the game loop build
+// on it (systems.ts, replay.ts, loop.ts). Every argument is validated here
+// before it reaches wasm; every failing Status becomes a LaigeError, and a
+// throwing call leaves the world unchanged.
+import { Component, type Access, type FieldInfo } from './component.js';
+import { type Entity, formatEntity } from './entity.js';
+import { LaigeError, check, invalid } from './errors.js';
+import type { LaigeRawModule, Mem } from './raw.js';
+import {
+  type FieldSpec, type KindOf, type ReadRef, type Ref, type Schema, type TypedArrayOf, type Value, type ValueInput,
+  type View, decodeValue, describe, encodeValue, heapOf, kindSize, layoutFrom, parseSchema,
+} from './schema.js';
+import { SystemRegistry, type SystemContext, type SystemDef, type SystemHandle, type SystemInfo,
+  type SystemRngState, type SystemTimingStats, type SystemTimingWindow } from './systems.js';
+
+// Symbol.dispose for runtimes that lack it (older browsers): the symbol TS
+// and Node use for `using`.
+if (typeof (Symbol as { dispose?: symbol }).dispose !== 'symbol') {
+  Object.defineProperty(Symbol, 'dispose', { value: Symbol.for('nodejs.dispose') });
+}
+
+/** World::Options: every field of the C++ options. */
+export interface WorldOptions {
+  /** The scene budget: the most entities live at once (1..65536). */
+  capacity: number;
+  /** The G-R4 per-frame component churn budget; 0 disables it. Default 256. */
+  churnPerFrameBudget?: number;
+  /** The master PRNG seed (a bigint, 0..2^64-1). Default 0n. */
+  seed?: bigint;
+  /** Per-system PRNG substreams (replayable runs). Default true. */
+  deterministic?: boolean;
+}
+
+/** The entity storage's accounting snapshot (EntityStats). */
+export interface EntityStats {
+  capacity: number;
+  inUse: number;
+  peakInUse: number;
+  totalCreated: number;
+  totalDestroyed: number;
+  bytesCapacity: number;
+  bytesInUse: number;
+}
+
+/** The guardrail snapshot (GuardrailStats: G-R3 levels, G-R4 churn). */
+export interface GuardrailStats {
+  capacity: number;
+  entityCount: number;
+  /** 0, 25, 50 or 100. */
+  entityBudgetLevel: number;
+  /** Warn counts of the 25%, 50% and 100% levels. */
+  entityBudgetWarns: [number, number, number];
+  frameChurn: number;
+  churnPerFrameBudget: number;
+  churnWarns: number;
+}
+
+/** The archetype storage's accounting snapshot (ArchetypeStats). */
+export interface ArchetypeStats {
+  archetypeCount: number;
+  rowsLive: number;
+  rowsReserved: number;
+  bytesReserved: number;
+  totalAdds: number;
+  totalRemoves: number;
+  totalArchetypeGrowth: number;
+  totalReservations: number;
+  totalRowShifts: number;
+  totalDestroyDetaches: number;
+  bytesScratch: number;
+}
+
+/** One difference between two worlds' live state (World.stateDiff). */
+export interface StateDiffItem {
+  /** The entity slot (not the handle). */
+  slot: number;
+  /** The component id; 0 = the entity is live on one side only (or with different generations). */
+  componentId: number;
+  /** The component's name ('' for a presence item). */
+  component: string;
+  size: number;
+  presentInA: boolean;
+  presentInB: boolean;
+  /** A copy of A's bytes, or null. */
+  bytesA: Uint8Array | null;
+  /** A copy of B's bytes, or null. */
+  bytesB: Uint8Array | null;
+}
+
+/** What World.stateDiff returns: the exact total and the first maxItems items. */
+export interface StateDiff {
+  total: number;
+  items: StateDiffItem[];
+}
+
+/** Any registered component. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyComponent = Component<any>;
+/** One access per listed component. */
+export type AccessList<C extends readonly AnyComponent[]> = { readonly [I in keyof C]: Access };
+/** The schema of a component. */
+export type SchemaOf<C> = C extends Component<infer S> ? S : never;
+/** The callback arguments of `each`: a Ref for 'write', a ReadRef for 'read'. */
+export type Refs<C extends readonly AnyComponent[], A extends readonly Access[]> = {
+  -readonly [I in keyof C]: I extends keyof A ? (A[I] extends 'write' ? Ref<SchemaOf<C[I]>> : ReadRef<SchemaOf<C[I]>>) : never;
+};
+
+/** One field of one archetype's column: `array[index + row * stride + i]` is element i of `row`. */
+export interface FieldColumn<K extends import('./schema.js').ScalarKind> {
+  /** The wasm heap as this field's typed array; dies when memory grows (re-derive, never keep). */
+  readonly array: TypedArrayOf<K>;
+  /** Element index of row 0's field. */
+  readonly index: number;
+  /** Elements between two rows. */
+  readonly stride: number;
+  /** Elements of the field (1, or the fixed array length). */
+  readonly count: number;
+}
+
+/** One matched archetype in World.eachChunk: rows in ascending slot order. */
+export interface Chunk {
+  /** The archetype id. */
+  readonly archetype: number;
+  /** Rows (entities) in this archetype. */
+  readonly rows: number;
+  /** The entity of `row`. */
+  entity(row: number): Entity;
+  /** The column of one field of a listed component. */
+  field<S extends Schema, K extends keyof S & string>(component: Component<S>, name: K): FieldColumn<KindOf<S[K] & FieldSpec>>;
+}
+
+const MAX_U32 = 0xffffffff;
+
+/** @internal Validates a u32 option/argument. */
+export function u32(where: string, v: unknown, min = 0, max = MAX_U32): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+    throw invalid(`${where}: expected an integer in ${min}..${max}, got ${describe(v)}${typeof v === 'bigint' ? ' (a bigint where a number is expected)' : ''}`);
+  }
+  return v;
+}
+
+/** @internal Validates a u64 given as a bigint. */
+export function u64(where: string, v: unknown): bigint {
+  if (typeof v !== 'bigint') {
+    throw invalid(`${where}: expected a bigint in 0n..2n**64n-1n, got ${describe(v)}${typeof v === 'number' ? ' (a number where a bigint is expected)' : ''}`);
+  }
+  if (v < 0n || v > 0xffffffffffffffffn) throw invalid(`${where}: ${v}n is outside 0n..2n**64n-1n`);
+  return v;
+}
+
+/** @internal A tick: a non-negative safe integer number, or a bigint. */
+export function tickOf(where: string, v: unknown): bigint {
+  if (typeof v === 'number') {
+    if (!Number.isSafeInteger(v) || v < 0) throw invalid(`${where}: a tick is a non-negative integer, got ${v}`);
+    return BigInt(v);
+  }
+  if (typeof v === 'bigint') return u64(where, v);
+  throw invalid(`${where}: a tick is a number or a bigint, got ${describe(v)}`);
+}
+
+function lo(v: bigint): number {
+  return Number(v & 0xffffffffn);
+}
+function hi(v: bigint): number {
+  return Number(v >> 32n);
+}
+
+/** @internal What a World needs from its module (implemented by Laige). */
+export interface Host {
+  readonly raw: LaigeRawModule;
+  readonly mem: Mem;
+  registerWorld(ptr: number, world: World): void;
+  unregisterWorld(ptr: number): void;
+}
+
+/** A simulation world (the C++ laige::World). Create it with `sim.createWorld`. */
+export class World implements Disposable {
+  /** @internal */ _ptr: number;
+  /** @internal */ readonly _host: Host;
+  /** @internal */ readonly _raw: LaigeRawModule;
+  /** @internal */ readonly _mem: Mem;
+  /** @internal */ readonly _options: Readonly<Required<WorldOptions>>;
+  /** @internal */ readonly _components: Component[] = [];
+  /** @internal */ readonly _systems: SystemRegistry;
+  /** @internal Active `each`/`eachChunk` calls on this world (0 or 1). */
+  _iterating = 0;
+  /** @internal Disposers of loops and recorders bound to this world. */
+  readonly _dependents = new Set<{ _detach(): void }>();
+  #handles = 0;
+  #handlesRows = 0;
+
+  /** @internal Use sim.createWorld. */
+  constructor(host: Host, options: WorldOptions) {
+    const where = 'createWorld';
+    if (typeof options !== 'object' || options === null) throw invalid(`${where}: options must be an object with a capacity`);
+    const capacity = u32(`${where}: capacity`, options.capacity, 1, 65536);
+    const churn = options.churnPerFrameBudget === undefined ? 256 : u32(`${where}: churnPerFrameBudget`, options.churnPerFrameBudget);
+    const seed = options.seed === undefined ? 0n : u64(`${where}: seed`, options.seed);
+    const deterministic = options.deterministic === undefined ? true : options.deterministic;
+    if (typeof deterministic !== 'boolean') throw invalid(`${where}: deterministic must be a boolean, got ${describe(deterministic)}`);
+    this._host = host;
+    this._raw = host.raw;
+    this._mem = host.mem;
+    this._options = Object.freeze({ capacity, churnPerFrameBudget: churn, seed, deterministic });
+    const m = this._mem;
+    const code = this._raw.worldCreate(capacity, churn, lo(seed), hi(seed), deterministic, m.out);
+    m.sync();
+    check(code, `${where}: the core rejected the options`);
+    this._ptr = m.u32[m.out >>> 2]!;
+    this._systems = new SystemRegistry(this);
+    host.registerWorld(this._ptr, this);
+  }
+
+  // --- lifetime --------------------------------------------------------------
+
+  /** True after dispose(). */
+  get disposed(): boolean {
+    return this._ptr === 0;
+  }
+
+  /** Frees the world (and stops its game loops and replay recorders). Idempotent; every later call throws. */
+  dispose(): void {
+    if (this._ptr === 0) return;
+    if (this._iterating !== 0 || this._systems.running) {
+      throw invalid('World.dispose: the world is inside each or runSystems (dispose it after the call returns)');
+    }
+    for (const d of [...this._dependents]) d._detach();
+    this._dependents.clear();
+    if (this.#handles !== 0) this._raw._free(this.#handles);
+    this.#handles = 0;
+    this._host.unregisterWorld(this._ptr);
+    this._raw.worldDestroy(this._ptr);
+    this._ptr = 0;
+  }
+
+  /** dispose(), for `using world = sim.createWorld(...)`. */
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+
+  /** @internal Throws unless the world is alive; returns its pointer. */
+  _live(where: string): number {
+    if (this._ptr === 0) throw invalid(`${where}: the world is disposed`);
+    return this._ptr;
+  }
+
+  /** The options the world was created with. */
+  get options(): Readonly<Required<WorldOptions>> {
+    return this._options;
+  }
+
+  // --- entities ----------------------------------------------------------------
+
+  /** @internal Validates an entity handle argument. */
+  _entity(where: string, e: unknown): number {
+    if (typeof e !== 'number' || !Number.isInteger(e) || e < 0 || e > MAX_U32) {
+      throw invalid(`${where}: expected an entity handle (a 32-bit unsigned integer), got ${describe(e)}`);
+    }
+    return e;
+  }
+
+  /** Creates an entity (the slot freed last, else the next fresh slot). BudgetExhausted when `capacity` are live. */
+  create(): Entity {
+    const w = this._live('World.create');
+    const m = this._mem;
+    const code = this._raw.worldCreateEntity(w, m.out);
+    if (code !== 0) throw new LaigeError(code, `World.create: ${this.entityCount} of ${this.capacity} entities are live`);
+    return m.u32[m.out >>> 2]!;
+  }
+
+  /** Destroys a live entity; a stale or foreign handle throws InvalidArgument. */
+  destroy(e: Entity): void {
+    const w = this._live('World.destroy');
+    const code = this._raw.worldDestroyEntity(w, this._entity('World.destroy', e));
+    if (code !== 0) throw new LaigeError(code, `World.destroy(${formatEntity(e)}): not a live entity of this world, or rejected by a live each`);
+  }
+
+  /** Generation-checked liveness (no side effects). */
+  isValid(e: Entity): boolean {
+    return this._raw.worldIsValid(this._live('World.isValid'), this._entity('World.isValid', e));
+  }
+
+  /** The access check: throws InvalidArgument for a stale handle. */
+  check(e: Entity): void {
+    const code = this._raw.worldCheck(this._live('World.check'), this._entity('World.check', e));
+    if (code !== 0) throw new LaigeError(code, `World.check(${formatEntity(e)}): not a live entity of this world`);
+  }
+
+  /** Live entities now. */
+  get entityCount(): number {
+    return this._raw.worldEntityCount(this._live('World.entityCount'));
+  }
+
+  /** The declared scene budget. */
+  get capacity(): number {
+    return this._raw.worldCapacity(this._live('World.capacity'));
+  }
+
+  /** The live handle at slot `id`, or undefined. */
+  handleAt(id: number): Entity | undefined {
+    const h = this._raw.worldHandleAt(this._live('World.handleAt'), u32('World.handleAt: id', id, 0, 65535));
+    return h === 0 ? undefined : h;
+  }
+
+  /** The accounting snapshot. */
+  stats(): EntityStats {
+    const w = this._live('World.stats');
+    const m = this._mem;
+    this._raw.worldStats(w, m.out);
+    const o = m.out >>> 3;
+    const f = m.f64;
+    return {
+      capacity: f[o]!, inUse: f[o + 1]!, peakInUse: f[o + 2]!, totalCreated: f[o + 3]!,
+      totalDestroyed: f[o + 4]!, bytesCapacity: f[o + 5]!, bytesInUse: f[o + 6]!,
+    };
+  }
+
+  /** Marks a frame start (resets the per-frame churn counter). */
+  beginFrame(): void {
+    this._raw.worldBeginFrame(this._live('World.beginFrame'));
+  }
+
+  /** The guardrail snapshot. */
+  guardrailStats(): GuardrailStats {
+    const w = this._live('World.guardrailStats');
+    const m = this._mem;
+    this._raw.worldGuardrailStats(w, m.out);
+    const o = m.out >>> 2;
+    const u = m.u32;
+    return {
+      capacity: u[o]!, entityCount: u[o + 1]!, entityBudgetLevel: u[o + 2]!,
+      entityBudgetWarns: [u[o + 3]!, u[o + 4]!, u[o + 5]!], frameChurn: u[o + 6]!,
+      churnPerFrameBudget: u[o + 7]!, churnWarns: u[o + 8]!,
+    };
+  }
+
+  /** Destroys every live entity (slots 0, 1, 2, ... are handed out again next). */
+  clear(): void {
+    check(this._raw.worldClear(this._live('World.clear')), 'World.clear: rejected (a live each walks an archetype with rows)');
+  }
+
+  // --- components ----------------------------------------------------------
+
+  /**
+   * Registers a component by schema, laid out like the C struct with the same
+   * fields: `registerComponent('Position', { x: 'f32', y: 'f32' })`. Field
+   * kinds: i8 u8 i16 u16 i32 u32 f32 f64 fx, and fixed arrays ['f32', 4].
+   * A layout that would need padding ({u8, f32}) is MalformedInput: order
+   * fields largest kind first.
+   */
+  registerComponent<const S extends Schema>(name: string, schema: S): Component<S> {
+    const where = `World.registerComponent(${describe(name)})`;
+    const w = this._live(where);
+    if (typeof name !== 'string' || name.length === 0 || name.length > 63) {
+      throw invalid(`${where}: the name must be a non-empty string of at most 63 characters`);
+    }
+    const fields = parseSchema(where, schema);
+    const r = this._raw.worldRegisterComponent(w, name, fields);
+    this._mem.sync();
+    if (r.code !== 0) {
+      const why = r.reason === 'rejected_by_world'
+        ? 'a component with this name is registered already, or the component budget (256) is spent'
+        : `layout rejected: ${r.reason}${r.field > 0 || fields.length === 1 ? ` at field '${fields[r.field]?.[0] ?? ''}'` : ''} (a C layout without padding is required: order fields largest kind first, or add explicit padding fields)`;
+      throw new LaigeError(r.code, `${where}: ${why}`);
+    }
+    const info = this._raw.worldComponentInfo(w, r.id);
+    this._mem.sync();
+    if (info === null) throw new LaigeError(1, `${where}: registered, but componentInfo failed`);
+    const frozen = Object.freeze({ ...schema }) as S;
+    const c = new Component<S>(this, this._mem, name, r.id, frozen, info.size, info.alignment, layoutFrom(info.fields, frozen),
+      (field: string): never => {
+        throw invalid(`each: ${name}.${field} was declared 'read' in this query: declare it 'write' to assign it`);
+      });
+    this._components[r.id] = c as unknown as Component;
+    return c;
+  }
+
+  /** The component registered under `name`, or undefined. */
+  component<S extends Schema = Schema>(name: string): Component<S> | undefined {
+    this._live('World.component');
+    return this._components.find((c) => c !== undefined && c.name === name) as Component<S> | undefined;
+  }
+
+  /** Registered components. */
+  get componentCount(): number {
+    return this._raw.worldComponentCount(this._live('World.componentCount'));
+  }
+
+  /** @internal Validates a component argument of this world. */
+  _component(where: string, c: unknown): Component {
+    if (!(c instanceof Component)) throw invalid(`${where}: expected a Component from registerComponent, got ${describe(c)}`);
+    if (c._owner !== this) throw invalid(`${where}: ${c.toString()} belongs to another world`);
+    return c;
+  }
+
+  /**
+   * Adds component `c` with `value` to `e`, or overwrites it in place when
+   * `e` has it (create-or-update). Throws for a stale handle, a value that
+   * does not match the schema (wrong type, NaN, out-of-range integer), a
+   * component of another world, and what a live `each` forbids.
+   */
+  add<S extends Schema>(e: Entity, c: Component<S>, value: ValueInput<S>): void {
+    const where = 'World.add';
+    const w = this._live(where);
+    this._entity(where, e);
+    const comp = this._component(where, c);
+    const m = this._mem;
+    encodeValue(`${where}(${comp.name})`, m, comp._layout, value, m.scratch);
+    const code = this._raw.worldAdd(w, e, comp.id, m.scratch, comp.size);
+    m.sync();
+    if (code !== 0) {
+      throw new LaigeError(code, `${where}(${formatEntity(e)}, ${comp.name}): ${this.#why(e, code)}`);
+    }
+  }
+
+  /** Removes `c` from `e` (a no-op when `e` lacks it). Throws for a stale handle and what a live `each` forbids. */
+  remove(e: Entity, c: AnyComponent): void {
+    const where = 'World.remove';
+    const w = this._live(where);
+    this._entity(where, e);
+    const comp = this._component(where, c);
+    const code = this._raw.worldRemove(w, e, comp.id);
+    this._mem.sync();
+    if (code !== 0) throw new LaigeError(code, `${where}(${formatEntity(e)}, ${comp.name}): ${this.#why(e, code)}`);
+  }
+
+  /** True when live `e` has `c` (false for a stale handle: a pure query). */
+  has(e: Entity, c: AnyComponent): boolean {
+    const where = 'World.has';
+    const w = this._live(where);
+    return this._raw.worldHas(w, this._entity(where, e), this._component(where, c).id);
+  }
+
+  /** A copy of e's `c`, or undefined when `e` lacks it. Throws for a stale handle. */
+  get<S extends Schema>(e: Entity, c: Component<S>): Value<S> | undefined {
+    const where = 'World.get';
+    const w = this._live(where);
+    this._entity(where, e);
+    const comp = this._component(where, c);
+    const p = this._raw.worldGet(w, e, comp.id);
+    if (p === 0) {
+      if (!this._raw.worldIsValid(w, e)) throw invalid(`${where}(${formatEntity(e)}, ${comp.name}): not a live entity of this world`);
+      return undefined;
+    }
+    return decodeValue(this._mem, comp._layout, p) as Value<S>;
+  }
+
+  #why(e: number, code: number): string {
+    if (code === 4) return 'a budget ran out (32 components per entity, 256 archetypes, or memory)';
+    if (!this._raw.worldIsValid(this._ptr, e)) return 'not a live entity of this world';
+    if (this._iterating !== 0) return 'rejected by the live each (seed 004 iteration legality)';
+    return 'rejected by the core';
+  }
+
+  /** The archetype `e` is in (0 without components or when stale). */
+  archetypeOf(e: Entity): number {
+    return this._raw.worldArchetypeOf(this._live('World.archetypeOf'), this._entity('World.archetypeOf', e));
+  }
+
+  /** Archetypes created so far. */
+  get archetypeCount(): number {
+    return this._raw.worldArchetypeCount(this._live('World.archetypeCount'));
+  }
+
+  /** The component ids of archetype `id` (ascending). */
+  archetypeComponents(id: number): number[] {
+    const r = this._raw.worldArchetypeComponents(this._live('World.archetypeComponents'), u32('World.archetypeComponents: id', id, 0, 65535));
+    this._mem.sync();
+    return r;
+  }
+
+  /** The archetype storage's accounting snapshot. */
+  archetypeStats(): ArchetypeStats {
+    const w = this._live('World.archetypeStats');
+    const m = this._mem;
+    this._raw.worldArchetypeStats(w, m.out);
+    const o = m.out >>> 3;
+    const f = m.f64;
+    return {
+      archetypeCount: f[o]!, rowsLive: f[o + 1]!, rowsReserved: f[o + 2]!, bytesReserved: f[o + 3]!,
+      totalAdds: f[o + 4]!, totalRemoves: f[o + 5]!, totalArchetypeGrowth: f[o + 6]!, totalReservations: f[o + 7]!,
+      totalRowShifts: f[o + 8]!, totalDestroyDetaches: f[o + 9]!, bytesScratch: f[o + 10]!,
+    };
+  }
+
+  // --- queries (seed 004) -----------------------------------------------------
+
+  /** @internal Validates a query and writes its ids (u32) and accesses (u8) to scratch. */
+  _query(where: string, components: unknown, access: unknown): Component[] {
+    if (!Array.isArray(components)) throw invalid(`${where}: components must be an array, got ${describe(components)}`);
+    if (!Array.isArray(access)) throw invalid(`${where}: access must be an array of 'read' | 'write', got ${describe(access)}`);
+    if (access.length !== components.length) {
+      throw invalid(`${where}: ${components.length} components but ${access.length} accesses (one per component)`);
+    }
+    if (components.length > 32) throw invalid(`${where}: at most 32 components per query`);
+    const m = this._mem;
+    const ids = m.scratch >>> 2;
+    const acc = m.scratch + 128;
+    const comps: Component[] = [];
+    for (let i = 0; i < components.length; i++) {
+      const c = this._component(`${where}: components[${i}]`, components[i]);
+      if (comps.includes(c)) throw invalid(`${where}: ${c.name} is listed twice`);
+      const a: unknown = access[i];
+      if (a !== 'read' && a !== 'write') throw invalid(`${where}: access[${i}] must be 'read' or 'write', got ${describe(a)}`);
+      comps.push(c);
+      m.u32[ids + i] = c.id;
+      m.u8[acc + i] = a === 'write' ? 1 : 0;
+    }
+    return comps;
+  }
+
+  /** @internal The per-world handle buffer (capacity u32), allocated on first use. */
+  _handleBuffer(): number {
+    if (this.#handles === 0) {
+      this.#handlesRows = this._options.capacity + (this._options.capacity >>> 2) + 16;
+      this.#handles = this._raw._malloc(this.#handlesRows * 4);
+      this._mem.sync();
+    }
+    return this.#handles;
+  }
+
+  /** @internal Begins a guarded iteration; returns the cursor table (copied out) or throws. */
+  _begin(where: string, n: number): Uint32Array {
+    const w = this._ptr;
+    const m = this._mem;
+    const code = this._raw.worldBeginIteration(w, m.scratch, m.scratch + 128, n);
+    if (code !== 0) {
+      throw new LaigeError(code, `${where}: rejected: ${this._raw.worldIsIterating(w) ? 'another each is live on this world (nested each)' : 'invalid query'}`);
+    }
+    this._iterating++;
+    const count = this._raw.worldIterationCursors(w, m.scratch, n, m.cursors, 256);
+    m.sync();
+    const start = m.cursors >>> 2;
+    return m.u32.slice(start, start + count * (3 + n));
+  }
+
+  /** @internal Ends the guarded iteration (always, from a finally). */
+  _end(): void {
+    this._iterating--;
+    if (this._ptr !== 0) this._raw.worldEndIteration(this._ptr);
+  }
+
+  /**
+   * Calls fn(entity, ...refs) for every entity that has all `components`
+   * (superset match), in ascending archetype id, then ascending slot. A
+   * 'write' component's ref is assignable; a 'read' one throws on
+   * assignment. While fn runs, the iteration guard of seed 004 is live:
+   * a mutation that would move, destroy or write a row the query walks
+   * throws InvalidArgument and changes nothing. If fn throws, the iteration
+   * ends, the guard is released and the exception propagates. Refs are
+   * reused between calls: copy out what you keep.
+   */
+  each<const C extends readonly AnyComponent[], const A extends AccessList<C>>(
+    components: C, access: A, fn: (e: Entity, ...refs: Refs<C, A>) => void): void {
+    const where = 'World.each';
+    this._live(where);
+    const comps = this._query(where, components, access);
+    if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`);
+    const n = comps.length;
+    const cur = this._begin(where, n);
+    try {
+      if (n === 0) {
+        this.#eachEntity(fn as unknown as (e: Entity) => void);
+        return;
+      }
+      const views: View[] = comps.map((c, i) => ((access as readonly Access[])[i] === 'write' ? c._writeView : c._readView));
+      const sizes = comps.map((c) => c.size);
+      const m = this._mem;
+      const hb = this._handleBuffer() >>> 2;
+      const stride = 3 + n;
+      const f = fn as (...args: unknown[]) => void;
+      for (let k = 0; k < cur.length; k += stride) {
+        const rows = cur[k + 1]!;
+        if (rows === 0) continue;
+        this._raw.worldFillHandles(this._ptr, cur[k + 2]!, rows, hb << 2);
+        if (n === 1) {
+          const v0 = views[0]!, c0 = cur[k + 3]!, s0 = sizes[0]!;
+          for (let r = 0; r < rows; r++) {
+            v0.b = c0 + r * s0;
+            f(m.u32[hb + r], v0);
+          }
+        } else if (n === 2) {
+          const v0 = views[0]!, c0 = cur[k + 3]!, s0 = sizes[0]!;
+          const v1 = views[1]!, c1 = cur[k + 4]!, s1 = sizes[1]!;
+          for (let r = 0; r < rows; r++) {
+            v0.b = c0 + r * s0;
+            v1.b = c1 + r * s1;
+            f(m.u32[hb + r], v0, v1);
+          }
+        } else if (n === 3) {
+          const v0 = views[0]!, c0 = cur[k + 3]!, s0 = sizes[0]!;
+          const v1 = views[1]!, c1 = cur[k + 4]!, s1 = sizes[1]!;
+          const v2 = views[2]!, c2 = cur[k + 5]!, s2 = sizes[2]!;
+          for (let r = 0; r < rows; r++) {
+            v0.b = c0 + r * s0;
+            v1.b = c1 + r * s1;
+            v2.b = c2 + r * s2;
+            f(m.u32[hb + r], v0, v1, v2);
+          }
+        } else {
+          const args: unknown[] = new Array<unknown>(n + 1);
+          for (let r = 0; r < rows; r++) {
+            for (let i = 0; i < n; i++) {
+              views[i]!.b = cur[k + 3 + i]! + r * sizes[i]!;
+              args[i + 1] = views[i];
+            }
+            args[0] = m.u32[hb + r];
+            f(...args);
+          }
+        }
+      }
+    } finally {
+      this._end();
+    }
+  }
+
+  // The empty query: every live entity in ascending slot id; a slot that
+  // becomes live above the starting high-water mark is not visited.
+  #eachEntity(fn: (e: Entity) => void): void {
+    const w = this._ptr;
+    const cap = this._options.capacity;
+    let bound = 0;
+    for (let id = cap - 1; id >= 0; id--) {
+      if (this._raw.worldHandleAt(w, id) !== 0) {
+        bound = id + 1;
+        break;
+      }
+    }
+    for (let id = 0; id < bound; id++) {
+      const h = this._raw.worldHandleAt(w, id);
+      if (h !== 0) fn(h);
+    }
+  }
+
+  /**
+   * The column-view fast path: calls fn(chunk) once per matched archetype,
+   * under the same iteration guard as `each`. `chunk.field(Position, 'x')`
+   * gives the heap as a typed array plus the index and stride of the field,
+   * so a pass is a plain typed-array loop. The arrays die when wasm memory
+   * grows (any allocating call): re-derive them after mutating the world.
+   */
+  eachChunk<const C extends readonly AnyComponent[]>(components: C, access: AccessList<C>, fn: (chunk: Chunk) => void): void {
+    const where = 'World.eachChunk';
+    this._live(where);
+    const comps = this._query(where, components, access);
+    if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`);
+    const n = comps.length;
+    const cur = this._begin(where, n);
+    try {
+      const stride = 3 + n;
+      const m = this._mem;
+      for (let k = 0; k < cur.length; k += stride) {
+        const rows = cur[k + 1]!;
+        if (rows === 0) continue;
+        fn(new ChunkImpl(this, m, comps, cur, k, rows));
+      }
+    } finally {
+      this._end();
+    }
+  }
+
+  // --- systems (systems.ts) ----------------------------------------------------
+
+  /**
+   * Registers a TypeScript system in the world's registry, next to the C++
+   * ones: same schedule, budgets, timing and PRNG substreams. `io` declares
+   * component access ([Position, 'write'], [Velocity, 'read']); `dependsOn`
+   * names systems it runs after.
+   */
+  registerSystem(def: SystemDef): SystemHandle {
+    return this._systems.register(def);
+  }
+
+  /** Orders the registered systems (dependencies, I/O checks); returns the system ids in run order. */
+  scheduleSystems(): number[] {
+    return this._systems.schedule();
+  }
+
+  /** Runs one tick: every system, in schedule order (scheduling first when systems were added). `input` is ctx.input. */
+  runSystems(input?: Uint8Array): void {
+    this._systems.run(input);
+  }
+
+  /** Completed runSystems calls (ctx.tick of the next run is this + 1). */
+  get systemTicksRun(): number {
+    return this._raw.worldSystemTicksRun(this._live('World.systemTicksRun'));
+  }
+
+  /** Every registered system (TypeScript and C++). */
+  systems(): SystemInfo[] {
+    return this._systems.infos();
+  }
+
+  /** A system's timing counters (by id or name). */
+  systemTimingStats(system: number | string | SystemHandle): SystemTimingStats {
+    return this._systems.timingStats(system);
+  }
+
+  /** A system's rolling timing window: stats and the samples (ms), oldest first. */
+  systemTimingWindow(system: number | string | SystemHandle): SystemTimingWindow {
+    return this._systems.timingWindow(system);
+  }
+
+  /** A system's PRNG substream state (part of the state hash). */
+  systemRngState(system: number | string | SystemHandle): SystemRngState {
+    return this._systems.rngState(system);
+  }
+
+  /** Replaces the clock systems are timed with (ns; tests), or restores the default with null. */
+  setTimingClock(nowNs: (() => number) | null): void {
+    this._systems.setClock(nowNs);
+  }
+
+  // --- state hash and diff -----------------------------------------------------
+
+  /** FNV-1a-64 of the authoritative state after `tick` completed ticks (the `<tick> <hash>` value). */
+  stateHash(tick: number | bigint): bigint {
+    const w = this._live('World.stateHash');
+    const t = tickOf('World.stateHash', tick);
+    const m = this._mem;
+    this._raw.worldStateHash(w, lo(t), hi(t), m.out);
+    m.sync();
+    return m.u64At(m.out);
+  }
+
+  /** stateHash without the per-system PRNG part. */
+  componentStateHash(tick: number | bigint): bigint {
+    const w = this._live('World.componentStateHash');
+    const t = tickOf('World.componentStateHash', tick);
+    const m = this._mem;
+    this._raw.worldComponentStateHash(w, lo(t), hi(t), m.out);
+    m.sync();
+    return m.u64At(m.out);
+  }
+
+  /** Compares this world's live state (A) with `other` (B) per (slot, component); both must register the same components in the same order. */
+  stateDiff(other: World, maxItems = 16): StateDiff {
+    const where = 'World.stateDiff';
+    const w = this._live(where);
+    if (!(other instanceof World)) throw invalid(`${where}: other must be a World, got ${describe(other)}`);
+    if (other._host !== this._host) throw invalid(`${where}: other belongs to another module instance`);
+    const o = other._live(`${where}: other`);
+    const max = u32(`${where}: maxItems`, maxItems, 0, 1 << 20);
+    const a = this._components;
+    const b = other._components;
+    if (a.length !== b.length || a.some((c, i) => c !== undefined && (b[i] === undefined || b[i]!.size !== c.size))) {
+      throw invalid(`${where}: both worlds must register the same components in the same order`);
+    }
+    const r = this._raw.worldStateDiff(w, o, max);
+    this._mem.sync();
+    return {
+      total: r.total,
+      items: r.items.map((it) => ({ ...it, component: it.componentId === 0 ? '' : a[it.componentId]?.name ?? '' })),
+    };
+  }
+
+  /** "World(capacity 1000, 12 entities)". */
+  toString(): string {
+    return this._ptr === 0 ? 'World(disposed)' : `World(capacity ${this._options.capacity}, ${this.entityCount} entities)`;
+  }
+}
+
+class ChunkImpl implements Chunk {
+  readonly archetype: number;
+  readonly rows: number;
+  readonly #world: World;
+  readonly #m: Mem;
+  readonly #comps: Component[];
+  readonly #cur: Uint32Array;
+  readonly #k: number;
+  #handles = -1;
+
+  constructor(world: World, m: Mem, comps: Component[], cur: Uint32Array, k: number, rows: number) {
+    this.#world = world;
+    this.#m = m;
+    this.#comps = comps;
+    this.#cur = cur;
+    this.#k = k;
+    this.archetype = cur[k]!;
+    this.rows = rows;
+  }
+
+  entity(row: number): Entity {
+    if (!Number.isInteger(row) || row < 0 || row >= this.rows) throw invalid(`Chunk.entity: row ${describe(row)} outside 0..${this.rows - 1}`);
+    if (this.#handles < 0) {
+      this.#handles = this.#world._handleBuffer();
+      this.#world._raw.worldFillHandles(this.#world._ptr, this.#cur[this.#k + 2]!, this.rows, this.#handles);
+    }
+    return this.#m.u32[(this.#handles >>> 2) + row]!;
+  }
+
+  field<S extends Schema, K extends keyof S & string>(component: Component<S>, name: K): FieldColumn<KindOf<S[K] & FieldSpec>> {
+    const i = this.#comps.indexOf(component as unknown as Component);
+    if (i < 0) throw invalid(`Chunk.field: ${describe(component)} is not listed in this query`);
+    const f = this.#comps[i]!._byName.get(name);
+    if (f === undefined) throw invalid(`Chunk.field: ${this.#comps[i]!.name} has no field ${describe(name)}`);
+    const size = kindSize(f.kind);
+    const col = this.#cur[this.#k + 3 + i]!;
+    this.#m.sync();
+    return {
+      array: heapOf(this.#m, f.kind) as TypedArrayOf<KindOf<S[K] & FieldSpec>>,
+      index: (col + f.offset) / size,
+      stride: this.#comps[i]!.size / size,
+      count: f.count,
+    };
+  }
+}
+
+export type { Access, FieldInfo, SystemContext };
