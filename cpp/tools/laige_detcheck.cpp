@@ -37,6 +37,10 @@ using namespace laige;
 constexpr int kExitOk = 0;
 constexpr int kExitDiverged = 1;
 constexpr int kExitError = 2;
+// The comparison verdicts are the exit codes (FACTS section 16).
+static_assert(static_cast<int>(detcheck::Verdict::Agree) == kExitOk &&
+              static_cast<int>(detcheck::Verdict::Diverged) == kExitDiverged &&
+              static_cast<int>(detcheck::Verdict::ContractError) == kExitError);
 // A combined file holds two streams of at most 65,537 lines of at most 64
 // bytes plus the markers; anything larger is not a detcheck file.
 constexpr std::size_t kMaxInputBytes = 16u << 20;

@@ -91,6 +91,12 @@ describe('error paths', () => {
     expect(code(() => w.each([Q], ['read'], () => {}))).toBe('invalid_argument');
     expect(code(() => w.registerSystem({ name: 'S', budgetMs: 1, io: [[Q, 'read']], run() {} }))).toBe('invalid_argument');
     expect(code(() => w.add(e, { id: 1 } as never, {} as never))).toBe('invalid_argument');
+    for (const notComponent of [null, undefined, 1, 'P']) {
+      expect(code(() => w.add(e, notComponent as never, {} as never))).toBe('invalid_argument');
+      expect(code(() => w.get(e, notComponent as never))).toBe('invalid_argument');
+      expect(code(() => w.has(e, notComponent as never))).toBe('invalid_argument');
+      expect(code(() => w.remove(e, notComponent as never))).toBe('invalid_argument');
+    }
     expect(w.stateHash(0)).toBe(h);
     other.dispose();
     w.dispose();

@@ -3,7 +3,7 @@
 import type { Mem } from './raw.js';
 import {
   type FieldLayout, type Schema, type View, type ScalarKind, type ReadWriteHandler,
-  makeViewClass, kindSize,
+  type Encoder, makeViewClass, makeEncoder, makeDecoder, kindSize,
 } from './schema.js';
 
 /** One field of a registered component, as laid out in its C struct. */
@@ -49,6 +49,10 @@ export class Component<S extends Schema = Schema> {
   readonly _writeView: View;
   /** @internal field name -> layout */
   readonly _byName: ReadonlyMap<string, FieldLayout>;
+  /** @internal Validates and writes a value. */
+  readonly _encode: Encoder;
+  /** @internal Reads a value into a fresh object. */
+  readonly _decode: (m: Mem, base: number) => Record<string, number | number[]>;
 
   /** @internal Use World.registerComponent. */
   constructor(owner: object, m: Mem, name: string, id: number, schema: S, size: number, alignment: number,
@@ -62,6 +66,8 @@ export class Component<S extends Schema = Schema> {
     this._layout = layout;
     this.fields = Object.freeze(layout.map((f) => Object.freeze({ name: f.name, kind: f.kind, count: f.count, offset: f.offset })));
     this._byName = new Map(layout.map((f) => [f.name, f]));
+    this._encode = makeEncoder(layout);
+    this._decode = makeDecoder(layout);
     const ReadView = makeViewClass(layout, false, onReadWrite, name);
     const WriteView = makeViewClass(layout, true, onReadWrite, name);
     this._readView = new ReadView(m);

@@ -45,7 +45,10 @@ export async function instantiate(options: LoadOptions = {}): Promise<LaigeRawMo
  * views (DESIGN.md decision 4).
  */
 export class Mem {
+  /** The module's functions copied onto a plain object: the emscripten Module is a dictionary-mode object with hundreds of properties, and every lookup on it costs. */
   readonly raw: LaigeRawModule;
+  /** The emscripten Module itself (HEAP views, hooks). */
+  readonly module: LaigeRawModule;
   u8!: Uint8Array;
   i8!: Int8Array;
   u16!: Uint16Array;
@@ -63,22 +66,29 @@ export class Mem {
   readonly cursors: number;
   readonly cursorsSize = 256 * 35 * 4;
 
-  constructor(raw: LaigeRawModule) {
-    this.raw = raw;
+  constructor(module: LaigeRawModule) {
+    this.module = module;
+    const fast: Record<string, unknown> = {};
+    for (const key of Object.keys(module)) {
+      const v = (module as unknown as Record<string, unknown>)[key];
+      if (typeof v === 'function') fast[key] = v;
+    }
+    this.raw = fast as unknown as LaigeRawModule;
     this.reload();
-    this.out = raw._malloc(256);
-    this.scratch = raw._malloc(this.scratchSize);
-    this.cursors = raw._malloc(this.cursorsSize);
+    this.out = this.raw._malloc(256);
+    this.scratch = this.raw._malloc(this.scratchSize);
+    this.cursors = this.raw._malloc(this.cursorsSize);
     this.reload();
   }
 
   /** Re-derives the views when memory grew (cheap when it did not). */
   sync(): void {
-    if (this.u8 !== this.raw.HEAPU8) this.reload();
+    // Growth detaches the old ArrayBuffer: its views read as length 0.
+    if (this.u8.length === 0) this.reload();
   }
 
   reload(): void {
-    const r = this.raw;
+    const r = this.module;
     this.u8 = r.HEAPU8;
     this.i8 = r.HEAP8;
     this.u16 = r.HEAPU16;

@@ -163,40 +163,153 @@ function load(m: Mem, kind: ScalarKind, at: number): number {
   }
 }
 
-/** @internal Validates `value` against `fields` completely, then writes it at `base` (nothing is written on a throw). */
-export function encodeValue(where: string, m: Mem, fields: readonly FieldLayout[], value: unknown, base: number): void {
-  if (typeof value !== 'object' || value === null) {
-    throw invalid(`${where}: the value must be an object with the component's fields (got ${describe(value)})`);
+/** @internal Writes a validated value at `base`; throws (before writing anything) when it does not match. */
+export type Encoder = (m: Mem, value: unknown, base: number, where: string) => void;
+
+function scalarOk(kind: ScalarKind): (v: unknown) => boolean {
+  switch (kind) {
+    case 'f32': case 'f64': return (v) => typeof v === 'number' && v === v;
+    case 'i32': case 'fx': return (v) => ((v as number) | 0) === v;
+    case 'u32': return (v) => (v as number) >>> 0 === v;
+    case 'i16': return (v) => ((v as number) << 16) >> 16 === v;
+    case 'u16': return (v) => ((v as number) & 0xffff) === v;
+    case 'i8': return (v) => ((v as number) << 24) >> 24 === v;
+    case 'u8': return (v) => ((v as number) & 0xff) === v;
   }
-  const obj = value as Record<string, unknown>;
-  for (const f of fields) {
-    const v = obj[f.name];
+}
+
+/**
+ * @internal The encoder of a component: validates every field completely,
+ * then stores (so a throw writes nothing). Specialised per component once,
+ * at registration; error messages are built only on failure.
+ */
+export function makeEncoder(fields: readonly FieldLayout[]): Encoder {
+  const slow = makeClosureEncoder(fields);
+  try {
+    return makeGeneratedEncoder(fields, slow);
+  } catch {
+    return slow; // no code generation (a Content-Security-Policy without 'unsafe-eval')
+  }
+}
+
+const HEAP_OF: Readonly<Record<ScalarKind, [string, number]>> = {
+  i8: ['i8', 0], u8: ['u8', 0], i16: ['i16', 1], u16: ['u16', 1], i32: ['i32', 2], fx: ['i32', 2],
+  u32: ['u32', 2], f32: ['f32', 2], f64: ['f64', 3],
+};
+const CHECK_OF: Readonly<Record<ScalarKind, (x: string) => string>> = {
+  f32: (x) => `(typeof ${x} === 'number' && ${x} === ${x})`,
+  f64: (x) => `(typeof ${x} === 'number' && ${x} === ${x})`,
+  i32: (x) => `((${x} | 0) === ${x})`,
+  fx: (x) => `((${x} | 0) === ${x})`,
+  u32: (x) => `((${x} >>> 0) === ${x})`,
+  i16: (x) => `(((${x} << 16) >> 16) === ${x})`,
+  u16: (x) => `((${x} & 0xffff) === ${x})`,
+  i8: (x) => `(((${x} << 24) >> 24) === ${x})`,
+  u8: (x) => `((${x} & 0xff) === ${x})`,
+};
+
+// A straight-line encoder per component (field names are identifiers, checked
+// by parseSchema, and are embedded as JSON string literals).
+function makeGeneratedEncoder(fields: readonly FieldLayout[], slow: Encoder): Encoder {
+  const lines: string[] = ["if (typeof v !== 'object' || v === null) return slow(m, v, base, where);"];
+  const checks: string[] = [];
+  const stores: string[] = [];
+  fields.forEach((f, i) => {
+    const [heap, shift] = HEAP_OF[f.kind];
+    lines.push(`const a${i} = v[${JSON.stringify(f.name)}];`);
     if (f.isArray) {
-      if (typeof v !== 'object' || v === null || typeof (v as ArrayLike<unknown>).length !== 'number') {
-        throw invalid(`${where}: field '${f.name}' must be an array of ${f.count} numbers (got ${describe(v)})`);
-      }
-      const arr = v as ArrayLike<unknown>;
-      if (arr.length !== f.count) throw invalid(`${where}: field '${f.name}' must have exactly ${f.count} elements (got ${arr.length})`);
-      for (let i = 0; i < f.count; i++) {
-        const why = badScalar(f.kind, arr[i]);
-        if (why) throw invalid(`${where}: field '${f.name}[${i}]': ${why}`);
+      checks.push(`(typeof a${i} === 'object' && a${i} !== null && a${i}.length === ${f.count})`);
+      for (let k = 0; k < f.count; k++) checks.push(CHECK_OF[f.kind](`a${i}[${k}]`));
+      for (let k = 0; k < f.count; k++) {
+        stores.push(`m.${heap}[(base + ${f.offset + k * KIND_SIZE[f.kind]}) >> ${shift}] = a${i}[${k}];`);
       }
     } else {
-      const why = badScalar(f.kind, v);
-      if (why) throw invalid(`${where}: field '${f.name}': ${why}`);
+      checks.push(CHECK_OF[f.kind](`a${i}`));
+      stores.push(`m.${heap}[(base + ${f.offset}) >> ${shift}] = a${i};`);
     }
-  }
-  for (const key of Object.keys(obj)) {
-    if (!fields.some((f) => f.name === key)) throw invalid(`${where}: unknown field '${key}'`);
-  }
-  for (const f of fields) {
-    const size = KIND_SIZE[f.kind];
-    if (f.isArray) {
-      const arr = obj[f.name] as ArrayLike<number>;
-      for (let i = 0; i < f.count; i++) store(m, f.kind, base + f.offset + i * size, arr[i]!);
-    } else {
-      store(m, f.kind, base + f.offset, obj[f.name] as number);
+  });
+  if (checks.length > 0) lines.push(`if (!(${checks.join(' && ')})) return slow(m, v, base, where);`);
+  lines.push(...stores);
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
+  const make = new Function('slow', `return function encode(m, v, base, where) {\n${lines.join('\n')}\n};`) as (s: Encoder) => Encoder;
+  return make(slow);
+}
+
+function makeClosureEncoder(fields: readonly FieldLayout[]): Encoder {
+  const n = fields.length;
+  const names = fields.map((f) => f.name);
+  const oks = fields.map((f) => scalarOk(f.kind));
+  const arrays = fields.map((f) => f.isArray);
+  const fail = (where: string, value: unknown): never => {
+    if (typeof value !== 'object' || value === null) {
+      throw invalid(`${where}: the value must be an object with the component's fields (got ${describe(value)})`);
     }
+    const obj = value as Record<string, unknown>;
+    for (const f of fields) {
+      const v = obj[f.name];
+      if (f.isArray) {
+        if (typeof v !== 'object' || v === null || typeof (v as ArrayLike<unknown>).length !== 'number') {
+          throw invalid(`${where}: field '${f.name}' must be an array of ${f.count} numbers (got ${describe(v)})`);
+        }
+        const arr = v as ArrayLike<unknown>;
+        if (arr.length !== f.count) throw invalid(`${where}: field '${f.name}' must have exactly ${f.count} elements (got ${arr.length})`);
+        for (let i = 0; i < f.count; i++) {
+          const why = badScalar(f.kind, arr[i]);
+          if (why) throw invalid(`${where}: field '${f.name}[${i}]': ${why}`);
+        }
+      } else {
+        const why = badScalar(f.kind, v);
+        if (why) throw invalid(`${where}: field '${f.name}': ${why}`);
+      }
+    }
+    throw invalid(`${where}: invalid value`);
+  };
+  const valid = (obj: Record<string, unknown>): boolean => {
+    for (let i = 0; i < n; i++) {
+      const v = obj[names[i]!];
+      if (arrays[i]) {
+        const f = fields[i]!;
+        if (typeof v !== 'object' || v === null) return false;
+        const arr = v as ArrayLike<unknown>;
+        if (arr.length !== f.count) return false;
+        const ok = oks[i]!;
+        for (let k = 0; k < f.count; k++) if (!ok(arr[k])) return false;
+      } else if (!oks[i]!(v)) {
+        return false;
+      }
+    }
+    return true;
+  };
+  return (m, value, base, where) => {
+    if (typeof value !== 'object' || value === null || !valid(value as Record<string, unknown>)) fail(where, value);
+    const obj = value as Record<string, unknown>;
+    for (let i = 0; i < n; i++) {
+      const f = fields[i]!;
+      if (f.isArray) {
+        const arr = obj[f.name] as ArrayLike<number>;
+        const size = KIND_SIZE[f.kind];
+        for (let k = 0; k < f.count; k++) store(m, f.kind, base + f.offset + k * size, arr[k]!);
+      } else {
+        store(m, f.kind, base + f.offset, obj[f.name] as number);
+      }
+    }
+  };
+}
+
+/** @internal Reads a component value at `base` into a fresh object (code-generated per component, with a closure fallback). */
+export function makeDecoder(fields: readonly FieldLayout[]): (m: Mem, base: number) => Record<string, number | number[]> {
+  const slow = (m: Mem, base: number) => decodeValue(m, fields, base);
+  try {
+    const parts = fields.map((f) => {
+      const [heap, shift] = HEAP_OF[f.kind];
+      const at = (k: number) => `m.${heap}[(b + ${f.offset + k * KIND_SIZE[f.kind]}) >> ${shift}]`;
+      const value = f.isArray ? `[${Array.from({ length: f.count }, (_, k) => at(k)).join(', ')}]` : at(0);
+      return `${JSON.stringify(f.name)}: ${value}`;
+    });
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval
+    return new Function('m', 'b', `return { ${parts.join(', ')} };`) as (m: Mem, base: number) => Record<string, number | number[]>;
+  } catch {
+    return slow;
   }
 }
 

@@ -68,9 +68,10 @@ export class Laige {
   #onLog: ((record: LogRecord) => void) | null = null;
 
   /** @internal Use loadLaige(). */
-  constructor(raw: LaigeRawModule) {
-    this.raw = raw;
-    this.mem = new Mem(raw);
+  constructor(module: LaigeRawModule) {
+    this.mem = new Mem(module);
+    this.raw = this.mem.raw;
+    const raw = module;
     raw.laigeRunSystem = (w, id, tick, rng, input, size) => {
       this.#worlds.get(w)?._systems.dispatch(id, tick, rng, input, size);
     };
@@ -82,7 +83,7 @@ export class Laige {
       const fn = this.#onLog;
       if (fn !== null) fn(record);
     };
-    raw.logInstallJsSink();
+    this.raw.logInstallJsSink();
     this.mem.sync();
   }
 
@@ -108,7 +109,7 @@ export class Laige {
 
   /** The wasm memory size in bytes (it only grows). */
   get memoryBytes(): number {
-    return this.raw.HEAPU8.length;
+    return this.mem.module.HEAPU8.length;
   }
 
   /** The C++ registry's 5-field line of an error code (what LaigeError.line mirrors). */
@@ -262,6 +263,13 @@ export class Laige {
   onLog(fn: ((record: LogRecord) => void) | null): void {
     if (fn !== null && typeof fn !== 'function') throw invalid(`onLog: expected a function or null, got ${describe(fn)}`);
     this.#onLog = fn;
+  }
+
+  /** Turns the core's per-event rate limiting of warn/error records on (default) or off (tests that count events). */
+  setLogRateLimiting(on: boolean): void {
+    if (typeof on !== 'boolean') throw invalid(`setLogRateLimiting: expected a boolean, got ${describe(on)}`);
+    this.raw.logSetRateLimiting(on);
+    this.mem.sync();
   }
 
   /** The lowest severity the core builds records for. */

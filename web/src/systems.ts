@@ -4,7 +4,7 @@
 // budgets, timing and PRNG substreams are the core's. A JS exception never
 // unwinds through C++: the trampoline catches it, records it, and the
 // runSystems call that caused it rethrows after the C++ call returned.
-import { Component, type Access } from './component.js';
+import type { Access } from './component.js';
 import { LaigeError, check, invalid } from './errors.js';
 import { fx } from './fx.js';
 import { describe } from './schema.js';
@@ -392,4 +392,3 @@ export class SystemRegistry {
   }
 }
 
-export { Component };

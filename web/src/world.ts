@@ -10,9 +10,9 @@ import { type Entity, formatEntity } from './entity.js';
 import { LaigeError, check, invalid } from './errors.js';
 import type { LaigeRawModule, Mem } from './raw.js';
 import {
-  type FieldSpec, type KindOf, type ReadRef, type Ref, type Schema, type TypedArrayOf, type Value, type ValueInput,
-  type View, decodeValue, describe, encodeValue, heapOf, kindSize, layoutFrom, parseSchema,
+  type ReadRef, type Ref, type Schema, type Value, type ValueInput, describe, layoutFrom, parseSchema,
 } from './schema.js';
+import { type Chunk, type FieldColumn, runEach, runEachChunk } from './query.js';
 import { SystemRegistry, type SystemContext, type SystemDef, type SystemHandle, type SystemInfo,
   type SystemRngState, type SystemTimingStats, type SystemTimingWindow } from './systems.js';
 
@@ -107,30 +107,6 @@ export type SchemaOf<C> = C extends Component<infer S> ? S : never;
 export type Refs<C extends readonly AnyComponent[], A extends readonly Access[]> = {
   -readonly [I in keyof C]: I extends keyof A ? (A[I] extends 'write' ? Ref<SchemaOf<C[I]>> : ReadRef<SchemaOf<C[I]>>) : never;
 };
-
-/** One field of one archetype's column: `array[index + row * stride + i]` is element i of `row`. */
-export interface FieldColumn<K extends import('./schema.js').ScalarKind> {
-  /** The wasm heap as this field's typed array; dies when memory grows (re-derive, never keep). */
-  readonly array: TypedArrayOf<K>;
-  /** Element index of row 0's field. */
-  readonly index: number;
-  /** Elements between two rows. */
-  readonly stride: number;
-  /** Elements of the field (1, or the fixed array length). */
-  readonly count: number;
-}
-
-/** One matched archetype in World.eachChunk: rows in ascending slot order. */
-export interface Chunk {
-  /** The archetype id. */
-  readonly archetype: number;
-  /** Rows (entities) in this archetype. */
-  readonly rows: number;
-  /** The entity of `row`. */
-  entity(row: number): Entity;
-  /** The column of one field of a listed component. */
-  field<S extends Schema, K extends keyof S & string>(component: Component<S>, name: K): FieldColumn<KindOf<S[K] & FieldSpec>>;
-}
 
 const MAX_U32 = 0xffffffff;
 
@@ -403,16 +379,16 @@ export class World implements Disposable {
    * component of another world, and what a live `each` forbids.
    */
   add<S extends Schema>(e: Entity, c: Component<S>, value: ValueInput<S>): void {
-    const where = 'World.add';
-    const w = this._live(where);
-    this._entity(where, e);
-    const comp = this._component(where, c);
+    const w = this._ptr;
+    if (w === 0) this._live('World.add');
+    if (typeof e !== 'number' || e >>> 0 !== e) this._entity('World.add', e);
+    const comp = c instanceof Component && c._owner === this ? c : this._component('World.add', c);
     const m = this._mem;
-    encodeValue(`${where}(${comp.name})`, m, comp._layout, value, m.scratch);
+    comp._encode(m, value, m.scratch, 'World.add');
     const code = this._raw.worldAdd(w, e, comp.id, m.scratch, comp.size);
     m.sync();
     if (code !== 0) {
-      throw new LaigeError(code, `${where}(${formatEntity(e)}, ${comp.name}): ${this.#why(e, code)}`);
+      throw new LaigeError(code, `World.add(${formatEntity(e)}, ${comp.name}): ${this.#why(e, code)}`);
     }
   }
 
@@ -445,7 +421,7 @@ export class World implements Disposable {
       if (!this._raw.worldIsValid(w, e)) throw invalid(`${where}(${formatEntity(e)}, ${comp.name}): not a live entity of this world`);
       return undefined;
     }
-    return decodeValue(this._mem, comp._layout, p) as Value<S>;
+    return comp._decode(this._mem, p) as Value<S>;
   }
 
   #why(e: number, code: number): string {
@@ -555,84 +531,7 @@ export class World implements Disposable {
    */
   each<const C extends readonly AnyComponent[], const A extends AccessList<C>>(
     components: C, access: A, fn: (e: Entity, ...refs: Refs<C, A>) => void): void {
-    const where = 'World.each';
-    this._live(where);
-    const comps = this._query(where, components, access);
-    if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`);
-    const n = comps.length;
-    const cur = this._begin(where, n);
-    try {
-      if (n === 0) {
-        this.#eachEntity(fn as unknown as (e: Entity) => void);
-        return;
-      }
-      const views: View[] = comps.map((c, i) => ((access as readonly Access[])[i] === 'write' ? c._writeView : c._readView));
-      const sizes = comps.map((c) => c.size);
-      const m = this._mem;
-      const hb = this._handleBuffer() >>> 2;
-      const stride = 3 + n;
-      const f = fn as (...args: unknown[]) => void;
-      for (let k = 0; k < cur.length; k += stride) {
-        const rows = cur[k + 1]!;
-        if (rows === 0) continue;
-        this._raw.worldFillHandles(this._ptr, cur[k + 2]!, rows, hb << 2);
-        if (n === 1) {
-          const v0 = views[0]!, c0 = cur[k + 3]!, s0 = sizes[0]!;
-          for (let r = 0; r < rows; r++) {
-            v0.b = c0 + r * s0;
-            f(m.u32[hb + r], v0);
-          }
-        } else if (n === 2) {
-          const v0 = views[0]!, c0 = cur[k + 3]!, s0 = sizes[0]!;
-          const v1 = views[1]!, c1 = cur[k + 4]!, s1 = sizes[1]!;
-          for (let r = 0; r < rows; r++) {
-            v0.b = c0 + r * s0;
-            v1.b = c1 + r * s1;
-            f(m.u32[hb + r], v0, v1);
-          }
-        } else if (n === 3) {
-          const v0 = views[0]!, c0 = cur[k + 3]!, s0 = sizes[0]!;
-          const v1 = views[1]!, c1 = cur[k + 4]!, s1 = sizes[1]!;
-          const v2 = views[2]!, c2 = cur[k + 5]!, s2 = sizes[2]!;
-          for (let r = 0; r < rows; r++) {
-            v0.b = c0 + r * s0;
-            v1.b = c1 + r * s1;
-            v2.b = c2 + r * s2;
-            f(m.u32[hb + r], v0, v1, v2);
-          }
-        } else {
-          const args: unknown[] = new Array<unknown>(n + 1);
-          for (let r = 0; r < rows; r++) {
-            for (let i = 0; i < n; i++) {
-              views[i]!.b = cur[k + 3 + i]! + r * sizes[i]!;
-              args[i + 1] = views[i];
-            }
-            args[0] = m.u32[hb + r];
-            f(...args);
-          }
-        }
-      }
-    } finally {
-      this._end();
-    }
-  }
-
-  // The empty query: every live entity in ascending slot id; a slot that
-  // becomes live above the starting high-water mark is not visited.
-  #eachEntity(fn: (e: Entity) => void): void {
-    const w = this._ptr;
-    const cap = this._options.capacity;
-    let bound = 0;
-    for (let id = cap - 1; id >= 0; id--) {
-      if (this._raw.worldHandleAt(w, id) !== 0) {
-        bound = id + 1;
-        break;
-      }
-    }
-    for (let id = 0; id < bound; id++) {
-      const h = this._raw.worldHandleAt(w, id);
-      if (h !== 0) fn(h);
-    }
+    runEach(this, components, access, fn as unknown as (...args: unknown[]) => void);
   }
 
   /**
@@ -643,23 +542,7 @@ export class World implements Disposable {
    * grows (any allocating call): re-derive them after mutating the world.
    */
   eachChunk<const C extends readonly AnyComponent[]>(components: C, access: AccessList<C>, fn: (chunk: Chunk) => void): void {
-    const where = 'World.eachChunk';
-    this._live(where);
-    const comps = this._query(where, components, access);
-    if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`);
-    const n = comps.length;
-    const cur = this._begin(where, n);
-    try {
-      const stride = 3 + n;
-      const m = this._mem;
-      for (let k = 0; k < cur.length; k += stride) {
-        const rows = cur[k + 1]!;
-        if (rows === 0) continue;
-        fn(new ChunkImpl(this, m, comps, cur, k, rows));
-      }
-    } finally {
-      this._end();
-    }
+    runEachChunk(this, components, access, fn);
   }
 
   // --- systems (systems.ts) ----------------------------------------------------
@@ -763,50 +646,4 @@ export class World implements Disposable {
   }
 }
 
-class ChunkImpl implements Chunk {
-  readonly archetype: number;
-  readonly rows: number;
-  readonly #world: World;
-  readonly #m: Mem;
-  readonly #comps: Component[];
-  readonly #cur: Uint32Array;
-  readonly #k: number;
-  #handles = -1;
-
-  constructor(world: World, m: Mem, comps: Component[], cur: Uint32Array, k: number, rows: number) {
-    this.#world = world;
-    this.#m = m;
-    this.#comps = comps;
-    this.#cur = cur;
-    this.#k = k;
-    this.archetype = cur[k]!;
-    this.rows = rows;
-  }
-
-  entity(row: number): Entity {
-    if (!Number.isInteger(row) || row < 0 || row >= this.rows) throw invalid(`Chunk.entity: row ${describe(row)} outside 0..${this.rows - 1}`);
-    if (this.#handles < 0) {
-      this.#handles = this.#world._handleBuffer();
-      this.#world._raw.worldFillHandles(this.#world._ptr, this.#cur[this.#k + 2]!, this.rows, this.#handles);
-    }
-    return this.#m.u32[(this.#handles >>> 2) + row]!;
-  }
-
-  field<S extends Schema, K extends keyof S & string>(component: Component<S>, name: K): FieldColumn<KindOf<S[K] & FieldSpec>> {
-    const i = this.#comps.indexOf(component as unknown as Component);
-    if (i < 0) throw invalid(`Chunk.field: ${describe(component)} is not listed in this query`);
-    const f = this.#comps[i]!._byName.get(name);
-    if (f === undefined) throw invalid(`Chunk.field: ${this.#comps[i]!.name} has no field ${describe(name)}`);
-    const size = kindSize(f.kind);
-    const col = this.#cur[this.#k + 3 + i]!;
-    this.#m.sync();
-    return {
-      array: heapOf(this.#m, f.kind) as TypedArrayOf<KindOf<S[K] & FieldSpec>>,
-      index: (col + f.offset) / size,
-      stride: this.#comps[i]!.size / size,
-      count: f.count,
-    };
-  }
-}
-
-export type { Access, FieldInfo, SystemContext };
+export type { Access, Chunk, FieldColumn, FieldInfo, SystemContext };

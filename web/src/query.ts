@@ -1,0 +1,201 @@
+// query.ts - World.each and World.eachChunk from TypeScript (DESIGN.md
+// decision 5; seed 004): the C++ iteration guard is installed for the whole
+// walk (beginIteration / endIteration in try/finally), and the callbacks run
+// over views of the archetype columns in wasm memory, one archetype at a
+// time, rows in ascending slot order.
+import type { Access, Component } from './component.js';
+import type { Entity } from './entity.js';
+import { invalid } from './errors.js';
+import type { Mem } from './raw.js';
+import { type KindOf, type Schema, type TypedArrayOf, type View, describe, heapOf, kindSize } from './schema.js';
+import type { World } from './world.js';
+
+/** One field of one archetype's column: `array[index + row * stride + i]` is element i of `row`. */
+export interface FieldColumn<K extends import('./schema.js').ScalarKind> {
+  /** The wasm heap as this field's typed array; dies when memory grows (re-derive, never keep). */
+  readonly array: TypedArrayOf<K>;
+  /** Element index of row 0's field. */
+  readonly index: number;
+  /** Elements between two rows. */
+  readonly stride: number;
+  /** Elements of the field (1, or the fixed array length). */
+  readonly count: number;
+}
+
+/** One matched archetype in World.eachChunk: rows in ascending slot order. */
+export interface Chunk {
+  /** The archetype id. */
+  readonly archetype: number;
+  /** Rows (entities) in this archetype. */
+  readonly rows: number;
+  /** The entity of `row`. */
+  entity(row: number): Entity;
+  /** The column of one field of a listed component. */
+  field<S extends Schema, K extends keyof S & string>(component: Component<S>, name: K): FieldColumn<KindOf<S[K]>>;
+}
+
+
+type RowFn = (...args: unknown[]) => void;
+
+/** @internal World.each. */
+export function runEach(world: World, components: unknown, access: unknown, fn: RowFn): void {
+  const where = 'World.each';
+  world._live(where);
+  const comps = world._query(where, components, access);
+  if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`);
+  const n = comps.length;
+  // The slot -> handle table, filled before the guard goes up (an each<>).
+  const hb = n === 0 ? 0 : world._handleBuffer() >>> 2;
+  if (n !== 0 && world._raw.worldFillSlotHandles(world._ptr, hb << 2) !== 0) world._begin(where, n); // nested: throws
+  const cur = world._begin(where, n);
+  try {
+    if (n === 0) {
+      eachEntity(world, fn);
+      return;
+    }
+    const views: View[] = comps.map((c, i) => ((access as readonly Access[])[i] === 'write' ? c._writeView : c._readView));
+    const sizes = comps.map((c) => c.size);
+    const m = world._mem;
+    const stride = 3 + n;
+    for (let k = 0; k < cur.length; k += stride) {
+      const rows = cur[k + 1]!;
+      if (rows === 0) continue;
+      const sb = cur[k + 2]! >>> 2;
+      if (n === 1) rows1(fn, m, hb, sb, rows, views[0]!, cur[k + 3]!, sizes[0]!);
+      else if (n === 2) rows2(fn, m, hb, sb, rows, views[0]!, cur[k + 3]!, sizes[0]!, views[1]!, cur[k + 4]!, sizes[1]!);
+      else if (n === 3) {
+        rows3(fn, m, hb, sb, rows, views[0]!, cur[k + 3]!, sizes[0]!, views[1]!, cur[k + 4]!, sizes[1]!, views[2]!, cur[k + 5]!, sizes[2]!);
+      } else rowsN(fn, m, hb, sb, rows, views, cur, k + 3, sizes);
+    }
+  } finally {
+    world._end();
+  }
+}
+
+// The empty query: every live entity in ascending slot id; a slot that
+// becomes live above the starting high-water mark is not visited.
+function eachEntity(world: World, fn: RowFn): void {
+  const w = world._ptr;
+  const cap = world._options.capacity;
+  let bound = 0;
+  for (let id = cap - 1; id >= 0; id--) {
+    if (world._raw.worldHandleAt(w, id) !== 0) {
+      bound = id + 1;
+      break;
+    }
+  }
+  for (let id = 0; id < bound; id++) {
+    const h = world._raw.worldHandleAt(w, id);
+    if (h !== 0) fn(h);
+  }
+}
+
+/** @internal World.eachChunk. */
+export function runEachChunk(world: World, components: unknown, access: unknown, fn: (chunk: Chunk) => void): void {
+  const where = 'World.eachChunk';
+  world._live(where);
+  const comps = world._query(where, components, access);
+  if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`);
+  const n = comps.length;
+  const cur = world._begin(where, n);
+  try {
+    const stride = 3 + n;
+    const m = world._mem;
+    for (let k = 0; k < cur.length; k += stride) {
+      const rows = cur[k + 1]!;
+      if (rows === 0) continue;
+      fn(new ChunkImpl(world, m, comps, cur, k, rows));
+    }
+  } finally {
+    world._end();
+  }
+}
+
+// The per-row loops of World.each, one small function per arity so that V8
+// optimises each on its own (the callback and the views are monomorphic per
+// call site). `hb` is the u32 index of the slot -> handle table, `sb` the u32
+// index of the archetype's slot column.
+function rows1(f: RowFn, m: Mem, hb: number, sb: number, rows: number, v0: View, c0: number, s0: number): void {
+  for (let r = 0; r < rows; r++) {
+    v0.b = c0 + r * s0;
+    const u = m.u32;
+    f(u[hb + u[sb + r]!], v0);
+  }
+}
+function rows2(f: RowFn, m: Mem, hb: number, sb: number, rows: number, v0: View, c0: number, s0: number, v1: View, c1: number, s1: number): void {
+  for (let r = 0; r < rows; r++) {
+    v0.b = c0 + r * s0;
+    v1.b = c1 + r * s1;
+    const u = m.u32;
+    f(u[hb + u[sb + r]!], v0, v1);
+  }
+}
+function rows3(f: RowFn, m: Mem, hb: number, sb: number, rows: number, v0: View, c0: number, s0: number, v1: View, c1: number, s1: number,
+  v2: View, c2: number, s2: number): void {
+  for (let r = 0; r < rows; r++) {
+    v0.b = c0 + r * s0;
+    v1.b = c1 + r * s1;
+    v2.b = c2 + r * s2;
+    const u = m.u32;
+    f(u[hb + u[sb + r]!], v0, v1, v2);
+  }
+}
+function rowsN(f: RowFn, m: Mem, hb: number, sb: number, rows: number, views: View[], cur: Uint32Array, at: number, sizes: number[]): void {
+  const n = views.length;
+  const args: unknown[] = new Array<unknown>(n + 1);
+  for (let r = 0; r < rows; r++) {
+    for (let i = 0; i < n; i++) {
+      views[i]!.b = cur[at + i]! + r * sizes[i]!;
+      args[i + 1] = views[i];
+    }
+    args[0] = m.u32[hb + m.u32[sb + r]!];
+    f(...args);
+  }
+}
+
+class ChunkImpl implements Chunk {
+  readonly archetype: number;
+  readonly rows: number;
+  readonly #world: World;
+  readonly #m: Mem;
+  readonly #comps: Component[];
+  readonly #cur: Uint32Array;
+  readonly #k: number;
+  #handles = -1;
+
+  constructor(world: World, m: Mem, comps: Component[], cur: Uint32Array, k: number, rows: number) {
+    this.#world = world;
+    this.#m = m;
+    this.#comps = comps;
+    this.#cur = cur;
+    this.#k = k;
+    this.archetype = cur[k]!;
+    this.rows = rows;
+  }
+
+  entity(row: number): Entity {
+    if (!Number.isInteger(row) || row < 0 || row >= this.rows) throw invalid(`Chunk.entity: row ${describe(row)} outside 0..${this.rows - 1}`);
+    if (this.#handles < 0) {
+      this.#handles = this.#world._handleBuffer();
+      this.#world._raw.worldFillHandles(this.#world._ptr, this.#cur[this.#k + 2]!, this.rows, this.#handles);
+    }
+    return this.#m.u32[(this.#handles >>> 2) + row]!;
+  }
+
+  field<S extends Schema, K extends keyof S & string>(component: Component<S>, name: K): FieldColumn<KindOf<S[K]>> {
+    const i = this.#comps.indexOf(component as unknown as Component);
+    if (i < 0) throw invalid(`Chunk.field: ${describe(component)} is not listed in this query`);
+    const f = this.#comps[i]!._byName.get(name);
+    if (f === undefined) throw invalid(`Chunk.field: ${this.#comps[i]!.name} has no field ${describe(name)}`);
+    const size = kindSize(f.kind);
+    const col = this.#cur[this.#k + 3 + i]!;
+    this.#m.sync();
+    return {
+      array: heapOf(this.#m, f.kind) as TypedArrayOf<KindOf<S[K]>>,
+      index: (col + f.offset) / size,
+      stride: this.#comps[i]!.size / size,
+      count: f.count,
+    };
+  }
+}
+
