@@ -1,0 +1,601 @@
+// main.js - the @laige/sim browser demo: a scenario's systems (TypeScript,
+// over the wasm core) driven by createGameLoop(...).frame(now) inside
+// requestAnimationFrame at a fixed 60 Hz tick with render interpolation, and
+// every tick's wasm stateHash checked live against the native golden stream
+// (tests/golden, written by laige-detcheck of the same commit).
+//
+// URL parameters: ?scenario=<name> picks the first scenario; ?fast=1 steps
+// the loop as fast as the page can (GameLoop.step, no real-time wait) - what
+// the e2e test and `scripts/run.sh --check` use. window.__demo is the test
+// hook (select, status, perturb, runTicks).
+import { loadLaige, formatEntity } from '@laige/sim';
+import { attractorPayload, liveScenarios, swarmGeneratedInput } from './scenarios.js';
+
+const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+const TICK_HZ = 60;
+const GOLDEN_TICKS = 600;
+
+let sim = null;
+let session = null;
+let fast = params.get('fast') === '1';
+let paused = false;
+let speed = 1;
+const events = [];
+const frameTimes = [];
+let lastFrameAt = 0;
+let lastPanelAt = 0;
+
+function fatal(message) {
+  const f = $('fatal');
+  f.hidden = false;
+  f.textContent = message;
+  setVerdict('error', 'ERROR');
+  window.__demoError = message;
+}
+
+function setVerdict(kind, text) {
+  const v = $('verdict');
+  v.className = `verdict ${kind}`;
+  v.textContent = text;
+}
+
+const hex = (h) => h.toString(16).padStart(16, '0');
+
+async function loadGolden(name) {
+  try {
+    const r = await fetch(`golden/${name}.txt`, { cache: 'no-store' });
+    if (!r.ok) return { error: `golden stream missing: golden/${name}.txt (HTTP ${r.status}). Run scripts/run.sh (it copies tests/golden into the demo).` };
+    const text = await r.text();
+    const lines = text.trim().split('\n').map((l) => l.trim());
+    const hashes = [];
+    for (const [i, l] of lines.entries()) {
+      const m = /^(\d+) ([0-9a-f]{16})$/.exec(l);
+      if (m === null || Number(m[1]) !== i) return { error: `golden/${name}.txt is malformed at line ${i + 1}: ${JSON.stringify(l.slice(0, 60))}` };
+      hashes.push(m[2]);
+    }
+    return { hashes };
+  } catch (e) {
+    return { error: `golden stream golden/${name}.txt could not be fetched: ${e.message}` };
+  }
+}
+
+// ------------------------------------------------------------------ sessions
+
+function disposeSession() {
+  if (session === null) return;
+  for (const w of [session.built?.world, session.shadow?.built.world]) {
+    try { w?.dispose(); } catch { /* already gone */ }
+  }
+  session = null;
+}
+
+async function select(name) {
+  disposeSession();
+  const my = { name, loading: true };
+  session = my;
+  $('diff').hidden = true;
+  $('replay-help').hidden = true;
+  $('events').textContent = '';
+  events.length = 0;
+  setVerdict('pending', `loading ${name}…`);
+  const golden = await loadGolden(name);
+  if (session !== my) return;
+  my.golden = golden.hashes ?? null;
+  my.goldenError = golden.error ?? null;
+  my.checked = 0;
+  my.divergedAt = null;
+  my.mismatch = null;
+  my.perturb = null;
+  my.diff = null;
+  my.lastHash = null;
+  if (liveScenarios[name] !== undefined) {
+    const spec = liveScenarios[name];
+    my.kind = 'live';
+    my.seed = spec.seed;
+    my.built = spec.build(sim, spec.seed);
+    my.loop = sim.createGameLoop(my.built.world, { tickRateHz: TICK_HZ, maxCatchUpTicks: 1 });
+    my.simNow = 0;
+    my.lastTickAt = 0;
+    my.prev = new Map();
+    my.cur = snapshot(my.built);
+    // Every tick's input payload (the replay), and the pointer as attractor:
+    // while it is down its position is the tick's payload, else the
+    // scenario's own generator (the golden's input).
+    my.payloads = [undefined];
+    my.hashes = [];
+    my.pointer = null;
+    my.inputSince = null;
+    if (my.built.state) {
+      my.built.state.input = (tick) => {
+        if (my.pointer !== null) {
+          if (my.inputSince === null) my.inputSince = tick;
+          return attractorPayload(my.pointer[0], my.pointer[1]);
+        }
+        return swarmGeneratedInput(tick);
+      };
+    }
+    $('noview').hidden = true;
+    $('canvas').style.visibility = 'visible';
+    $('perturb').disabled = false;
+    $('replay').disabled = !!spec.tsOnly; // laige-replay knows the core's scenarios only
+    checkTick(my, 0);
+  } else {
+    // A scenario whose systems exist only in C++ (cpp/scenarios): the wasm
+    // module runs that same code with sim.runScenario; no live view.
+    my.kind = 'stream';
+    $('canvas').style.visibility = 'hidden';
+    $('noview').hidden = false;
+    $('noview').textContent = `${name}: C++ systems (cpp/scenarios) running inside the wasm module (sim.runScenario), `
+      + 'checked tick by tick against the native golden. The live view covers the scenarios ported to TypeScript systems: '
+      + Object.keys(liveScenarios).join(', ') + '.';
+    $('perturb').disabled = true;
+    $('replay').disabled = true;
+    my.streamTick = 0;
+    my.stream = sim.runScenario(name, { ticks: GOLDEN_TICKS }).hashes.map(hex);
+    my.info = sim.scenarios().find((s) => s.name === name);
+    checkStreamTick(my);
+  }
+  my.loading = false;
+  updatePanel(true);
+}
+
+function compare(s, t, h) {
+  s.lastHash = h;
+  if (s.hashes) s.hashes[t] = h;
+  // After pointer input the golden (the generator's input) no longer applies:
+  // the session is checked natively by replaying its recorded input.
+  if (s.inputSince != null && t >= s.inputSince) return false;
+  if (s.golden !== null && t < s.golden.length) {
+    s.checked++;
+    if (h !== s.golden[t] && s.divergedAt === null) {
+      s.divergedAt = t;
+      s.mismatch = { tick: t, wasm: h, golden: s.golden[t] };
+      return true;
+    }
+  }
+  return false;
+}
+
+function checkStreamTick(s) {
+  compare(s, s.streamTick, s.stream[s.streamTick]);
+}
+
+function checkTick(s, t) {
+  const h = hex(s.built.world.stateHash(t));
+  let diverged = compare(s, t, h);
+  if (s.shadow) {
+    const sh = s.shadow;
+    while (sh.loop.currentTick < t) sh.loop.step(1);
+    const ref = hex(sh.built.world.stateHash(t));
+    if (s.golden === null || t >= s.golden.length) {
+      // Beyond the golden stream: the unperturbed shadow world is the reference.
+      if (h !== ref && s.divergedAt === null) {
+        s.divergedAt = t;
+        s.mismatch = { tick: t, wasm: h, golden: ref, vs: 'shadow' };
+        diverged = true;
+      }
+    }
+    if (diverged) {
+      s.diff = s.built.world.stateDiff(sh.built.world, 24);
+      s.diffTick = t;
+    }
+  }
+}
+
+function snapshot(built) {
+  const m = new Map();
+  built.positions((e, x, y, k) => m.set(e, [x, y, k]));
+  return m;
+}
+
+function runOneTick(s, viaFrame, nowMs) {
+  const ran = viaFrame ? s.loop.frame(nowMs) : s.loop.step(1);
+  if (ran > 0) {
+    s.payloads[s.loop.currentTick] = s.built.state?.lastPayload;
+    s.prev = s.cur;
+    s.cur = snapshot(s.built);
+    s.lastTickAt = nowMs;
+    checkTick(s, s.loop.currentTick);
+  }
+  return ran;
+}
+
+/** Runs n ticks now (test hook and the step button). */
+function runTicks(n) {
+  const s = session;
+  if (s === null || s.loading) return 0;
+  if (s.kind === 'stream') {
+    let k = 0;
+    while (k < n && s.streamTick < s.stream.length - 1) { s.streamTick++; checkStreamTick(s); k++; }
+    updatePanel(true);
+    return k;
+  }
+  for (let i = 0; i < n; i++) runOneTick(s, false, s.simNow);
+  updatePanel(true);
+  return n;
+}
+
+// ----------------------------------------------------------------- perturb
+
+function perturb() {
+  const s = session;
+  if (s === null || s.kind !== 'live' || s.perturb !== null) return null;
+  const t = s.loop.currentTick;
+  // The shadow: the same scenario, unperturbed, brought to the same tick.
+  const spec = liveScenarios[s.name];
+  const built = spec.build(sim, spec.seed);
+  const loop = sim.createGameLoop(built.world, { tickRateHz: TICK_HZ, maxCatchUpTicks: 1 });
+  if (built.state) built.state.input = (tick) => s.payloads[tick];
+  loop.step(t);
+  s.shadow = { built, loop };
+  // One component of one entity: the first entity that has it.
+  const { component, change } = s.built.perturbTarget;
+  let target = null;
+  s.built.world.each([component], ['read'], (e) => { if (target === null) target = e; });
+  const before = s.built.world.get(target, component);
+  const after = change(before);
+  s.built.world.add(target, component, after);
+  s.perturb = { tick: t, entity: target, component: component.name, before, after, expectTick: t + 1 };
+  s.diff = null;
+  updatePanel(true);
+  return { ...s.perturb, entity: formatEntity(target) };
+}
+
+// ------------------------------------------------------------------ replay
+
+/**
+ * The session as an LGRP v1 replay: a fresh world of the scenario (the same
+ * identity) and one frame per completed tick with the payload the systems
+ * read; plus the laige-replay config and the page's hash stream.
+ */
+function replayBundle() {
+  const s = session;
+  if (s === null || s.kind !== 'live') return null;
+  const spec = liveScenarios[s.name];
+  const info = sim.scenarios().find((x) => x.name === s.name)
+    ?? { tickRateHz: TICK_HZ, capacity: built0Capacity(s), churnPerFrameBudget: 256, math: 'fixed_point_16_16' };
+  const built = spec.build(sim, spec.seed);
+  try {
+    const rec = sim.recordReplay(built.world, { tickRateHz: info.tickRateHz, math: info.math });
+    const n = s.loop.currentTick;
+    for (let t = 1; t <= n; t++) rec.writeFrame(t, s.payloads[t]);
+    const bytes = rec.finish();
+    const config = {
+      tickRateHz: info.tickRateHz, entityCapacity: info.capacity, churnPerFrameBudget: info.churnPerFrameBudget,
+      seed: `0x${spec.seed.toString(16)}`, determinism: { enabled: true, math: info.math }, scenario: s.name,
+    };
+    const hashes = s.hashes.slice(0, n + 1).map((h, t) => `${t} ${h}\n`).join('');
+    return { name: s.name, ticks: n, bytes, config, hashes, perturbed: s.perturb !== null };
+  } finally {
+    built.world.dispose();
+  }
+}
+
+function built0Capacity(s) {
+  return s.built.world.capacity;
+}
+
+function download(name, data, type) {
+  const url = URL.createObjectURL(new Blob([data], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 5000);
+}
+
+function downloadReplay() {
+  const b = replayBundle();
+  if (b === null) return;
+  download(`${b.name}-session.lgrp`, b.bytes, 'application/octet-stream');
+  download(`${b.name}-session.json`, JSON.stringify(b.config, null, 2) + '\n', 'application/json');
+  download(`${b.name}-session.hashes.txt`, b.hashes, 'text/plain');
+  $('replay-help').hidden = false;
+  $('replay-help').textContent = `${b.ticks} ticks recorded${b.perturbed ? ' (the perturbation is not input: the replay is the unperturbed run)' : ''}. Reproduce natively:\n`
+    + `build/native-release/laige-replay --log ${b.name}-session.lgrp --config ${b.name}-session.json --expect ${b.name}-session.hashes.txt`;
+}
+
+function setPointer(p) {
+  const s = session;
+  if (s === null || s.kind !== 'live' || !s.built.state) return;
+  s.pointer = p === null ? null : [Math.round(p[0] * 65536), Math.round(p[1] * 65536)];
+}
+
+function canvasPointer(ev) {
+  const s = session;
+  if (s === null || s.kind !== 'live' || !s.built.state) return;
+  if ((ev.buttons & 1) === 0) { setPointer(null); return; }
+  const c = $('canvas');
+  const r = c.getBoundingClientRect();
+  const { x0, y0, size } = s.built.extent;
+  const x = x0 + ((ev.clientX - r.left) / r.width) * size;
+  const y = y0 + (1 - (ev.clientY - r.top) / r.height) * size;
+  setPointer([x, y]);
+}
+
+// ------------------------------------------------------------------ render
+
+function render(s, nowMs) {
+  const c = $('canvas');
+  const g = c.getContext('2d');
+  g.fillStyle = '#0a0d10';
+  g.fillRect(0, 0, c.width, c.height);
+  if (s === null || s.kind !== 'live') return;
+  const { x0, y0, size } = s.built.extent;
+  const scale = c.width / size;
+  const alpha = fast || paused ? 1 : Math.max(0, Math.min(1, (nowMs - s.lastTickAt) * TICK_HZ / 1000));
+  const colors = ['#5fb0ff', '#8be28b', '#ffcf5f'];
+  const r = s.cur.size > 200 ? 1.6 : 5;
+  for (let k = 0; k < 3; k++) {
+    g.fillStyle = colors[k];
+    g.beginPath();
+    for (const [e, p] of s.cur) {
+      if (p[2] !== k) continue;
+      let x = p[0];
+      let y = p[1];
+      const q = s.prev.get(e);
+      // Interpolate between the last two ticks (not across a wrap).
+      if (q !== undefined && Math.abs(p[0] - q[0]) < size / 2 && Math.abs(p[1] - q[1]) < size / 2) {
+        x = q[0] + (p[0] - q[0]) * alpha;
+        y = q[1] + (p[1] - q[1]) * alpha;
+      }
+      const px = (x - x0) * scale;
+      const py = c.height - (y - y0) * scale;
+      g.moveTo(px + r, py);
+      g.arc(px, py, r, 0, Math.PI * 2);
+    }
+    g.fill();
+  }
+  const a = s.built.state?.lastAttractor;
+  if (a) {
+    g.strokeStyle = '#ff6b6b';
+    g.beginPath();
+    g.arc((a[0] - x0) * scale, c.height - (a[1] - y0) * scale, 8, 0, Math.PI * 2);
+    g.stroke();
+  }
+  if (s.perturb) {
+    const p = s.cur.get(s.perturb.entity);
+    if (p) {
+      g.strokeStyle = '#ff4d4d';
+      g.lineWidth = 2;
+      g.beginPath();
+      g.arc((p[0] - x0) * scale, c.height - (p[1] - y0) * scale, 10, 0, Math.PI * 2);
+      g.stroke();
+      g.lineWidth = 1;
+    }
+  }
+}
+
+// ------------------------------------------------------------------- panel
+
+function currentTick(s) {
+  return s.kind === 'live' ? s.loop.currentTick : s.streamTick;
+}
+
+function status() {
+  const s = session;
+  if (s === null || s.loading) return { ready: false, error: window.__demoError ?? null };
+  const tick = currentTick(s);
+  let verdict;
+  if (s.divergedAt !== null) verdict = 'DIVERGED';
+  else if (s.golden === null) verdict = 'NO GOLDEN';
+  else verdict = 'MATCH';
+  return {
+    ready: true, scenario: s.name, kind: s.kind, tick, checked: s.checked, verdict, divergedAt: s.divergedAt,
+    entities: s.kind === 'live' ? s.built.world.entityCount : null,
+    goldenTicks: s.golden ? s.golden.length - 1 : 0, goldenError: s.goldenError,
+    perturbTick: s.perturb?.tick ?? null, expectTick: s.perturb?.expectTick ?? null,
+    diffItems: s.diff ? s.diff.items.length : 0, diffTotal: s.diff ? s.diff.total : 0,
+    inputSince: s.inputSince ?? null, lastHash: s.lastHash,
+    error: window.__demoError ?? null,
+  };
+}
+
+function bytesHex(b) {
+  return b.length === 0 ? '(absent)' : Array.from(b, (x) => x.toString(16).padStart(2, '0')).join(' ');
+}
+function words(b) {
+  if (b.length === 0 || b.length % 4 !== 0) return '';
+  const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  const out = [];
+  for (let i = 0; i < b.length; i += 4) out.push(v.getInt32(i, true));
+  return ' = [' + out.map((w) => `${w} (${(w / 65536).toFixed(4)})`).join(', ') + ']';
+}
+const esc = (t) => String(t).replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]);
+
+function updatePanel(force) {
+  const s = session;
+  if (s === null || s.loading) return;
+  const now = performance.now();
+  if (!force && now - lastPanelAt < 100) return;
+  lastPanelAt = now;
+  const st = status();
+  $('s-tick').textContent = st.tick;
+  $('s-entities').textContent = st.entities ?? (s.info ? `capacity ${s.info.capacity}` : '-');
+  $('s-checked').textContent = s.golden ? `${s.checked} of ${s.golden.length} (ticks 0..${s.golden.length - 1})` : '0 (no golden)';
+  $('s-hash').textContent = s.lastHash ?? '-';
+  $('s-golden').textContent = s.golden && st.tick < s.golden.length ? s.golden[st.tick] : (s.golden ? '(past the golden stream)' : '-');
+  $('s-mode').textContent = s.kind === 'live'
+    ? `TypeScript systems on the wasm core${liveScenarios[s.name]?.tsOnly ? ' (TypeScript-only scenario: golden computed under Node at build time)' : ' (golden: native laige-detcheck)'}, ${fast ? 'fast (GameLoop.step)' : `GameLoop.frame in rAF, ${TICK_HZ} Hz × ${speed}`}${paused ? ', paused' : ''}`
+    : 'C++ scenario in wasm (sim.runScenario)';
+  if (s.divergedAt !== null) {
+    setVerdict('diverged', `DIVERGED at tick ${s.divergedAt}`);
+  } else if (s.inputSince != null) {
+    setVerdict('match', `MATCH ${Math.min(s.inputSince - 1, st.goldenTicks)} ticks, then pointer input from tick ${s.inputSince} (check it natively: download replay)`);
+  } else if (s.goldenError) {
+    setVerdict('error', s.goldenError);
+  } else {
+    const past = st.tick > st.goldenTicks ? ` (golden ends at ${st.goldenTicks}; later ticks unchecked)` : '';
+    setVerdict('match', `MATCH ${Math.min(st.tick, st.goldenTicks)} ticks${past}`);
+  }
+  const d = $('diff');
+  if (s.perturb) {
+    d.hidden = false;
+    const p = s.perturb;
+    let html = `<div>perturbed ${esc(formatEntity(p.entity))} ${esc(p.component)} after tick ${p.tick}: `
+      + `${esc(JSON.stringify(p.before))} → ${esc(JSON.stringify(p.after))}; expected divergence at tick ${p.expectTick}</div>`;
+    if (s.mismatch) {
+      html += `<div>tick ${s.mismatch.tick}: wasm ${s.mismatch.wasm} ≠ ${s.mismatch.vs === 'shadow' ? 'unperturbed shadow' : 'native golden'} ${s.mismatch.golden}</div>`;
+    }
+    if (s.diff) {
+      html += `<div>stateDiff at tick ${s.diffTick} (this world = A, unperturbed shadow = B): ${s.diff.total} item(s)</div>`;
+      html += '<table class="diffitems"><tr><th>slot</th><th>component</th><th>bytes</th></tr>';
+      for (const it of s.diff.items) {
+        const comp = it.componentId === 0 ? '(presence)' : `${it.component} (#${it.componentId}, ${it.size} B)`;
+        html += `<tr class="diff-item"><td>${it.slot}</td><td>${esc(comp)}</td><td>`
+          + `<div class="a">A ${esc(bytesHex(it.bytesA))}${esc(words(it.bytesA))}</div>`
+          + `<div class="b">B ${esc(bytesHex(it.bytesB))}${esc(words(it.bytesB))}</div></td></tr>`;
+      }
+      html += '</table>';
+    }
+    d.innerHTML = html;
+  } else if (s.mismatch) {
+    d.hidden = false;
+    d.textContent = `tick ${s.mismatch.tick}: wasm ${s.mismatch.wasm} ≠ native golden ${s.mismatch.golden}`;
+  } else {
+    d.hidden = true;
+  }
+  updateSystems(s);
+  drawFrameGraph();
+  $('events').textContent = events.slice(-12).join('\n');
+}
+
+function updateSystems(s) {
+  const el = $('systems');
+  if (s.kind !== 'live') { el.textContent = '(C++ scenario: timings are inside sim.runScenario)'; return; }
+  const w = s.built.world;
+  let html = '';
+  for (const info of w.systems()) {
+    const st = w.systemTimingStats(info.id);
+    const win = w.systemTimingWindow(info.id);
+    const b = info.budgetMs || 1;
+    const pct = (v) => `${Math.min(100, (v / b) * 100).toFixed(1)}%`;
+    html += `<div class="row"><span>${esc(info.name)}</span><div class="bar">`
+      + `<span class="p99" style="width:${pct(win.p99)}"></span><span class="p50" style="width:${pct(win.p50)}"></span>`
+      + `<span class="last" style="width:${pct(st.lastMs)}"></span></div>`
+      + `<span class="mono">${st.lastMs.toFixed(3)} / ${win.p50.toFixed(3)} / ${win.p99.toFixed(3)} of ${b}</span></div>`;
+  }
+  el.innerHTML = html;
+}
+
+function drawFrameGraph() {
+  const c = $('frames');
+  const g = c.getContext('2d');
+  g.fillStyle = '#0a0d10';
+  g.fillRect(0, 0, c.width, c.height);
+  const maxMs = 50;
+  const y = (ms) => c.height - Math.min(1, ms / maxMs) * c.height;
+  g.strokeStyle = '#3a434e';
+  g.beginPath(); g.moveTo(0, y(1000 / 60)); g.lineTo(c.width, y(1000 / 60)); g.stroke();
+  g.strokeStyle = '#5fb0ff';
+  g.beginPath();
+  const n = frameTimes.length;
+  for (let i = 0; i < n; i++) {
+    const px = (i / 300) * c.width;
+    if (i === 0) g.moveTo(px, y(frameTimes[i])); else g.lineTo(px, y(frameTimes[i]));
+  }
+  g.stroke();
+  g.fillStyle = '#8a96a3';
+  g.font = '10px monospace';
+  g.fillText('16.7 ms', 2, y(1000 / 60) - 2);
+}
+
+// -------------------------------------------------------------------- loop
+
+function frame(now) {
+  requestAnimationFrame(frame);
+  if (lastFrameAt !== 0) {
+    frameTimes.push(now - lastFrameAt);
+    if (frameTimes.length > 300) frameTimes.shift();
+  }
+  const dt = lastFrameAt === 0 ? 0 : now - lastFrameAt;
+  lastFrameAt = now;
+  const s = session;
+  if (s === null || s.loading) return;
+  try {
+    if (s.kind === 'live') {
+      if (!paused) {
+        if (fast) {
+          const until = performance.now() + 12;
+          do runOneTick(s, false, s.simNow); while (performance.now() < until);
+        } else {
+          s.simNow += Math.min(dt, 250) * speed;
+          runOneTick(s, true, s.simNow);
+        }
+      }
+      render(s, s.simNow);
+    } else if (!paused) {
+      const n = fast ? 600 : Math.max(1, Math.round(speed));
+      for (let i = 0; i < n && s.streamTick < s.stream.length - 1; i++) { s.streamTick++; checkStreamTick(s); }
+    }
+    updatePanel(false);
+  } catch (e) {
+    paused = true;
+    fatal(`The simulation stopped with an error: ${e.message}`);
+  }
+}
+
+// ------------------------------------------------------------------- start
+
+async function start() {
+  if (window.__laigeUnsupported) return;
+  try {
+    sim = await loadLaige();
+  } catch (e) {
+    fatal(`Could not load the WebAssembly module (@laige/sim): ${e && e.message ? e.message : e}`);
+    return;
+  }
+  sim.onLog((r) => {
+    if (r.severity === 'warn' || r.severity === 'error' || /budget/.test(r.event)) {
+      if (/read_before_write/.test(r.event)) return;
+      events.push(`[${session?.loop?.currentTick ?? '-'}] ${r.severity} ${r.subsystem}/${r.event} ${Object.entries(r.fields).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+      if (events.length > 200) events.shift();
+    }
+  });
+  // The core's scenarios, then those that exist only in TypeScript (their
+  // golden is the stream Node computed during the build).
+  const names = sim.scenarios().map((s) => s.name);
+  for (const [n, spec] of Object.entries(liveScenarios)) if (spec.tsOnly && !names.includes(n)) names.push(n);
+  const sel = $('scenario');
+  for (const n of names) {
+    const o = document.createElement('option');
+    o.value = n;
+    o.textContent = liveScenarios[n]?.tsOnly ? `${n} (TypeScript only, golden from Node)` : liveScenarios[n] ? n : `${n} (C++ in wasm)`;
+    sel.append(o);
+  }
+  const first = names.includes(params.get('scenario')) ? params.get('scenario') : 'swarm';
+  sel.value = first;
+  sel.addEventListener('change', () => { paused = false; select(sel.value); });
+  $('pause').addEventListener('click', () => { paused = !paused; $('pause').textContent = paused ? 'resume' : 'pause'; });
+  $('step').addEventListener('click', () => { paused = true; $('pause').textContent = 'resume'; runTicks(1); });
+  $('speed').addEventListener('change', () => { speed = Number($('speed').value); });
+  $('perturb').addEventListener('click', () => perturb());
+  $('reset').addEventListener('click', () => select(sel.value));
+  $('replay').addEventListener('click', () => downloadReplay());
+  const c = $('canvas');
+  c.addEventListener('pointerdown', (ev) => { c.setPointerCapture(ev.pointerId); canvasPointer(ev); });
+  c.addEventListener('pointermove', canvasPointer);
+  c.addEventListener('pointerup', () => setPointer(null));
+  c.addEventListener('pointercancel', () => setPointer(null));
+  window.__demo = {
+    scenarios: () => names,
+    select: (n, opts = {}) => { sel.value = n; paused = !!opts.paused; $('pause').textContent = paused ? 'resume' : 'pause'; return select(n); },
+    status, perturb, runTicks, setPointer,
+    replayBundle: () => {
+      const b = replayBundle();
+      if (b === null) return null;
+      let bin = '';
+      for (const x of b.bytes) bin += String.fromCharCode(x);
+      return { ...b, bytes: btoa(bin) };
+    },
+    setFast: (on) => { fast = !!on; },
+    setPaused: (on) => { paused = !!on; },
+  };
+  await select(first);
+  requestAnimationFrame(frame);
+}
+
+start().catch((e) => fatal(`The demo failed to start: ${e && e.message ? e.message : e}`));

@@ -1,0 +1,27 @@
+// Vite config of the @laige/sim demo. The page imports '@laige/sim' as a user
+// would; the alias points at the built package (dist/ + wasm/, `npm run
+// build`). The native golden streams (tests/golden, written by laige-detcheck
+// of this commit) are copied into public/golden/ whenever Vite starts.
+import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '..');
+const goldenSrc = resolve(root, 'tests/golden');
+const goldenDst = resolve(here, 'public/golden');
+mkdirSync(goldenDst, { recursive: true });
+if (existsSync(goldenSrc)) {
+  for (const f of readdirSync(goldenSrc)) if (f.endsWith('.txt')) copyFileSync(resolve(goldenSrc, f), resolve(goldenDst, f));
+}
+
+export default defineConfig({
+  root: here,
+  base: './',
+  logLevel: 'warn',
+  resolve: { alias: { '@laige/sim': resolve(root, 'dist/index.js') } },
+  build: { outDir: resolve(here, 'dist'), emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 2000 },
+  server: { host: '127.0.0.1', fs: { allow: [root] } },
+  preview: { host: '127.0.0.1' },
+});

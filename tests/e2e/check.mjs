@@ -1,0 +1,26 @@
+// check.mjs - `scripts/run.sh --check`: the demo's live comparison, headless
+// in chromium, one verdict line per scenario; exit 1 on any divergence.
+// Usage: node tests/e2e/check.mjs <built demo dir>
+import { launchChromium, openDemo, runScenario, serveStatic, verdictLine } from './harness.mjs';
+
+const dir = process.argv[2] ?? 'demo/dist';
+const server = await serveStatic(dir);
+const chrome = await launchChromium();
+let bad = 0;
+try {
+  const page = await openDemo(chrome.context, server.url, (m) => console.error(m));
+  const names = await page.evaluate(() => window.__demo.scenarios());
+  for (const name of names) {
+    const s = await runScenario(page, name, 600);
+    const line = verdictLine(name, s);
+    console.log(line);
+    if (!/: MATCH (\d+) ticks$/.test(line) || Number(/(\d+) ticks$/.exec(line)[1]) < 600) bad++;
+  }
+} catch (e) {
+  console.error(`check: ${e.message}`);
+  bad++;
+} finally {
+  await chrome.close();
+  await server.close();
+}
+process.exit(bad === 0 ? 0 : 1);
