@@ -37,6 +37,8 @@ suite "gtest native-release" build/native-release/laige_tests "${gtest_flags[@]}
 suite "build native-asan" bash scripts/build.sh native-asan
 suite "gtest native-asan (ASan+UBSan)" env ASAN_OPTIONS=detect_leaks=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 build/native-asan/laige_tests "${gtest_flags[@]}"
+suite "LeakSanitizer active (deliberate-leak self-check)" bash tests/fuzz/lsan_selfcheck.sh
+suite "fuzz smoke (60 s per target)" bash scripts/fuzz.sh 60
 suite "build wasm" bash scripts/build.sh wasm
 suite "gtest wasm (node)" node --no-experimental-fetch build/wasm/laige_tests.js "${gtest_flags[@]}"
 suite "wasm module size" bash scripts/wasm-size.sh

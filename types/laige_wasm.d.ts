@@ -234,6 +234,18 @@ declare module '*/laige_wasm.mjs' {
     // Scenarios
     scenarioList(): RawScenarioInfo[];
     scenarioRun(name: string, seedLo: number, seedHi: number, defaultSeed: boolean, ticks: number, defaultTicks: boolean): { code: Code; text?: string };
+    /** Opens a ScenarioRun; writes its handle (a world pointer every world* call and worldDestroy accept) at `out`. */
+    scenarioOpen(name: string, seedLo: number, seedHi: number, defaultSeed: boolean, out: Ptr): Code;
+    /** True for a world opened by scenarioOpen. */
+    scenarioIsRun(w: Ptr): boolean;
+    /** given: the tick's payload is `size` bytes at `data` (0 = none); else the scenario's own generated input. */
+    scenarioStep(w: Ptr, given: boolean, data: Ptr, size: number): Code;
+    /** A copy of the scenario generator's payload for `tick` (empty when none). */
+    scenarioGeneratedInput(w: Ptr, tick: number): Uint8Array;
+    /** Completed ticks of the run. */
+    scenarioTick(w: Ptr): number;
+    /** The run's stateHash(tick()) as a u64 at `out`. */
+    scenarioHash(w: Ptr, out: Ptr): void;
   }
 
   export interface LaigeModuleOptions {

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -124,9 +125,14 @@ void logShutdown() { laige::log::Logger::instance().shutdown(); }
 // What the wasm layer keeps per world: the world, its current schedule (a
 // GameLoop points at it, so it lives at a fixed address) and the strings a
 // SystemDef points at (system names and dependsOn lists outlive the world).
+// A scenario run's world (scenarioOpen) is a JsWorld too: `world` then
+// refers into `run`, so every world* binding reads it unchanged.
 struct JsWorld {
-  explicit JsWorld(laige::World w) noexcept : world(std::move(w)) {}
-  laige::World world;
+  explicit JsWorld(laige::World w) noexcept : owned(std::move(w)), world(*owned) {}
+  explicit JsWorld(laige::ScenarioRun r) noexcept : run(std::move(r)), world(run->world()) {}
+  std::optional<laige::World> owned;
+  std::optional<laige::ScenarioRun> run;
+  laige::World& world;
   laige::SystemSchedule schedule{};
   std::vector<std::unique_ptr<std::string>> strings;
   bool timingClockJs = false;
@@ -755,6 +761,45 @@ val scenarioRun(std::string name, std::uint32_t seedLo, std::uint32_t seedHi, bo
   return o;
 }
 
+// ---------------------------------------------------------------------------
+// Scenario runs: a C++ scenario stepped tick by tick inside a world the TS
+// World wrapper reads (the demo's live view). The handle is a JsWorld
+// pointer: the world* bindings and worldDestroy take it as is.
+// ---------------------------------------------------------------------------
+
+std::uint32_t scenarioOpen(std::string name, std::uint32_t seedLo, std::uint32_t seedHi, bool defaultSeed,
+                           std::uintptr_t out) {
+  const laige::Scenario* s = laige::findScenario(name);
+  if (s == nullptr) return code(ErrorCode::InvalidArgument);
+  auto r = laige::ScenarioRun::create(*s, defaultSeed ? s->defaultSeed : u64(seedLo, seedHi));
+  if (r.isError()) return code(r);
+  auto* jw = new JsWorld(std::move(r).takeValue());
+  *at<std::uint32_t>(out) = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(jw));
+  return 0;
+}
+bool scenarioIsRun(std::uintptr_t w) { return W(w).run.has_value(); }
+// given: run the tick with `size` bytes at `data` as its input payload (size
+// 0 = no payload); else with the scenario's own generated input.
+std::uint32_t scenarioStep(std::uintptr_t w, bool given, std::uintptr_t data, std::uint32_t size) {
+  JsWorld& jw = W(w);
+  if (!jw.run) return code(ErrorCode::InvalidArgument);
+  if (!given) return code(jw.run->step());
+  laige::TickInput in;
+  in.data = size > 0 ? at<const std::uint8_t>(data) : nullptr;
+  in.size = size;
+  return code(jw.run->step(in));
+}
+// The payload the scenario's generator produces for `tick` (a copy; empty
+// without a generator or a payload on that tick).
+val scenarioGeneratedInput(std::uintptr_t w, double tick) {
+  JsWorld& jw = W(w);
+  if (!jw.run) return bytesCopy(nullptr, 0);
+  const laige::TickInput in = jw.run->generatedInput(static_cast<std::uint64_t>(tick));
+  return bytesCopy(in.data, in.size);
+}
+double scenarioTick(std::uintptr_t w) { return W(w).run ? static_cast<double>(W(w).run->tick()) : 0.0; }
+void scenarioHash(std::uintptr_t w, std::uintptr_t out) { putU64(out, W(w).run ? W(w).run->hash() : 0); }
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(laige_sim) {
@@ -841,4 +886,10 @@ EMSCRIPTEN_BINDINGS(laige_sim) {
   // Scenarios
   function("scenarioList", &scenarioList);
   function("scenarioRun", &scenarioRun);
+  function("scenarioOpen", &scenarioOpen);
+  function("scenarioIsRun", &scenarioIsRun);
+  function("scenarioStep", &scenarioStep);
+  function("scenarioGeneratedInput", &scenarioGeneratedInput);
+  function("scenarioTick", &scenarioTick);
+  function("scenarioHash", &scenarioHash);
 }

@@ -1,15 +1,19 @@
-// main.js - the @laige/sim browser demo: a scenario's systems (TypeScript,
-// over the wasm core) driven by createGameLoop(...).frame(now) inside
+// main.js - the @laige/sim browser demo: every C++ scenario of the core
+// (cpp/scenarios: swarm, stress, float, input, ...) stepped live in wasm
+// through sim.openScenario (its C++ systems read each tick's input payload,
+// e.g. swarm's pointer attractor), and the TypeScript-systems scenario
+// (ts-orbits) driven by createGameLoop(...).frame(now); both inside
 // requestAnimationFrame at a fixed 60 Hz tick with render interpolation, and
-// every tick's wasm stateHash checked live against the native golden stream
-// (tests/golden, written by laige-detcheck of the same commit).
+// every tick's wasm stateHash checked live against the golden stream
+// (tests/golden, written by native laige-detcheck of the same commit).
 //
 // URL parameters: ?scenario=<name> picks the first scenario; ?fast=1 steps
 // the loop as fast as the page can (GameLoop.step, no real-time wait) - what
 // the e2e test and `scripts/run.sh --check` use. window.__demo is the test
 // hook (select, status, perturb, runTicks).
 import { loadLaige, formatEntity } from '@laige/sim';
-import { attractorPayload, liveScenarios, swarmGeneratedInput } from './scenarios.js';
+import { attractorPayload, liveScenarios } from './scenarios.js';
+import { nativeBuild } from './native.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -62,6 +66,15 @@ async function loadGolden(name) {
 
 // ------------------------------------------------------------------ sessions
 
+/** How a scenario is built: a C++ scenario of the core (openScenario) or a TypeScript one (scenarios.js). */
+function specOf(name) {
+  const info = sim.scenarios().find((s) => s.name === name);
+  if (info !== undefined) {
+    return { seed: info.defaultSeed, native: true, build: (m, seed) => nativeBuild(m, name, seed, TICK_HZ) };
+  }
+  return liveScenarios[name];
+}
+
 function disposeSession() {
   if (session === null) return;
   for (const w of [session.built?.world, session.shadow?.built.world]) {
@@ -89,16 +102,18 @@ async function select(name) {
   my.perturb = null;
   my.diff = null;
   my.lastHash = null;
-  if (liveScenarios[name] !== undefined) {
-    const spec = liveScenarios[name];
+  const spec = specOf(name);
+  if (spec !== undefined) {
     my.kind = 'live';
+    my.native = !!spec.native;
     my.seed = spec.seed;
     my.built = spec.build(sim, spec.seed);
-    my.loop = sim.createGameLoop(my.built.world, { tickRateHz: TICK_HZ, maxCatchUpTicks: 1 });
+    my.loop = my.built.loop ?? sim.createGameLoop(my.built.world, { tickRateHz: TICK_HZ, maxCatchUpTicks: 1 });
     my.simNow = 0;
     my.lastTickAt = 0;
     my.prev = new Map();
     my.cur = snapshot(my.built);
+    my.snapTick = 0;
     // Every tick's input payload (the replay), and the pointer as attractor:
     // while it is down its position is the tick's payload, else the
     // scenario's own generator (the golden's input).
@@ -112,23 +127,27 @@ async function select(name) {
           if (my.inputSince === null) my.inputSince = tick;
           return attractorPayload(my.pointer[0], my.pointer[1]);
         }
-        return swarmGeneratedInput(tick);
+        return my.built.generatedInput(tick);
       };
     }
-    $('noview').hidden = true;
-    $('canvas').style.visibility = 'visible';
+    if (my.built.textOnly) {
+      $('canvas').style.visibility = 'hidden';
+      $('noview').hidden = false;
+      $('noview').textContent = `${name}: C++ systems (cpp/scenarios) stepped live in wasm (sim.openScenario); no position-like component to draw. Components:\n${my.built.summary()}`;
+    } else {
+      $('noview').hidden = true;
+      $('canvas').style.visibility = 'visible';
+    }
     $('perturb').disabled = false;
     $('replay').disabled = !!spec.tsOnly; // laige-replay knows the core's scenarios only
     checkTick(my, 0);
   } else {
-    // A scenario whose systems exist only in C++ (cpp/scenarios): the wasm
-    // module runs that same code with sim.runScenario; no live view.
+    // Fallback for a name neither the core nor scenarios.js builds live:
+    // its stream from sim.runScenario, checked tick by tick, no view.
     my.kind = 'stream';
     $('canvas').style.visibility = 'hidden';
     $('noview').hidden = false;
-    $('noview').textContent = `${name}: C++ systems (cpp/scenarios) running inside the wasm module (sim.runScenario), `
-      + 'checked tick by tick against the native golden. The live view covers the scenarios ported to TypeScript systems: '
-      + Object.keys(liveScenarios).join(', ') + '.';
+    $('noview').textContent = `${name}: no live view; its stream (sim.runScenario) is checked tick by tick against the native golden.`;
     $('perturb').disabled = true;
     $('replay').disabled = true;
     my.streamTick = 0;
@@ -193,8 +212,7 @@ function runOneTick(s, viaFrame, nowMs) {
   const ran = viaFrame ? s.loop.frame(nowMs) : s.loop.step(1);
   if (ran > 0) {
     s.payloads[s.loop.currentTick] = s.built.state?.lastPayload;
-    s.prev = s.cur;
-    s.cur = snapshot(s.built);
+    // The render snapshot (positions) is taken when a frame is drawn.
     s.lastTickAt = nowMs;
     checkTick(s, s.loop.currentTick);
   }
@@ -223,9 +241,9 @@ function perturb() {
   if (s === null || s.kind !== 'live' || s.perturb !== null) return null;
   const t = s.loop.currentTick;
   // The shadow: the same scenario, unperturbed, brought to the same tick.
-  const spec = liveScenarios[s.name];
+  const spec = specOf(s.name);
   const built = spec.build(sim, spec.seed);
-  const loop = sim.createGameLoop(built.world, { tickRateHz: TICK_HZ, maxCatchUpTicks: 1 });
+  const loop = built.loop ?? sim.createGameLoop(built.world, { tickRateHz: TICK_HZ, maxCatchUpTicks: 1 });
   if (built.state) built.state.input = (tick) => s.payloads[tick];
   loop.step(t);
   s.shadow = { built, loop };
@@ -252,7 +270,7 @@ function perturb() {
 function replayBundle() {
   const s = session;
   if (s === null || s.kind !== 'live') return null;
-  const spec = liveScenarios[s.name];
+  const spec = specOf(s.name);
   const info = sim.scenarios().find((x) => x.name === s.name)
     ?? { tickRateHz: TICK_HZ, capacity: built0Capacity(s), churnPerFrameBudget: 256, math: 'fixed_point_16_16' };
   const built = spec.build(sim, spec.seed);
@@ -300,13 +318,13 @@ function downloadReplay() {
 
 function setPointer(p) {
   const s = session;
-  if (s === null || s.kind !== 'live' || !s.built.state) return;
+  if (s === null || s.kind !== 'live' || !s.built.acceptsPointer) return;
   s.pointer = p === null ? null : [Math.round(p[0] * 65536), Math.round(p[1] * 65536)];
 }
 
 function canvasPointer(ev) {
   const s = session;
-  if (s === null || s.kind !== 'live' || !s.built.state) return;
+  if (s === null || s.kind !== 'live' || !s.built.acceptsPointer) return;
   if ((ev.buttons & 1) === 0) { setPointer(null); return; }
   const c = $('canvas');
   const r = c.getBoundingClientRect();
@@ -323,7 +341,13 @@ function render(s, nowMs) {
   const g = c.getContext('2d');
   g.fillStyle = '#0a0d10';
   g.fillRect(0, 0, c.width, c.height);
-  if (s === null || s.kind !== 'live') return;
+  if (s === null || s.kind !== 'live' || s.built.textOnly) return;
+  const t = s.loop.currentTick;
+  if (s.snapTick !== t) {
+    s.prev = s.snapTick === t - 1 ? s.cur : new Map();
+    s.cur = snapshot(s.built);
+    s.snapTick = t;
+  }
   const { x0, y0, size } = s.built.extent;
   const scale = c.width / size;
   const alpha = fast || paused ? 1 : Math.max(0, Math.min(1, (nowMs - s.lastTickAt) * TICK_HZ / 1000));
@@ -384,7 +408,7 @@ function status() {
   else if (s.golden === null) verdict = 'NO GOLDEN';
   else verdict = 'MATCH';
   return {
-    ready: true, scenario: s.name, kind: s.kind, tick, checked: s.checked, verdict, divergedAt: s.divergedAt,
+    ready: true, scenario: s.name, kind: s.kind, native: !!s.native, tick, checked: s.checked, verdict, divergedAt: s.divergedAt,
     entities: s.kind === 'live' ? s.built.world.entityCount : null,
     goldenTicks: s.golden ? s.golden.length - 1 : 0, goldenError: s.goldenError,
     perturbTick: s.perturb?.tick ?? null, expectTick: s.perturb?.expectTick ?? null,
@@ -419,7 +443,9 @@ function updatePanel(force) {
   $('s-hash').textContent = s.lastHash ?? '-';
   $('s-golden').textContent = s.golden && st.tick < s.golden.length ? s.golden[st.tick] : (s.golden ? '(past the golden stream)' : '-');
   $('s-mode').textContent = s.kind === 'live'
-    ? `TypeScript systems on the wasm core${liveScenarios[s.name]?.tsOnly ? ' (TypeScript-only scenario: golden computed under Node at build time)' : ' (golden: native laige-detcheck)'}, ${fast ? 'fast (GameLoop.step)' : `GameLoop.frame in rAF, ${TICK_HZ} Hz × ${speed}`}${paused ? ', paused' : ''}`
+    ? (s.native
+      ? `C++ scenario stepped live in wasm (sim.openScenario; golden: native laige-detcheck), ${fast ? 'fast' : `fixed ${TICK_HZ} Hz tick in rAF × ${speed}`}${paused ? ', paused' : ''}`
+      : `TypeScript systems on the wasm core${liveScenarios[s.name]?.tsOnly ? ' (TypeScript-only scenario: golden computed under Node at build time)' : ''}, ${fast ? 'fast (GameLoop.step)' : `GameLoop.frame in rAF, ${TICK_HZ} Hz × ${speed}`}${paused ? ', paused' : ''}`)
     : 'C++ scenario in wasm (sim.runScenario)';
   if (s.divergedAt !== null) {
     setVerdict('diverged', `DIVERGED at tick ${s.divergedAt}`);
@@ -563,7 +589,7 @@ async function start() {
   for (const n of names) {
     const o = document.createElement('option');
     o.value = n;
-    o.textContent = liveScenarios[n]?.tsOnly ? `${n} (TypeScript only, golden from Node)` : liveScenarios[n] ? n : `${n} (C++ in wasm)`;
+    o.textContent = liveScenarios[n]?.tsOnly ? `${n} (TypeScript systems, golden from Node)` : `${n} (C++ in wasm)`;
     sel.append(o);
   }
   const first = names.includes(params.get('scenario')) ? params.get('scenario') : 'swarm';
@@ -584,6 +610,8 @@ async function start() {
     scenarios: () => names,
     select: (n, opts = {}) => { sel.value = n; paused = !!opts.paused; $('pause').textContent = paused ? 'resume' : 'pause'; return select(n); },
     status, perturb, runTicks, setPointer,
+    /** The page's stateHash of tick t of the current session (hex), or null. */
+    hashAt: (t) => session?.hashes?.[t] ?? null,
     replayBundle: () => {
       const b = replayBundle();
       if (b === null) return null;

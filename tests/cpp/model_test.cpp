@@ -144,12 +144,17 @@ class Runner {
   Runner(std::uint32_t capacity, std::uint64_t seed)
       : world_(makeWorld(capacity)), model_(capacity), rng_(seed) {}
 
-  void run(std::uint32_t ops) {
+  // hashEvery: compare World::stateHash with the model's hash after every
+  // hashEvery-th operation (0: never). Debug builds never compare: random
+  // float bytes make NaNs, and a NaN reaching the hash asserts there.
+  void run(std::uint32_t ops, std::uint32_t hashEvery = 0) {
     for (op_ = 0; op_ < ops && !::testing::Test::HasFatalFailure(); ++op_) {
       step();
       if (op_ % 64 == 0) fullCheck();
+      if (!kDebug && hashEvery != 0 && op_ % hashEvery == 0) checkHash();
     }
     fullCheck();
+    if (!kDebug && hashEvery != 0) checkHash();
   }
 
  private:
@@ -333,6 +338,54 @@ class Runner {
     ASSERT_EQ(world_.guardrailStats().frameChurn, model_.churn);
   }
 
+  // The state hash of seed 000 (laige/state_hash.h), recomputed from the
+  // model's maps alone: FNV-1a 64 over a byte stream, words big-endian. No
+  // archetypes, rows or storage of the world are used: live slots ascending,
+  // then the non-empty component sets in lexicographic order of their
+  // ascending id lists, each with its rows in slot order and the bytes of
+  // its sized components in id order (f32 NaNs as the canonical quiet NaN).
+  std::uint64_t modelHash(std::uint64_t tick) {
+    std::uint64_t h = 14695981039346656037ull;           // FNV-1a 64 offset basis
+    auto byte = [&h](std::uint8_t b) { h = (h ^ b) * 1099511628211ull; };  // FNV prime
+    auto word = [&byte](std::uint64_t w) {
+      for (int shift = 56; shift >= 0; shift -= 8) byte(static_cast<std::uint8_t>(w >> shift));
+    };
+    word(tick);
+    word(model_.live);
+    std::map<Set, std::vector<std::uint16_t>> bySet;
+    for (const auto& kv : model_.slots) {
+      if (!kv.second.alive) continue;
+      word((std::uint64_t{kv.first} << 16) | kv.second.generation);
+      if (!kv.second.comps.empty()) bySet[model_.setOf(kv.first)].push_back(kv.first);
+    }
+    for (const auto& [set, rows] : bySet) {
+      for (ComponentTypeId c : set) word(c);
+      word(rows.size());
+      for (std::uint16_t s : rows) {
+        for (ComponentTypeId c : set) {
+          Bytes v = model_.slots[s].comps.at(c);
+          if (c == 2) {  // MB: two f32 fields
+            for (std::size_t at = 0; at + 4 <= v.size(); at += 4) {
+              std::uint32_t bits = 0;
+              std::memcpy(&bits, v.data() + at, 4);
+              if ((bits & 0x7f800000u) == 0x7f800000u && (bits & 0x007fffffu) != 0) {
+                const std::uint32_t quiet = 0x7fc00000u;
+                std::memcpy(v.data() + at, &quiet, 4);
+              }
+            }
+          }
+          for (std::uint8_t b : v) byte(b);
+        }
+      }
+    }
+    return h;
+  }
+
+  void checkHash() {
+    const std::uint64_t tick = op_ * 2654435761ull;
+    ASSERT_EQ(world_.stateHash(tick), modelHash(tick)) << "op " << op_;
+  }
+
   // --- each ---------------------------------------------------------------------
 
   struct Guard {
@@ -497,6 +550,51 @@ TEST(ModelTest, TinyWorldAtItsBudget) {
   SCOPED_TRACE(::testing::Message() << "LAIGE_TEST_SEED=" << seed);
   Runner r(3, Prng::deriveSubstream(seed, 3003).next_u64());
   r.run(30000 / kScale);
+}
+
+// The long run (issue 8): several seeds, every operation followed by a
+// stateHash comparison with the model's independent hash. One million
+// operations per seed in a native optimised build without sanitizers,
+// 100,000 under wasm; debug and sanitizer builds keep a short run (their
+// suites stay fast). LAIGE_MODEL_OPS overrides the count per seed.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LAIGE_MODEL_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define LAIGE_MODEL_SANITIZED 1
+#endif
+
+std::uint32_t longRunOps() {
+  if (const char* env = std::getenv("LAIGE_MODEL_OPS")) return static_cast<std::uint32_t>(std::strtoul(env, nullptr, 0));
+#if defined(__EMSCRIPTEN__)
+  return 100000;
+#elif defined(LAIGE_MODEL_SANITIZED) || !defined(NDEBUG)
+  return 20000;
+#else
+  return 1000000;
+#endif
+}
+
+constexpr std::uint32_t kLongRunSeeds = 3;
+
+TEST(ModelTest, LongRunStateHashEveryStepSeveralSeeds) {
+  const std::uint64_t seed = baseSeed();
+  const std::uint32_t ops = longRunOps();
+  for (std::uint32_t k = 0; k < kLongRunSeeds && !HasFatalFailure(); ++k) {
+    SCOPED_TRACE(::testing::Message() << "LAIGE_TEST_SEED=" << seed << " substream " << 3100 + k << " ops " << ops);
+    Runner r(64, Prng::deriveSubstream(seed, 3100 + k).next_u64());
+    r.run(ops, 1);
+  }
+}
+
+TEST(ModelTest, LongRunLargeWorldStateHash) {
+  const std::uint64_t seed = baseSeed();
+  const std::uint32_t ops = longRunOps() / 4;
+  SCOPED_TRACE(::testing::Message() << "LAIGE_TEST_SEED=" << seed << " ops " << ops);
+  Runner r(1000, Prng::deriveSubstream(seed, 3200).next_u64());
+  r.run(ops, 16);
 }
 
 }  // namespace

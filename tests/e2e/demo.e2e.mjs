@@ -37,12 +37,28 @@ try {
     d.setFast(true);
     return { ticks: s.tick - t0, verdict: s.verdict };
   });
-  expect(rt.ticks >= 30 && rt.ticks <= 100 && rt.verdict === 'MATCH', `real time: ${rt.ticks} ticks in 1.5 s via GameLoop.frame in rAF, ${rt.verdict}`);
+  expect(rt.ticks >= 30 && rt.ticks <= 100 && rt.verdict === 'MATCH', `real time: ${rt.ticks} ticks in 1.5 s at a fixed 60 Hz tick in rAF (C++ swarm via openScenario), ${rt.verdict}`);
   expect(names.length >= 7 && names.includes('swarm'), `the picker lists every scenario (${names.join(', ')})`);
+  const tsOnly = new Set(['ts-orbits']);
   for (const name of names) {
     const s = await runScenario(page, name, 600);
     expect(s.verdict === 'MATCH' && s.tick >= 600 && s.checked >= 601, `${verdictLine(name, s)} (${s.checked} hashes checked, ${s.kind})`);
+    // Every scenario is live; the core's are the C++ scenario itself (sim.openScenario), not a port.
+    expect(s.kind === 'live' && s.native === !tsOnly.has(name), `${name} is live (${s.native ? 'C++ scenario via openScenario' : 'TypeScript systems'})`);
   }
+  for (const n of ['swarm', 'stress', 'float', 'input']) expect(names.includes(n), `the picker lists ${n}`);
+  // The live swarm is the C++ scenario: without pointer input its tick-600
+  // hash is line 600 of the native golden (stepped exactly 600 ticks).
+  const swarmGolden = readFileSync('tests/golden/swarm.txt', 'utf8').trim().split('\n');
+  const at600 = await page.evaluate(async () => {
+    const d = window.__demo;
+    await d.select('swarm', { paused: true });
+    d.runTicks(600);
+    const s = d.status();
+    return { tick: s.tick, hash: d.hashAt(600), native: s.native, verdict: s.verdict, inputSince: s.inputSince };
+  });
+  expect(at600.native && at600.tick === 600 && at600.inputSince === null && `600 ${at600.hash}` === swarmGolden[600] && at600.verdict === 'MATCH',
+    `live swarm is the C++ scenario: tick 600 ${at600.hash} = golden ${swarmGolden[600]?.split(' ')[1]}`);
   // The verdict text the user sees.
   expect(/^MATCH/.test(await page.textContent('#verdict')), 'the verdict box shows MATCH');
 

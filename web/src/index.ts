@@ -2,8 +2,8 @@
 // @laige/sim - a deterministic ECS simulation core (C++20 compiled to
 // WebAssembly) with a typed TypeScript API. See DESIGN.md "The TypeScript
 // surface" and README.md.
-export { loadLaige, Laige } from './sim.js';
-export type { LogRecord, LogLevel, ScenarioInfo, ScenarioOptions, ScenarioStream } from './sim.js';
+export { loadLaige, Laige, ScenarioRun } from './sim.js';
+export type { LogRecord, LogLevel, ScenarioInfo, ScenarioOptions, ScenarioStream, OpenScenarioOptions } from './sim.js';
 export type { LoadOptions } from './raw.js';
 export { World } from './world.js';
 export type {

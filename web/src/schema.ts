@@ -48,7 +48,8 @@ export const KIND_CODE: Readonly<Record<ScalarKind, number>> = {
 const KIND_SIZE: Readonly<Record<ScalarKind, number>> = {
   i8: 1, u8: 1, i16: 2, u16: 2, i32: 4, u32: 4, f32: 4, f64: 8, fx: 4,
 };
-const KIND_BY_CODE: Readonly<Record<number, ScalarKind>> = {
+/** @internal */
+export const KIND_BY_CODE: Readonly<Record<number, ScalarKind>> = {
   1: 'i8', 2: 'u8', 3: 'i16', 4: 'u16', 5: 'i32', 6: 'u32', 9: 'f32', 10: 'f64', 11: 'fx',
 };
 const NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;

@@ -60,6 +60,101 @@ export interface ScenarioStream {
   hashes: bigint[];
 }
 
+/** Options of openScenario. */
+export interface OpenScenarioOptions {
+  /** The seed. Default: the scenario's. */
+  seed?: bigint;
+}
+
+/**
+ * A C++ scenario run stepped from TypeScript (sim.openScenario): the same
+ * ScenarioRun laige-detcheck steps, inside a World TypeScript can read
+ * (entityCount, component(name), each, stateDiff, systemTimingStats...).
+ */
+export class ScenarioRun implements Disposable {
+  /** The scenario's name. */
+  readonly name: string;
+  /** The seed the run was opened with. */
+  readonly seed: bigint;
+  /** The scenario. */
+  readonly info: ScenarioInfo;
+  /** The run's world (read it; its components and schedule belong to the scenario). */
+  readonly world: World;
+  readonly #sim: Laige;
+
+  /** @internal Use sim.openScenario. */
+  constructor(sim: Laige, info: ScenarioInfo, seed: bigint, world: World) {
+    this.#sim = sim;
+    this.info = info;
+    this.name = info.name;
+    this.seed = seed;
+    this.world = world;
+  }
+
+  /** Completed ticks (0 right after setup). */
+  get tick(): number {
+    return this.#sim.raw.scenarioTick(this.world._live('ScenarioRun.tick'));
+  }
+
+  /**
+   * Runs the next tick. Without `input`: with the scenario's own generated
+   * input (the golden stream). With `input`: that payload instead (an empty
+   * array = no payload), e.g. swarm's attractor (8 bytes: int32 x, y, Q16.16, little-endian).
+   */
+  step(input?: Uint8Array): void {
+    const where = `ScenarioRun(${this.name}).step`;
+    const w = this.world._live(where);
+    if (input !== undefined && !(input instanceof Uint8Array)) throw invalid(`${where}: input must be a Uint8Array, got ${describe(input)}`);
+    if (input !== undefined && input.length > 1 << 20) throw invalid(`${where}: input is over 1 MiB`);
+    if (this.world._iterating !== 0) throw invalid(`${where}: called inside each`);
+    const m = this.#sim.mem;
+    const size = input?.length ?? 0;
+    const ptr = size > 0 ? m.copyIn(input!) : 0;
+    let code: number;
+    try {
+      code = this.#sim.raw.scenarioStep(w, input !== undefined, ptr, size);
+    } finally {
+      if (ptr !== 0) this.#sim.raw._free(ptr);
+    }
+    m.sync();
+    if (code !== 0) throw new LaigeError(code, `${where}: the tick was rejected (see the log)`);
+  }
+
+  /** The payload the scenario's generator writes for `tick` (empty when it writes none). */
+  generatedInput(tick: number): Uint8Array {
+    const where = `ScenarioRun(${this.name}).generatedInput`;
+    const w = this.world._live(where);
+    if (typeof tick !== 'number' || !Number.isSafeInteger(tick) || tick < 1) throw invalid(`${where}: tick must be an integer >= 1, got ${describe(tick)}`);
+    const r = this.#sim.raw.scenarioGeneratedInput(w, tick);
+    this.#sim.mem.sync();
+    return r;
+  }
+
+  /** World::stateHash(tick): this tick's line of the scenario's stream. */
+  stateHash(): bigint {
+    const w = this.world._live(`ScenarioRun(${this.name}).stateHash`);
+    const m = this.#sim.mem;
+    this.#sim.raw.scenarioHash(w, m.out);
+    m.sync();
+    const o = m.out >>> 2;
+    return (BigInt(m.u32[o + 1]!) << 32n) | BigInt(m.u32[o]!);
+  }
+
+  /** True after dispose() (or after its world was disposed). */
+  get disposed(): boolean {
+    return this.world.disposed;
+  }
+
+  /** Frees the run and its world. Idempotent. */
+  dispose(): void {
+    this.world.dispose();
+  }
+
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+}
+
 /** The loaded module: the entry point of @laige/sim. */
 export class Laige {
   /** @internal */ readonly raw: LaigeRawModule;
@@ -125,6 +220,7 @@ export class Laige {
   /** A fixed-tick loop over `world`'s systems; call frame(performance.now()) from requestAnimationFrame. */
   createGameLoop(world: World, options: GameLoopOptions = {}): GameLoop {
     this.#own('createGameLoop', world);
+    world._notScenario('createGameLoop');
     return new GameLoop(world, options);
   }
 
@@ -257,6 +353,28 @@ export class Laige {
     const text = r.text!;
     const hashes = text.split('\n').filter((l) => l.length > 0).map((l) => BigInt(`0x${l.slice(l.indexOf(' ') + 1)}`));
     return { name, seed, ticks, text, hashes };
+  }
+
+  /**
+   * Opens a built-in C++ scenario as a run stepped tick by tick: its world is
+   * a World this module can read. Unknown names and bad seeds: InvalidArgument.
+   */
+  openScenario(name: string, options: OpenScenarioOptions = {}): ScenarioRun {
+    const where = `openScenario(${describe(name)})`;
+    if (typeof name !== 'string') throw invalid(`${where}: name must be a string`);
+    if (typeof options !== 'object' || options === null) throw invalid(`${where}: options must be an object`);
+    const all = this.scenarios();
+    const info = all.find((s) => s.name === name);
+    if (info === undefined) throw invalid(`${where}: no such scenario (one of ${all.map((s) => s.name).join(', ')})`);
+    const seed = options.seed === undefined ? info.defaultSeed : u64(`${where}: seed`, options.seed);
+    const m = this.mem;
+    const code = this.raw.scenarioOpen(name, Number(seed & 0xffffffffn), Number(seed >> 32n), false, m.out);
+    m.sync();
+    if (code !== 0) throw new LaigeError(code, `${where}: the scenario's setup failed (see the log)`);
+    const ptr = m.u32[m.out >>> 2]!;
+    const world = new World(this, { capacity: info.capacity, churnPerFrameBudget: info.churnPerFrameBudget, seed, deterministic: true },
+      { ptr, scenario: name });
+    return new ScenarioRun(this, info, seed, world);
   }
 
   /** Receives every log record of the core (null stops it). Records are rate-limited per event by the core. */

@@ -10,7 +10,7 @@ import { type Entity, formatEntity } from './entity.js';
 import { LaigeError, check, invalid } from './errors.js';
 import type { LaigeRawModule, Mem } from './raw.js';
 import {
-  type ReadRef, type Ref, type Schema, type Value, type ValueInput, describe, layoutFrom, parseSchema,
+  type ReadRef, type Ref, type Schema, type Value, type ValueInput, KIND_BY_CODE, describe, layoutFrom, parseSchema,
 } from './schema.js';
 import { type Chunk, type FieldColumn, runEach, runEachChunk } from './query.js';
 import { SystemRegistry, type SystemContext, type SystemDef, type SystemHandle, type SystemInfo,
@@ -168,9 +168,17 @@ export class World implements Disposable {
   #handles = 0;
   #handlesRows = 0;
 
-  /** @internal Use sim.createWorld. */
-  constructor(host: Host, options: WorldOptions) {
+  /** @internal The name of the C++ scenario whose run owns this world (sim.openScenario), or null. */
+  readonly _scenario: string | null;
+
+  /**
+   * @internal Use sim.createWorld. `adopt` (sim.openScenario): the pointer of
+   * a world the core already created (a scenario run's); its components are
+   * read from the core's registry instead of being registered here.
+   */
+  constructor(host: Host, options: WorldOptions, adopt?: { ptr: number; scenario: string }) {
     const where = 'createWorld';
+    this._scenario = adopt?.scenario ?? null;
     if (typeof options !== 'object' || options === null) throw invalid(`${where}: options must be an object with a capacity`);
     const capacity = u32(`${where}: capacity`, options.capacity, 1, 65536);
     const churn = options.churnPerFrameBudget === undefined ? 256 : u32(`${where}: churnPerFrameBudget`, options.churnPerFrameBudget);
@@ -182,12 +190,45 @@ export class World implements Disposable {
     this._mem = host.mem;
     this._options = Object.freeze({ capacity, churnPerFrameBudget: churn, seed, deterministic });
     const m = this._mem;
-    const code = this._raw.worldCreate(capacity, churn, lo(seed), hi(seed), deterministic, m.out);
-    m.sync();
-    check(code, `${where}: the core rejected the options`);
-    this._ptr = m.u32[m.out >>> 2]!;
+    if (adopt !== undefined) {
+      this._ptr = adopt.ptr;
+    } else {
+      const code = this._raw.worldCreate(capacity, churn, lo(seed), hi(seed), deterministic, m.out);
+      m.sync();
+      check(code, `${where}: the core rejected the options`);
+      this._ptr = m.u32[m.out >>> 2]!;
+    }
     this._systems = new SystemRegistry(this);
     host.registerWorld(this._ptr, this);
+    if (adopt !== undefined) this.#adoptComponents();
+  }
+
+  /** Wraps every component the core registered (C++ LAIGE_COMPONENT fields) in a Component. */
+  #adoptComponents(): void {
+    const n = this._raw.worldComponentCount(this._ptr);
+    for (let id = 1; id <= n; id++) {
+      const info = this._raw.worldComponentInfo(this._ptr, id);
+      this._mem.sync();
+      if (info === null) continue;
+      const schema: Record<string, unknown> = {};
+      for (const [fname, code, count] of info.fields) {
+        const kind = KIND_BY_CODE[code]!;
+        schema[fname] = count > 1 ? [kind, count] : kind;
+      }
+      const frozen = Object.freeze(schema) as Schema;
+      const name = info.name;
+      this._components[id] = new Component(this, this._mem, name, id, frozen, info.size, info.alignment,
+        layoutFrom(info.fields, frozen), (field: string): never => {
+          throw invalid(`each: ${name}.${field} was declared 'read' in this query: declare it 'write' to assign it`);
+        });
+    }
+  }
+
+  /** @internal Throws for calls that would change a scenario run's components or schedule. */
+  _notScenario(where: string): void {
+    if (this._scenario !== null) {
+      throw invalid(`${where}: this world belongs to the C++ scenario run '${this._scenario}' (step it with its ScenarioRun)`);
+    }
   }
 
   // --- lifetime --------------------------------------------------------------
@@ -330,6 +371,7 @@ export class World implements Disposable {
   registerComponent<const S extends Schema>(name: string, schema: S): Component<S> {
     const where = `World.registerComponent(${describe(name)})`;
     const w = this._live(where);
+    this._notScenario(where);
     if (typeof name !== 'string' || name.length === 0 || name.length > 63) {
       throw invalid(`${where}: the name must be a non-empty string of at most 63 characters`);
     }
@@ -358,6 +400,12 @@ export class World implements Disposable {
   component<S extends Schema = Schema>(name: string): Component<S> | undefined {
     this._live('World.component');
     return this._components.find((c) => c !== undefined && c.name === name) as Component<S> | undefined;
+  }
+
+  /** Every registered component, by ascending id (for a scenario run's world: those its C++ setup registered). */
+  components(): Component[] {
+    this._live('World.components');
+    return this._components.filter((c) => c !== undefined);
   }
 
   /** Registered components. */
@@ -554,16 +602,19 @@ export class World implements Disposable {
    * names systems it runs after.
    */
   registerSystem(def: SystemDef): SystemHandle {
+    this._notScenario('World.registerSystem');
     return this._systems.register(def);
   }
 
   /** Orders the registered systems (dependencies, I/O checks); returns the system ids in run order. */
   scheduleSystems(): number[] {
+    this._notScenario('World.scheduleSystems');
     return this._systems.schedule();
   }
 
   /** Runs one tick: every system, in schedule order (scheduling first when systems were added). `input` is ctx.input. */
   runSystems(input?: Uint8Array): void {
+    this._notScenario('World.runSystems');
     this._systems.run(input);
   }
 
