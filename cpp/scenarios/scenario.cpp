@@ -3,6 +3,7 @@
 
 #include <utility>
 
+#include "laige/replay.h"
 #include "scenario_list.h"
 
 namespace laige {
@@ -95,22 +96,10 @@ Result<std::uint64_t> runScenario(std::string_view name, std::uint64_t seed, std
 }
 
 std::uint32_t formatHashLine(std::uint64_t tick, std::uint64_t hash, char (&out)[kHashLineCapacity]) noexcept {
-  // By hand rather than snprintf("%llu"): no locale, no format-string
-  // portability questions between glibc and the wasm libc.
-  char digits[20];
-  std::uint32_t nd = 0;
-  do {
-    digits[nd++] = static_cast<char>('0' + tick % 10);
-    tick /= 10;
-  } while (tick != 0);
-  std::uint32_t n = 0;
-  while (nd != 0) out[n++] = digits[--nd];
-  out[n++] = ' ';
-  static constexpr char kHex[] = "0123456789abcdef";
-  for (int shift = 60; shift >= 0; shift -= 4) out[n++] = kHex[(hash >> shift) & 0xf];
-  out[n++] = '\n';
-  out[n] = '\0';
-  return n;
+  // One formatter for the `<tick> <hash>` stream: laige-replay prints the same
+  // lines through the replay module's, so detcheck, goldens and replays agree.
+  static_assert(kHashLineCapacity == kReplayHashLineCapacity);
+  return static_cast<std::uint32_t>(formatReplayHashLine(tick, hash, out));
 }
 
 }  // namespace laige
