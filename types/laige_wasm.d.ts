@@ -130,6 +130,14 @@ declare module '*/laige_wasm.mjs' {
     laigeRunSystem?: (world: Ptr, id: number, tick: number, rng: Ptr, input: Ptr, inputSize: number) => void;
     laigeSystemError?: (world: Ptr, id: number, error: unknown) => void;
     laigeClockNs?: (world: Ptr) => number;
+    /**
+     * A loop's per-tick input (loopCreate with jsInput): the payload's byte
+     * count after writing it at loopInputBuffer(loop, size); -1 = the default
+     * (a scenario's generated input, else none); -2 = end the frame (an error).
+     */
+    laigeTickInput?: (loop: Ptr, tick: number) => number;
+    /** After every completed tick of a loop created with jsAfterTick: 0 = go on, else end the frame. */
+    laigeAfterTick?: (loop: Ptr, tick: number) => number;
 
     // Module
     version(): string;
@@ -182,9 +190,8 @@ declare module '*/laige_wasm.mjs' {
     worldIsIterating(w: Ptr): boolean;
     /** writes (3 + n) u32 per matched archetype: id, rows, slots, columns...; returns the matched count */
     worldIterationCursors(w: Ptr, ids: Ptr, n: number, out: Ptr, max: number): number;
+    /** out[r] = the live handle of slots[r] (rows of a matched archetype: live under the guard) */
     worldFillHandles(w: Ptr, slots: Ptr, rows: number, out: Ptr): void;
-    /** table[slot] = live handle, for every live slot; an each<>: not during an iteration */
-    worldFillSlotHandles(w: Ptr, table: Ptr): Code;
 
     // Systems
     worldRegisterSystem(w: Ptr, name: string, budgetRaw: number, dependsOn: string, ids: Ptr, access: Ptr, n: number, out: Ptr): Code;
@@ -208,7 +215,14 @@ declare module '*/laige_wasm.mjs' {
     prngNextFloat01(rng: Ptr): number;
 
     // GameLoop
-    loopCreate(w: Ptr, tickRateHz: number, maxCatchUp: number, out: Ptr): Code;
+    /**
+     * A loop over world w (a scenario world: over its ScenarioRun, whose
+     * generator is the default input). jsInput: ask Module.laigeTickInput for
+     * every tick's payload; jsAfterTick: call Module.laigeAfterTick after every tick.
+     */
+    loopCreate(w: Ptr, tickRateHz: number, maxCatchUp: number, jsInput: boolean, jsAfterTick: boolean, out: Ptr): Code;
+    /** The loop's input buffer, grown to at least `size` bytes (valid until the next call). */
+    loopInputBuffer(l: Ptr, size: number): Ptr;
     loopDestroy(l: Ptr): void;
     loopFrameAt(l: Ptr, nowNs: number): Code;
     loopStep(l: Ptr, n: number): Code;

@@ -336,21 +336,17 @@ std::uint32_t worldIterationCursors(std::uintptr_t w, std::uintptr_t ids, std::u
   return count;
 }
 
-// handles[r] = the live handle of slots[r], r < rows (the entity argument
-// of the TS each).
+// handles[r] = the live handle of slots[r], r < rows: the entity argument of
+// the TS each and Chunk.entity (rows of a matched archetype are live, so the
+// generation table suffices).
 void worldFillHandles(std::uintptr_t w, std::uintptr_t slots, std::uint32_t rows, std::uintptr_t out) {
-  const laige::World& world = W(w).world;
+  const std::uint16_t* generations = W(w).world.generationTable();
   const auto* s = at<const std::uint32_t>(slots);
   auto* o = at<std::uint32_t>(out);
-  for (std::uint32_t r = 0; r < rows; ++r) o[r] = world.handleAt(static_cast<std::uint16_t>(s[r])).bits();
-}
-
-// table[slot] = the live handle of every live slot (dead slots untouched),
-// through the inline empty-query walk: one pass over the slot table, cheaper
-// per row than handleAt. Call it before beginIteration (it is an each<>).
-std::uint32_t worldFillSlotHandles(std::uintptr_t w, std::uintptr_t table) {
-  auto* o = at<std::uint32_t>(table);
-  return code(W(w).world.each<>([o](laige::Entity e) { o[e.id()] = e.bits(); }));
+  for (std::uint32_t r = 0; r < rows; ++r) {
+    const auto id = static_cast<std::uint16_t>(s[r]);
+    o[r] = laige::Entity(id, generations[id]).bits();
+  }
 }
 
 // Archetype column views outside an iteration (the same accessors the
@@ -525,27 +521,83 @@ float prngNextFloat01(std::uintptr_t p) { return at<laige::Prng>(p)->next_float0
 // GameLoop (frameAt: the browser's requestAnimationFrame time in ns)
 // ---------------------------------------------------------------------------
 
-std::uint32_t loopCreate(std::uintptr_t w, std::uint32_t tickRateHz, std::uint32_t maxCatchUp, std::uintptr_t out) {
+// A loop as JS holds it: the GameLoop, the scenario run it drives (nullptr
+// for a plain world) and the buffer a JS input callback writes each tick's
+// payload into (grown on demand, reused across ticks).
+struct JsLoop {
+  laige::GameLoop loop;
+  laige::ScenarioRun* run = nullptr;
+  std::vector<std::uint8_t> input;
+};
+
+// Module.laigeTickInput(loop, tick): the payload size, -1 = default, -2 = error.
+EM_JS(double, laige_js_tick_input, (std::uintptr_t loop, double tick), {
+  try {
+    return Module['laigeTickInput'](loop, tick);
+  } catch (e) {
+    return -2;
+  }
+});
+// Module.laigeAfterTick(loop, tick): 0 = go on, else end the frame.
+EM_JS(std::int32_t, laige_js_after_tick, (std::uintptr_t loop, double tick), {
+  try {
+    return Module['laigeAfterTick'](loop, tick);
+  } catch (e) {
+    return 1;
+  }
+});
+
+Status jsTickInput(void* ctx, std::uint64_t tick, laige::TickInput& in) noexcept {
+  auto& jl = *static_cast<JsLoop*>(ctx);
+  const double n = laige_js_tick_input(reinterpret_cast<std::uintptr_t>(ctx), static_cast<double>(tick));
+  if (n == -1) return jl.run != nullptr ? laige::ScenarioRun::generatedTickInput(jl.run, tick, in) : Status{};
+  if (!(n >= 0) || n > static_cast<double>(jl.input.size())) return ErrorCode::Unknown;
+  in.size = static_cast<std::uint32_t>(n);
+  in.data = in.size > 0 ? jl.input.data() : nullptr;
+  return Status{};
+}
+Status jsAfterTick(void* ctx, laige::World& /*world*/, std::uint64_t tick) noexcept {
+  const std::int32_t r = laige_js_after_tick(reinterpret_cast<std::uintptr_t>(ctx), static_cast<double>(tick));
+  return r == 0 ? Status{} : Status(ErrorCode::Unknown);
+}
+
+std::uint32_t loopCreate(std::uintptr_t w, std::uint32_t tickRateHz, std::uint32_t maxCatchUp, bool jsInput,
+                         bool jsAfter, std::uintptr_t out) {
   JsWorld& jw = W(w);
+  auto jl = std::make_unique<JsLoop>();
+  jl->run = jw.run ? &*jw.run : nullptr;
   laige::GameLoop::Options o;
   o.tickRateHz = tickRateHz;
   o.maxCatchUpTicks = maxCatchUp;
-  auto r = laige::GameLoop::create(jw.world, jw.schedule, o);
+  if (jsInput) {
+    o.tickInput = &jsTickInput;
+    o.tickInputContext = jl.get();
+  }
+  if (jsAfter) {
+    o.onTick = &jsAfterTick;
+    o.onTickContext = jl.get();
+  }
+  auto r = jl->run != nullptr ? jl->run->createLoop(o) : laige::GameLoop::create(jw.world, jw.schedule, o);
   if (r.isError()) return code(r);
-  auto* loop = new laige::GameLoop(std::move(r).takeValue());
-  *at<std::uint32_t>(out) = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(loop));
+  jl->loop = std::move(r).takeValue();
+  *at<std::uint32_t>(out) = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(jl.release()));
   return 0;
 }
-void loopDestroy(std::uintptr_t l) { delete at<laige::GameLoop>(l); }
+void loopDestroy(std::uintptr_t l) { delete at<JsLoop>(l); }
+std::uint32_t loopInputBuffer(std::uintptr_t l, std::uint32_t size) {
+  std::vector<std::uint8_t>& b = at<JsLoop>(l)->input;
+  if (b.size() < size) b.resize(size);
+  return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(b.data()));
+}
 std::uint32_t loopFrameAt(std::uintptr_t l, double nowNs) {
-  return code(at<laige::GameLoop>(l)->frameAt(static_cast<std::int64_t>(nowNs)));
+  return code(at<JsLoop>(l)->loop.frameAt(static_cast<std::int64_t>(nowNs)));
 }
 std::uint32_t loopStep(std::uintptr_t l, double n) {
-  return code(at<laige::GameLoop>(l)->step(static_cast<std::uint64_t>(n)));
+  return code(at<JsLoop>(l)->loop.step(static_cast<std::uint64_t>(n)));
 }
 // GameLoopStats as 5 doubles: frames, ticks, droppedTicks, droppedFrames, startReferenceNs.
 void loopStats(std::uintptr_t l, std::uintptr_t out) {
-  const laige::GameLoop& loop = *at<laige::GameLoop>(l);
+  const laige::GameLoop& loop = at<JsLoop>(l)->loop;
   const laige::GameLoopStats s = loop.stats();
   double* o = at<double>(out);
   o[0] = static_cast<double>(s.frames);
@@ -845,7 +897,6 @@ EMSCRIPTEN_BINDINGS(laige_sim) {
   function("worldIsIterating", &worldIsIterating);
   function("worldIterationCursors", &worldIterationCursors);
   function("worldFillHandles", &worldFillHandles);
-  function("worldFillSlotHandles", &worldFillSlotHandles);
   // Systems
   function("worldRegisterSystem", &worldRegisterSystem);
   function("worldScheduleSystems", &worldScheduleSystems);
@@ -866,6 +917,7 @@ EMSCRIPTEN_BINDINGS(laige_sim) {
   // GameLoop
   function("loopCreate", &loopCreate);
   function("loopDestroy", &loopDestroy);
+  function("loopInputBuffer", &loopInputBuffer);
   function("loopFrameAt", &loopFrameAt);
   function("loopStep", &loopStep);
   function("loopStats", &loopStats);

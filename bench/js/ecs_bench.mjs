@@ -2,8 +2,6 @@
 // side in one Node process; prints ns per entity and ratios (ours / bitecs;
 // < 1 is faster). Benchmarks assert nothing (DESIGN.md "Performance").
 //   npm run build && node bench/js/ecs_bench.mjs [--quick]
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import * as bitecs from 'bitecs';
 import { loadLaige } from '../../dist/index.js';
@@ -94,10 +92,32 @@ for (const n of [10_000, 65_000]) {
     }
     return n * PASSES;
   };
+  // Reference rows: the long-callback path of each (a callback over ~800
+  // characters of source is not inlined by V8), and the same interleaved
+  // loop as chunkL over a plain Float32Array outside any ECS: the floor of
+  // any JS loop on this machine, which bounds what a column view can reach.
+  const longFn = new Function('return (_e, p, v) => { ' + '/* a long callback body */ '.repeat(40) + 'p.x += v.x; p.y += v.y; }')();
+  const eachLongL = () => {
+    for (let k = 0; k < PASSES; k++) L.w.each([L.P, L.V], ['write', 'read'], longFn);
+    return n * PASSES;
+  };
+  const plain = new Float32Array(4 * n);
+  const floorJs = () => {
+    for (let k = 0; k < PASSES; k++) {
+      const a = plain;
+      for (let i = 0, j = 2 * n, end = 2 * n; i < end; i += 2, j += 2) {
+        a[i] += a[j];
+        a[i + 1] += a[j + 1];
+      }
+    }
+    return n * PASSES;
+  };
   const none = () => null;
   const tB = measure(none, moveB);
   report(`pos += vel, N=${n}: each (per-entity callback)`, measure(none, eachL), tB, '<= 1.0');
+  report(`pos += vel, N=${n}: each, long callback (not inlined)`, measure(none, eachLongL), tB, '');
   report(`pos += vel, N=${n}: eachChunk (column views)`, measure(none, chunkL), tB, '<= 0.5');
+  report(`pos += vel, N=${n}: plain Float32Array loop, no ECS`, measure(none, floorJs), tB, '(floor)');
   L.w.dispose();
   bitecs.deleteWorld(B.world);
 }
@@ -151,24 +171,8 @@ for (const n of [10_000, 65_000]) {
     '<= 0.5');
 }
 
-// --- a C++ pass inside wasm vs native: the `stress` scenario (10,000 entities) ----
-const detcheck = new URL('../../build/native-release/laige-detcheck', import.meta.url);
-const ticks = quick ? 100 : 400;
-let wasmMs = Infinity;
-for (let r = 0; r < 3; r++) {
-  const t0 = performance.now();
-  sim.runScenario('stress', { ticks });
-  wasmMs = Math.min(wasmMs, performance.now() - t0);
-}
-let nativeMs = NaN;
-if (existsSync(detcheck)) {
-  nativeMs = Infinity;
-  for (let r = 0; r < 3; r++) {
-    const t0 = performance.now();
-    execFileSync(detcheck.pathname, ['--scenario=stress', `--ticks=${ticks}`], { maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] });
-    nativeMs = Math.min(nativeMs, performance.now() - t0);
-  }
-}
+// The same C++ passes natively and in wasm: bench/wasm_vs_native.sh (it runs
+// build/native-release/laige_pass_timing and build/wasm/laige_pass_timing.js).
 
 const pad = (s, k) => String(s).padEnd(k);
 console.log(`@laige/sim ${sim.version} vs bitecs 0.4.0 (node ${process.version}; best of ${REPS}; ns per entity)`);
@@ -176,5 +180,4 @@ console.log(pad('benchmark', 56) + pad('laige', 10) + pad('bitecs', 10) + pad('r
 for (const r of rows) {
   console.log(pad(r.name, 56) + pad(r.ours.toFixed(1), 10) + pad(r.theirs.toFixed(1), 10) + pad(r.ratio.toFixed(2) + 'x', 8) + r.target);
 }
-console.log(`C++ systems in wasm vs native: stress scenario, ${ticks} ticks (state hash every tick included):`);
-console.log(`  wasm ${wasmMs.toFixed(0)} ms, native ${Number.isFinite(nativeMs) ? nativeMs.toFixed(0) + ' ms (process incl. startup)' : 'n/a (build native-release)'}, ratio ${Number.isFinite(nativeMs) ? (wasmMs / nativeMs).toFixed(2) + 'x' : 'n/a'} (target <= 1.5)`);
+console.log('C++ systems in wasm vs native: bash bench/wasm_vs_native.sh');

@@ -61,14 +61,25 @@ TickInput ScenarioRun::generatedInput(std::uint64_t tick) noexcept {
   return in;
 }
 
-Status ScenarioRun::step() noexcept { return step(generatedInput(tick_ + 1)); }
+Status ScenarioRun::step() noexcept { return step(generatedInput(tick() + 1)); }
 
 Status ScenarioRun::step(const TickInput& input) noexcept {
-  // One tick per frame, as the fixed-step loop runs it (GameLoop::step
-  // takes no input, so the two calls are made here).
+  // One tick as one frame (what GameLoop::step(1) does, without a loop).
   world_.beginFrame();
-  if (const Status st = world_.runSystems(schedule_, input); st.isError()) return st;
-  ++tick_;
+  return world_.runSystems(schedule_, input);
+}
+
+Result<GameLoop> ScenarioRun::createLoop(GameLoop::Options options) noexcept {
+  if (options.tickInput == nullptr) {
+    options.tickInput = &ScenarioRun::generatedTickInput;
+    options.tickInputContext = this;
+  }
+  return GameLoop::create(world_, schedule_, options);
+}
+
+Status ScenarioRun::generatedTickInput(void* run, std::uint64_t /*loopTick*/, TickInput& input) noexcept {
+  ScenarioRun& r = *static_cast<ScenarioRun*>(run);
+  input = r.generatedInput(r.tick() + 1);
   return Status{};
 }
 

@@ -21,6 +21,7 @@
 #include <string_view>
 
 #include "laige/determinism.h"
+#include "laige/game_loop.h"
 #include "laige/result.h"
 #include "laige/scheduler.h"
 #include "laige/system.h"
@@ -73,9 +74,10 @@ struct Scenario {
 /// The World::Options a scenario's world is created with.
 [[nodiscard]] World::Options scenarioWorldOptions(const Scenario& scenario, std::uint64_t seed) noexcept;
 
-/// A running scenario: its world, its schedule and its tick counter. The
-/// stepper the runner, the tests, the replay tooling and the wasm demo
-/// share. Move-only; no allocation per step.
+/// A running scenario: its world and its schedule. The stepper the runner,
+/// the tests, the replay tooling and the wasm demo share: tick by tick with
+/// step(), or frame by frame with a GameLoop from createLoop(). Move-only;
+/// no allocation per step.
 class ScenarioRun {
  public:
   /// Creates the world, runs setup and schedules the systems. Errors: the
@@ -98,10 +100,27 @@ class ScenarioRun {
   /// the run's own buffer; valid until the next call). Empty without one.
   [[nodiscard]] TickInput generatedInput(std::uint64_t tick) noexcept;
 
-  /// Completed ticks (0 right after setup).
-  [[nodiscard]] std::uint64_t tick() const noexcept { return tick_; }
+  /// A GameLoop over this run's world and schedule (GameLoop::create with
+  /// `options`). When `options.tickInput` is nullptr the loop's provider is
+  /// generatedTickInput over this run, so the loop reproduces the
+  /// scenario's golden stream exactly, whatever ticks its frames run; set
+  /// it to feed an external payload instead (a recorded replay frame, the
+  /// demo's pointer; such a provider may still call generatedTickInput for
+  /// the ticks it leaves to the scenario). step() and the loop share the
+  /// world's tick count, so they can be mixed. The run must outlive the
+  /// loop and stay at its address. Errors: GameLoop::create's.
+  [[nodiscard]] Result<GameLoop> createLoop(GameLoop::Options options) noexcept;
+  /// A GameLoop::TickInputFn over a ScenarioRun (`run`): writes the
+  /// generator's payload for the run's next tick (tick() + 1, the world's
+  /// count, whatever the loop's own count `loopTick` is) into `input`.
+  /// Never fails.
+  static Status generatedTickInput(void* run, std::uint64_t loopTick, TickInput& input) noexcept;
+
+  /// Completed ticks (0 right after setup): World::systemTicksRun(), so the
+  /// ticks of step() and of a GameLoop from createLoop() both count.
+  [[nodiscard]] std::uint64_t tick() const noexcept { return world_.systemTicksRun(); }
   /// World::stateHash(tick()): this tick's line of the stream.
-  [[nodiscard]] std::uint64_t hash() const noexcept { return world_.stateHash(tick_); }
+  [[nodiscard]] std::uint64_t hash() const noexcept { return world_.stateHash(tick()); }
   /// The scenario.
   [[nodiscard]] const Scenario& scenario() const noexcept { return *scenario_; }
   /// The seed the run was created with.
@@ -121,7 +140,6 @@ class ScenarioRun {
   std::uint64_t seed_;
   World world_;
   SystemSchedule schedule_{};
-  std::uint64_t tick_ = 0;
   std::uint8_t input_[kMaxScenarioInputBytes] = {};
 };
 

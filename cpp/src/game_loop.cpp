@@ -31,9 +31,10 @@ constexpr const char* kDroppedText =
     "frames shorter; the simulation runs slower than real time meanwhile | "
     "docs/game_loop.md#catch-up";
 [[maybe_unused]] constexpr const char* kTickAllocText =
-    "sim_tick_allocation | a simulation tick allocated heap memory | a system, the onTick hook or "
-    "the engine called operator new inside the tick (G-R1: zero per-tick allocations) | move "
-    "the allocation to setup, or use a pool sized at creation | docs/game_loop.md#g-r1";
+    "sim_tick_allocation | a simulation tick allocated heap memory | a system, the tickInput or "
+    "onTick hook or the engine called operator new inside the tick (G-R1: zero per-tick "
+    "allocations) | move the allocation to setup, or use a pool sized at creation | "
+    "docs/game_loop.md#g-r1";
 
 }  // namespace
 
@@ -70,7 +71,7 @@ GameLoop& GameLoop::operator=(GameLoop&& other) noexcept {
 void GameLoop::reset() noexcept {
   world_ = nullptr;
   schedule_ = nullptr;
-  options_ = Options{0, 0, nullptr, nullptr, nullptr, nullptr};
+  options_ = Options{0, 0, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
   stats_ = GameLoopStats{};
   startNs_ = 0;
   started_ = false;
@@ -133,9 +134,12 @@ Status GameLoop::frameAt(std::int64_t nowNs) noexcept {
                    log::field("tick_rate_hz", options_.tickRateHz));
   }
   for (std::uint64_t i = 0; i < run; ++i) {
+    const std::uint64_t done = stats_.ticks;
     const Status st = runTick();
+    // A tick that completed is consumed from the clock even when its onTick
+    // hook ended the frame; a skipped or failed one stays due.
+    if (stats_.ticks != done) ++clockTicks_;
     if (st.isError()) return st;
-    ++clockTicks_;
   }
   return Status{};
 }
@@ -153,29 +157,39 @@ Status GameLoop::step(std::uint64_t n) noexcept {
 
 Status GameLoop::runTick() noexcept {
 #if LAIGE_DEBUG_ASSERTS
-  // G-R1: the watch covers the whole tick body, the hook included.
+  // G-R1: the watch covers the whole tick body, both hooks included.
   const AllocationCounterFn counter = allocationCounter();
   const std::uint64_t before = counter != nullptr ? counter() : 0;
 #endif
-  const Status st = world_->runSystems(*schedule_);
+  TickInput input;
+  if (options_.tickInput != nullptr) {
+    const Status st = options_.tickInput(options_.tickInputContext, stats_.ticks + 1, input);
+    if (st.isError()) return st;  // the tick is skipped: not run, not counted
+  }
+#if LAIGE_DEBUG_ASSERTS
+  const std::uint64_t afterInput = counter != nullptr ? counter() : 0;
+#endif
+  const Status st = world_->runSystems(*schedule_, input);
   if (st.isError()) return st;  // not counted, no hook
 #if LAIGE_DEBUG_ASSERTS
   const std::uint64_t afterSystems = counter != nullptr ? counter() : 0;
 #endif
   ++stats_.ticks;
-  if (options_.onTick != nullptr) options_.onTick(options_.onTickContext, *world_, stats_.ticks);
+  Status hook;
+  if (options_.onTick != nullptr) hook = options_.onTick(options_.onTickContext, *world_, stats_.ticks);
 #if LAIGE_DEBUG_ASSERTS
   if (counter != nullptr) {
     const std::uint64_t after = counter();
     if (after != before) {
+      const char* site = afterInput != before ? "tick_input" : afterSystems != afterInput ? "run_systems" : "on_tick";
       LAIGE_LOG_ERROR("alloc", "sim_tick_allocation", kTickAllocText,
                       log::field("tick", stats_.ticks), log::field("allocs", after - before),
-                      log::field("site", afterSystems != before ? "run_systems" : "on_tick"));
+                      log::field("site", site));
       LAIGE_MISUSE("G-R1: a simulation tick allocated (alloc/sim_tick_allocation)");
     }
   }
 #endif
-  return Status{};
+  return hook;
 }
 
 }  // namespace laige

@@ -170,6 +170,8 @@ Entity World::handleAt(std::uint16_t id) const noexcept {
   return s_ ? s_->entities.handleOf(id) : Entity{};
 }
 
+const std::uint16_t* World::generationTable() const noexcept { return s_ ? s_->entities.generations() : nullptr; }
+
 World::Options World::options() const noexcept { return s_ ? s_->options : Options{}; }
 
 void World::beginFrame() noexcept {

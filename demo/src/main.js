@@ -1,11 +1,12 @@
 // main.js - the @laige/sim browser demo: every C++ scenario of the core
-// (cpp/scenarios: swarm, stress, float, input, ...) stepped live in wasm
-// through sim.openScenario (its C++ systems read each tick's input payload,
-// e.g. swarm's pointer attractor), and the TypeScript-systems scenario
-// (ts-orbits) driven by createGameLoop(...).frame(now); both inside
-// requestAnimationFrame at a fixed 60 Hz tick with render interpolation, and
-// every tick's wasm stateHash checked live against the golden stream
-// (tests/golden, written by native laige-detcheck of the same commit).
+// (cpp/scenarios: swarm, stress, float, input, ...) live in wasm through
+// sim.openScenario (its C++ systems read each tick's input payload, e.g.
+// swarm's pointer attractor), and the TypeScript-systems scenario
+// (ts-orbits); both driven by sim.createGameLoop(...).frame(now) inside
+// requestAnimationFrame at a fixed 60 Hz tick with render interpolation. The
+// loop's `input` callback supplies (and records) each tick's payload, its
+// `onTick` callback checks every tick's wasm stateHash against the golden
+// stream (tests/golden, written by native laige-detcheck of the same commit).
 //
 // URL parameters: ?scenario=<name> picks the first scenario; ?fast=1 steps
 // the loop as fast as the page can (GameLoop.step, no real-time wait) - what
@@ -18,6 +19,8 @@ import { nativeBuild } from './native.js';
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const TICK_HZ = 60;
+/** Ticks one frame may catch up (more are dropped: the view slows down, the stream does not change). */
+const MAX_CATCH_UP = 5;
 const GOLDEN_TICKS = 600;
 
 let sim = null;
@@ -66,11 +69,23 @@ async function loadGolden(name) {
 
 // ------------------------------------------------------------------ sessions
 
+/**
+ * The GameLoop of a built scenario: over its ScenarioRun (C++ scenarios) or
+ * its World (TypeScript ones). `input(tick)` is the tick's payload
+ * (undefined: the scenario's own generated input), `onTick(tick)` runs after
+ * every tick.
+ */
+function createLoop(built, input, onTick) {
+  return sim.createGameLoop(built.run ?? built.world, {
+    tickRateHz: TICK_HZ, maxCatchUpTicks: MAX_CATCH_UP, input: built.run ? input : undefined, onTick,
+  });
+}
+
 /** How a scenario is built: a C++ scenario of the core (openScenario) or a TypeScript one (scenarios.js). */
 function specOf(name) {
   const info = sim.scenarios().find((s) => s.name === name);
   if (info !== undefined) {
-    return { seed: info.defaultSeed, native: true, build: (m, seed) => nativeBuild(m, name, seed, TICK_HZ) };
+    return { seed: info.defaultSeed, native: true, build: (m, seed) => nativeBuild(m, name, seed) };
   }
   return liveScenarios[name];
 }
@@ -108,32 +123,22 @@ async function select(name) {
     my.native = !!spec.native;
     my.seed = spec.seed;
     my.built = spec.build(sim, spec.seed);
-    my.loop = my.built.loop ?? sim.createGameLoop(my.built.world, { tickRateHz: TICK_HZ, maxCatchUpTicks: 1 });
+    my.loop = createLoop(my.built, (tick) => tickInput(my, tick), (tick) => afterTick(my, tick));
     my.simNow = 0;
     my.lastTickAt = 0;
     my.prev = new Map();
     my.cur = snapshot(my.built);
     my.snapTick = 0;
-    // Every tick's input payload (the replay), and the pointer as attractor:
-    // while it is down its position is the tick's payload, else the
-    // scenario's own generator (the golden's input).
+    // Every tick's explicit input payload (the pointer; undefined = the
+    // scenario's own generator, the golden's input) for the replay.
     my.payloads = [undefined];
     my.hashes = [];
     my.pointer = null;
     my.inputSince = null;
-    if (my.built.state) {
-      my.built.state.input = (tick) => {
-        if (my.pointer !== null) {
-          if (my.inputSince === null) my.inputSince = tick;
-          return attractorPayload(my.pointer[0], my.pointer[1]);
-        }
-        return my.built.generatedInput(tick);
-      };
-    }
     if (my.built.textOnly) {
       $('canvas').style.visibility = 'hidden';
       $('noview').hidden = false;
-      $('noview').textContent = `${name}: C++ systems (cpp/scenarios) stepped live in wasm (sim.openScenario); no position-like component to draw. Components:\n${my.built.summary()}`;
+      $('noview').textContent = `${name}: C++ systems (cpp/scenarios) live in wasm (sim.openScenario + createGameLoop); no position-like component to draw. Components:\n${my.built.summary()}`;
     } else {
       $('noview').hidden = true;
       $('canvas').style.visibility = 'visible';
@@ -202,21 +207,33 @@ function checkTick(s, t) {
   }
 }
 
+/** The loop's `input`: while the pointer is down its position (an attractor) is the tick's payload, else the generator's. */
+function tickInput(s, tick) {
+  if (s.pointer === null) {
+    s.payloads[tick] = undefined;
+    return undefined;
+  }
+  if (s.inputSince === null) s.inputSince = tick;
+  const p = attractorPayload(s.pointer[0], s.pointer[1]);
+  s.payloads[tick] = p;
+  return p;
+}
+
+/** The loop's `onTick`: every tick's hash against the golden (and the shadow). */
+function afterTick(s, tick) {
+  s.lastTickAt = s.simNow;
+  checkTick(s, tick);
+}
+
+/** The payload tick t ran with (the recorded pointer, else the generator's), or undefined. */
+function payloadOf(s, t) {
+  return t < 1 ? undefined : s.payloads[t] ?? s.built.generatedInput?.(t);
+}
+
 function snapshot(built) {
   const m = new Map();
   built.positions((e, x, y, k) => m.set(e, [x, y, k]));
   return m;
-}
-
-function runOneTick(s, viaFrame, nowMs) {
-  const ran = viaFrame ? s.loop.frame(nowMs) : s.loop.step(1);
-  if (ran > 0) {
-    s.payloads[s.loop.currentTick] = s.built.state?.lastPayload;
-    // The render snapshot (positions) is taken when a frame is drawn.
-    s.lastTickAt = nowMs;
-    checkTick(s, s.loop.currentTick);
-  }
-  return ran;
 }
 
 /** Runs n ticks now (test hook and the step button). */
@@ -229,7 +246,7 @@ function runTicks(n) {
     updatePanel(true);
     return k;
   }
-  for (let i = 0; i < n; i++) runOneTick(s, false, s.simNow);
+  s.loop.step(n);
   updatePanel(true);
   return n;
 }
@@ -243,8 +260,7 @@ function perturb() {
   // The shadow: the same scenario, unperturbed, brought to the same tick.
   const spec = specOf(s.name);
   const built = spec.build(sim, spec.seed);
-  const loop = built.loop ?? sim.createGameLoop(built.world, { tickRateHz: TICK_HZ, maxCatchUpTicks: 1 });
-  if (built.state) built.state.input = (tick) => s.payloads[tick];
+  const loop = createLoop(built, (tick) => s.payloads[tick], undefined);
   loop.step(t);
   s.shadow = { built, loop };
   // One component of one entity: the first entity that has it.
@@ -277,7 +293,7 @@ function replayBundle() {
   try {
     const rec = sim.recordReplay(built.world, { tickRateHz: info.tickRateHz, math: info.math });
     const n = s.loop.currentTick;
-    for (let t = 1; t <= n; t++) rec.writeFrame(t, s.payloads[t]);
+    for (let t = 1; t <= n; t++) rec.writeFrame(t, payloadOf(s, t));
     const bytes = rec.finish();
     const config = {
       tickRateHz: info.tickRateHz, entityCapacity: info.capacity, churnPerFrameBudget: info.churnPerFrameBudget,
@@ -373,7 +389,7 @@ function render(s, nowMs) {
     }
     g.fill();
   }
-  const a = s.built.state?.lastAttractor;
+  const a = s.built.attractorOf?.(payloadOf(s, t)) ?? null;
   if (a) {
     g.strokeStyle = '#ff6b6b';
     g.beginPath();
@@ -444,7 +460,7 @@ function updatePanel(force) {
   $('s-golden').textContent = s.golden && st.tick < s.golden.length ? s.golden[st.tick] : (s.golden ? '(past the golden stream)' : '-');
   $('s-mode').textContent = s.kind === 'live'
     ? (s.native
-      ? `C++ scenario stepped live in wasm (sim.openScenario; golden: native laige-detcheck), ${fast ? 'fast' : `fixed ${TICK_HZ} Hz tick in rAF × ${speed}`}${paused ? ', paused' : ''}`
+      ? `C++ scenario live in wasm (sim.openScenario; golden: native laige-detcheck), ${fast ? 'fast (GameLoop.step)' : `GameLoop.frame in rAF, ${TICK_HZ} Hz × ${speed}`}${paused ? ', paused' : ''}`
       : `TypeScript systems on the wasm core${liveScenarios[s.name]?.tsOnly ? ' (TypeScript-only scenario: golden computed under Node at build time)' : ''}, ${fast ? 'fast (GameLoop.step)' : `GameLoop.frame in rAF, ${TICK_HZ} Hz × ${speed}`}${paused ? ', paused' : ''}`)
     : 'C++ scenario in wasm (sim.runScenario)';
   if (s.divergedAt !== null) {
@@ -546,10 +562,12 @@ function frame(now) {
       if (!paused) {
         if (fast) {
           const until = performance.now() + 12;
-          do runOneTick(s, false, s.simNow); while (performance.now() < until);
+          do s.loop.step(1); while (performance.now() < until);
         } else {
+          // Speed scales the time handed to the loop; a long stall counts as
+          // 250 ms. The ticks' hashes are checked in onTick (afterTick).
           s.simNow += Math.min(dt, 250) * speed;
-          runOneTick(s, true, s.simNow);
+          s.loop.frame(s.simNow);
         }
       }
       render(s, s.simNow);

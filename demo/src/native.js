@@ -1,14 +1,14 @@
 // native.js - the C++ scenarios (cpp/scenarios) live in the page:
-// sim.openScenario steps the same ScenarioRun laige-detcheck steps, inside a
-// World the page reads (components come from the C++ registry). Every tick's
-// input payload is chosen here (the scenario's own generator, or swarm's
-// pointer attractor) and read by the scenario's C++ systems, so a session
+// sim.openScenario opens the same ScenarioRun laige-detcheck steps, inside a
+// World the page reads (components come from the C++ registry). main.js
+// drives it with sim.createGameLoop(run, { input, onTick }).frame(now): each
+// tick's input payload is the scenario's own generator (the default) or
+// swarm's pointer attractor, read by the scenario's C++ systems, so a session
 // is recorded exactly as its systems saw it.
 //
 // nativeBuild(sim, name, seed) -> the same shape as a TypeScript scenario of
-// scenarios.js ({ world, extent, positions(out), perturbTarget, state })
-// plus `loop` (a fixed-tick stepper with frame(nowMs) / step(n) /
-// currentTick, like GameLoop) and `run` (the ScenarioRun).
+// scenarios.js ({ world, extent, positions(out), perturbTarget }) plus `run`
+// (the ScenarioRun), generatedInput(tick) and attractorOf(payload).
 
 /** Per scenario: the components drawn as dots (a layer each), a fixed extent if any. */
 const VIEWS = {
@@ -42,61 +42,16 @@ function layersOf(world, name) {
   return comps.filter((c) => xyOf(c) !== null).map((c) => ({ c, xy: xyOf(c), sx: scaleOf(c, xyOf(c)[0]), sy: scaleOf(c, xyOf(c)[2]) }));
 }
 
-/** A fixed-tick stepper over a ScenarioRun: frame(nowMs) runs the ticks real time owes (at most maxCatchUp). */
-function fixedTickLoop(run, nextPayload, tickHz, maxCatchUp) {
-  const dtMs = 1000 / tickHz;
-  let lastMs = null;
-  let owedMs = 0;
-  const one = () => {
-    const p = nextPayload(run.tick + 1);
-    run.step(p ?? new Uint8Array(0));
-  };
-  return {
-    get currentTick() { return run.tick; },
-    step(n) {
-      for (let i = 0; i < n; i++) one();
-      return n;
-    },
-    frame(nowMs) {
-      if (lastMs === null) { lastMs = nowMs; return 0; }
-      owedMs += Math.max(0, nowMs - lastMs);
-      lastMs = nowMs;
-      let ran = 0;
-      while (owedMs >= dtMs && ran < maxCatchUp) { one(); owedMs -= dtMs; ran++; }
-      if (owedMs >= dtMs) owedMs %= dtMs; // dropped ticks: the view slows down, the stream does not change
-      return ran;
-    },
-  };
-}
-
-export function nativeBuild(sim, name, seed, tickHz = 60) {
+export function nativeBuild(sim, name, seed) {
   const run = sim.openScenario(name, { seed });
   const world = run.world;
   const view = VIEWS[name] ?? {};
   const layers = layersOf(world, name);
-  // The tick's payload: state.input(tick) (main.js: the pointer, the recorded
-  // session, or the generator); the default is the scenario's own generator.
-  const state = {
-    input: (tick) => generated(tick),
-    lastPayload: undefined,
-    lastAttractor: null,
-  };
+  /** The scenario generator's payload for `tick`, or undefined when it writes none. */
   const generated = (tick) => {
     const g = run.generatedInput(tick);
     return g.length > 0 ? g : undefined;
   };
-  const nextPayload = (tick) => {
-    const p = state.input(tick);
-    state.lastPayload = p !== undefined && p.length > 0 ? p : undefined;
-    if (view.pointer && state.lastPayload?.length === 8) {
-      const v = new DataView(state.lastPayload.buffer, state.lastPayload.byteOffset, 8);
-      state.lastAttractor = [v.getInt32(0, true) / 65536, v.getInt32(4, true) / 65536];
-    } else {
-      state.lastAttractor = null;
-    }
-    return state.lastPayload;
-  };
-  const loop = fixedTickLoop(run, nextPayload, tickHz, 1);
 
   // swarm: an archetype's kind from whether its first row also has SwarmLife / SwarmSteer.
   const life = world.component('SwarmLife');
@@ -115,8 +70,14 @@ export function nativeBuild(sim, name, seed, tickHz = 60) {
   const extent = view.extent ? { ...view.extent } : null;
   let box = null;
   const built = {
-    run, world, state, loop, native: true, acceptsPointer: !!view.pointer, textOnly: layers.length === 0,
+    run, world, native: true, acceptsPointer: !!view.pointer, textOnly: layers.length === 0,
     generatedInput: generated,
+    /** The attractor (x, y) an 8-byte swarm payload names, or null. */
+    attractorOf(payload) {
+      if (!view.pointer || payload === undefined || payload.length !== 8) return null;
+      const v = new DataView(payload.buffer, payload.byteOffset, 8);
+      return [v.getInt32(0, true) / 65536, v.getInt32(4, true) / 65536];
+    },
     get extent() {
       if (extent !== null) return extent;
       if (box === null) return { x0: 0, y0: 0, size: 16 };

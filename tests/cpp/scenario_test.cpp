@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -203,6 +204,110 @@ TEST(Scenario, SwarmAttractorComesFromTheInput) {
   }
   EXPECT_EQ(a.generatedInput(119).size, 0u);
   EXPECT_EQ(a.generatedInput(120).size, 8u);
+}
+
+// ScenarioRun::createLoop: a GameLoop drives the run frame by frame. Its
+// default provider is the scenario's generator, so frames of any number of
+// ticks give the golden stream; an override feeds an external payload.
+struct LoopHashes {
+  std::uint64_t hashes[kMinGoldenTicks + 1] = {};
+  std::uint64_t calls = 0;
+};
+
+Status recordLoopHash(void* ctx, World& world, std::uint64_t tick) noexcept {
+  auto& c = *static_cast<LoopHashes*>(ctx);
+  ++c.calls;
+  if (tick <= kMinGoldenTicks) c.hashes[tick] = world.stateHash(tick);
+  return Status{};
+}
+
+struct FakeClock {
+  std::int64_t now = 1'000'000'000;
+  static std::int64_t read(void* ctx) noexcept { return static_cast<FakeClock*>(ctx)->now; }
+};
+constexpr std::int64_t kTickNs = 16'666'667;  // one tick at 60 Hz, rounded up
+
+TEST(Scenario, AGameLoopDrivingARunReproducesTheGoldenStream) {
+  for (const char* name : {"swarm", "input"}) {
+    const Scenario& s = *findScenario(name);
+    const std::vector<std::string> golden =
+        readLines(std::string(LAIGE_SOURCE_DIR) + "/tests/golden/" + s.name + ".txt");
+    ASSERT_GE(golden.size(), kMinGoldenTicks + 1) << name;
+    auto run = ScenarioRun::create(s, s.defaultSeed).takeValue();
+    auto hashes = std::make_unique<LoopHashes>();
+    hashes->hashes[0] = run.hash();
+    FakeClock clock;
+    GameLoop::Options o;
+    o.tickRateHz = s.tickRateHz;
+    o.maxCatchUpTicks = 3;
+    o.nowNs = &FakeClock::read;
+    o.clockContext = &clock;
+    o.onTick = &recordLoopHash;
+    o.onTickContext = hashes.get();
+    GameLoop loop = run.createLoop(o).takeValue();
+    ASSERT_TRUE(loop.frame().ok());
+    std::uint64_t allocations = 0;
+    for (std::uint32_t k = 0; loop.currentTick() < kMinGoldenTicks; ++k) {
+      // Frames of 1, 2, 3, 0, 1, 2, 3, 0, ... ticks (none dropped).
+      const std::uint64_t left = kMinGoldenTicks - loop.currentTick();
+      const std::uint64_t due = (k + 1) % 4 < left ? (k + 1) % 4 : left;
+      clock.now += static_cast<std::int64_t>(due) * kTickNs;
+      const bool watch = loop.currentTick() >= 240 && loop.currentTick() < 300;  // warm: G-R1
+      test::AllocationWindow window;
+      ASSERT_TRUE(loop.frame().ok()) << name << " frame " << k;
+      if (watch) allocations += window.allocations();
+    }
+    EXPECT_EQ(allocations, 0u) << name;
+    EXPECT_EQ(loop.stats().droppedTicks, 0u);
+    EXPECT_EQ(run.tick(), kMinGoldenTicks);
+    EXPECT_EQ(hashes->calls, kMinGoldenTicks);
+    for (std::uint32_t t = 0; t <= kMinGoldenTicks; ++t) {
+      char line[kHashLineCapacity];
+      const std::uint32_t n = formatHashLine(t, hashes->hashes[t], line);
+      ASSERT_EQ(std::string(line, n - 1), golden[t]) << name << " tick " << t;
+    }
+  }
+}
+
+struct Steer {
+  ScenarioRun* run;
+  std::uint64_t until;  // the attractor for the run's ticks 1..until, then the generator
+  std::uint8_t payload[8] = {0, 0, 20, 0, 0, 0, 0xF6, 0xFF};  // (20, -10) in Q16.16, little-endian
+};
+
+Status steer(void* ctx, std::uint64_t loopTick, TickInput& input) noexcept {
+  Steer& st = *static_cast<Steer*>(ctx);
+  if (st.run->tick() + 1 > st.until) return ScenarioRun::generatedTickInput(st.run, loopTick, input);
+  input = TickInput{st.payload, 8};
+  return Status{};
+}
+
+TEST(Scenario, ALoopProviderOverridesTheGeneratedInput) {
+  const Scenario& s = *findScenario("swarm");
+  auto looped = ScenarioRun::create(s, s.defaultSeed).takeValue();
+  auto stepped = ScenarioRun::create(s, s.defaultSeed).takeValue();
+  auto plain = ScenarioRun::create(s, s.defaultSeed).takeValue();
+  Steer st{&looped, 30};
+  GameLoop::Options o;
+  o.tickInput = &steer;
+  o.tickInputContext = &st;
+  GameLoop loop = looped.createLoop(o).takeValue();
+  // The loop and step() share the run's tick: mix them.
+  ASSERT_TRUE(looped.step(TickInput{st.payload, 8}).ok());
+  ASSERT_TRUE(stepped.step(TickInput{st.payload, 8}).ok());
+  ASSERT_TRUE(plain.step().ok());
+  EXPECT_EQ(looped.tick(), 1u);
+  for (std::uint64_t t = 2; t <= 150; t += 2) {
+    ASSERT_TRUE(loop.step(2).ok());
+    for (int i = 0; i < 2; ++i) {
+      ASSERT_TRUE(stepped.tick() + 1 <= 30 ? stepped.step(TickInput{st.payload, 8}).ok() : stepped.step().ok());
+      ASSERT_TRUE(plain.step().ok());
+    }
+    ASSERT_EQ(looped.tick(), t + 1);
+    ASSERT_EQ(looped.hash(), stepped.hash()) << t;
+  }
+  EXPECT_NE(looped.hash(), plain.hash());
+  EXPECT_EQ(loop.currentTick(), 150u);
 }
 
 TEST(Scenario, StressShape) {

@@ -351,5 +351,30 @@ TEST(World, SameOperationsGiveSameHandles) {
   EXPECT_EQ(run(), run());
 }
 
+TEST(World, GenerationTableBuildsTheLiveHandles) {
+  World w = makeWorld(16);
+  const std::uint16_t* table = w.generationTable();
+  ASSERT_NE(table, nullptr);
+  std::vector<Entity> live;
+  for (int i = 0; i < 10; ++i) live.push_back(w.create().value());
+  ASSERT_TRUE(w.destroy(live[3]).ok());
+  ASSERT_TRUE(w.destroy(live[7]).ok());
+  const Entity again = w.create().value();  // slot 7 again (LIFO), one generation up
+  EXPECT_EQ(again.id(), live[7].id());
+  EXPECT_EQ(w.generationTable(), table) << "allocated at creation: stable for the world's lifetime";
+  for (std::uint16_t id = 0; id < 10; ++id) {
+    const Entity h = w.handleAt(id);
+    if (id == 3) {
+      EXPECT_FALSE(w.isValid(Entity(id, table[id])));  // a dead slot's entry is its next generation
+      continue;
+    }
+    EXPECT_EQ(Entity(id, table[id]), h) << "slot " << id;
+  }
+  EXPECT_EQ(table[7], static_cast<std::uint16_t>(live[7].generation() + 1));
+  World moved = std::move(w);
+  EXPECT_EQ(w.generationTable(), nullptr);  // NOLINT(bugprone-use-after-move): moved-from is defined
+  EXPECT_EQ(moved.generationTable(), table);
+}
+
 }  // namespace
 }  // namespace laige

@@ -1,9 +1,9 @@
-// component.ts - a registered component: its schema, its C layout and the
-// per-entity views `each` uses. Created by World.registerComponent only.
+// component.ts - a registered component: its schema, its C layout, and the
+// encoder/decoder generated for it. Created by World.registerComponent only.
 import type { Mem } from './raw.js';
 import {
-  type FieldLayout, type Schema, type View, type ScalarKind, type ReadWriteHandler,
-  type Encoder, makeViewClass, makeEncoder, makeDecoder, kindSize,
+  type FieldLayout, type Schema, type ScalarKind, type ReadWriteHandler,
+  type Encoder, makeEncoder, makeDecoder, kindSize,
 } from './schema.js';
 
 /** One field of a registered component, as laid out in its C struct. */
@@ -43,19 +43,17 @@ export class Component<S extends Schema = Schema> {
   readonly _owner: object;
   /** @internal */
   readonly _layout: readonly FieldLayout[];
-  /** @internal Reused per-entity views (one `each` per world at a time). */
-  readonly _readView: View;
-  /** @internal */
-  readonly _writeView: View;
   /** @internal field name -> layout */
   readonly _byName: ReadonlyMap<string, FieldLayout>;
   /** @internal Validates and writes a value. */
   readonly _encode: Encoder;
+  /** @internal Throws the "declared 'read'" error of a field (each). */
+  readonly _readOnly: ReadWriteHandler;
   /** @internal Reads a value into a fresh object. */
   readonly _decode: (m: Mem, base: number) => Record<string, number | number[]>;
 
   /** @internal Use World.registerComponent. */
-  constructor(owner: object, m: Mem, name: string, id: number, schema: S, size: number, alignment: number,
+  constructor(owner: object, name: string, id: number, schema: S, size: number, alignment: number,
     layout: readonly FieldLayout[], onReadWrite: ReadWriteHandler) {
     this._owner = owner;
     this.name = name;
@@ -68,10 +66,7 @@ export class Component<S extends Schema = Schema> {
     this._byName = new Map(layout.map((f) => [f.name, f]));
     this._encode = makeEncoder(layout);
     this._decode = makeDecoder(layout);
-    const ReadView = makeViewClass(layout, false, onReadWrite, name);
-    const WriteView = makeViewClass(layout, true, onReadWrite, name);
-    this._readView = new ReadView(m);
-    this._writeView = new WriteView(m);
+    this._readOnly = onReadWrite;
     Object.freeze(this);
   }
 

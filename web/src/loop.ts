@@ -1,10 +1,16 @@
 // loop.ts - the fixed-tick GameLoop (FACTS.md section 13) driven by
 // requestAnimationFrame: frame(nowMs) converts the browser's millisecond
 // timestamp to integer nanoseconds once, and the C++ loop does the exact
-// integer tick accounting (no fractional accumulator in JS).
+// integer tick accounting (no fractional accumulator in JS). The optional
+// `input` and `onTick` callbacks are the C++ loop's tickInput provider and
+// after-tick hook (docs/game_loop.md), called from inside the frame.
 import { LaigeError, invalid } from './errors.js';
 import { describe } from './schema.js';
+import type { ScenarioRun } from './sim.js';
 import { u32, type World } from './world.js';
+
+/** The largest payload `input` may return (the replay frame limit, 1 MiB). */
+const MAX_INPUT_BYTES = 1 << 20;
 
 /** Options of createGameLoop. */
 export interface GameLoopOptions {
@@ -12,6 +18,23 @@ export interface GameLoopOptions {
   tickRateHz?: number;
   /** The most ticks one frame runs (>= 1); due ticks above it are dropped. Default 5. */
   maxCatchUpTicks?: number;
+  /**
+   * Supplies each tick's input payload (what `ctx.input` shows every system
+   * of the tick, C++ and TypeScript alike), called once before the tick with
+   * the loop's number of the tick about to run (`currentTick + 1`). Return
+   * the payload (copied at once, at most 1 MiB; an empty array = no
+   * payload), or `undefined` for the default: a ScenarioRun's own generated
+   * input (the golden stream's), none for a plain world. Without `input`
+   * every tick gets that default.
+   */
+  input?: (tick: number) => Uint8Array | undefined;
+  /**
+   * Called after every completed tick with its number (`currentTick`), e.g.
+   * to read `world.stateHash(tick)`. Runs inside the frame: it must not run
+   * ticks itself (frame/step/runSystems/ScenarioRun.step throw there) nor
+   * dispose the loop or the world.
+   */
+  onTick?: (tick: number) => void;
 }
 
 /** The loop's counters since creation. */
@@ -24,27 +47,66 @@ export interface GameLoopStats {
   startReferenceNs: number;
 }
 
-/** A fixed-tick loop over a world's schedule (the C++ laige::GameLoop). */
+/** @internal What a loop needs of its module (Laige): the table the C++ hooks dispatch through. */
+export interface LoopHost {
+  registerLoop(ptr: number, loop: GameLoop): void;
+  unregisterLoop(ptr: number): void;
+}
+
+/**
+ * A fixed-tick loop over a world's schedule (the C++ laige::GameLoop), or
+ * over a C++ scenario run (sim.openScenario), whose generated input it feeds
+ * by default so that frames of any length reproduce the scenario's golden
+ * stream.
+ *
+ * Errors inside a frame: when `input` or `onTick` throws (or `input` returns
+ * something that is not a Uint8Array, or more than 1 MiB), or a TypeScript
+ * system throws, the frame ends there and frame()/step() rethrow that error
+ * (the original value; a bad `input` return is a LaigeError
+ * invalid_argument). A throwing `input` skips its tick (not run, not
+ * counted); a throwing `onTick` or system ends the frame after its tick (the
+ * tick counts; for a system, onTick is not called for that tick). The loop
+ * stays usable: frame() later runs the ticks still due (within
+ * maxCatchUpTicks), step(n) runs n more.
+ */
 export class GameLoop implements Disposable {
   readonly world: World;
+  /** The scenario run the loop drives (sim.createGameLoop(run)), or null for a plain world. */
+  readonly scenario: ScenarioRun | null;
   readonly tickRateHz: number;
   readonly maxCatchUpTicks: number;
+  readonly #host: LoopHost;
+  readonly #input: ((tick: number) => Uint8Array | undefined) | undefined;
+  readonly #onTick: ((tick: number) => void) | undefined;
   #ptr: number;
+  #inFrame = false;
+  #hasError = false;
+  #error: unknown = undefined;
 
   /** @internal Use sim.createGameLoop. */
-  constructor(world: World, options: GameLoopOptions = {}) {
+  constructor(host: LoopHost, world: World, options: GameLoopOptions = {}, scenario: ScenarioRun | null = null) {
     const where = 'createGameLoop';
     if (typeof options !== 'object' || options === null) throw invalid(`${where}: options must be an object`);
     const w = world._live(where);
     this.tickRateHz = options.tickRateHz === undefined ? 60 : u32(`${where}: tickRateHz`, options.tickRateHz, 20, 120);
     this.maxCatchUpTicks = options.maxCatchUpTicks === undefined ? 5 : u32(`${where}: maxCatchUpTicks`, options.maxCatchUpTicks, 1);
-    world._systems.ensureScheduled();
+    const { input, onTick } = options;
+    if (input !== undefined && typeof input !== 'function') throw invalid(`${where}: input must be a function (tick) => Uint8Array | undefined, got ${describe(input)}`);
+    if (onTick !== undefined && typeof onTick !== 'function') throw invalid(`${where}: onTick must be a function (tick) => void, got ${describe(onTick)}`);
+    if (scenario === null) world._systems.ensureScheduled();
+    // The after-tick hook also ends a frame whose TypeScript system threw.
+    const after = onTick !== undefined || scenario === null;
     const m = world._mem;
-    const code = world._raw.loopCreate(w, this.tickRateHz, this.maxCatchUpTicks, m.out);
+    const code = world._raw.loopCreate(w, this.tickRateHz, this.maxCatchUpTicks, input !== undefined, after, m.out);
     m.sync();
     if (code !== 0) throw new LaigeError(code, `${where}: rejected by the core`);
     this.#ptr = m.u32[m.out >>> 2]!;
+    this.#host = host;
+    this.#input = input;
+    this.#onTick = onTick;
     this.world = world;
+    this.scenario = scenario;
+    host.registerLoop(this.#ptr, this);
     world._dependents.add(this);
   }
 
@@ -56,7 +118,8 @@ export class GameLoop implements Disposable {
   /**
    * One presentation frame at `nowMs` (requestAnimationFrame's timestamp or
    * performance.now()): beginFrame, then the ticks due since the first frame
-   * (at most maxCatchUpTicks). Returns the ticks this frame ran.
+   * (at most maxCatchUpTicks). Returns the ticks this frame ran. Throws what
+   * a callback or system threw (see the class comment).
    */
   frame(nowMs: number): number {
     const where = 'GameLoop.frame';
@@ -68,7 +131,7 @@ export class GameLoop implements Disposable {
     return this.#ticks(where, () => this.world._raw.loopFrameAt(l, ns));
   }
 
-  /** Runs exactly `n` ticks as one frame, without the clock and the cap (tests, tools). */
+  /** Runs exactly `n` ticks as one frame, without the clock and the cap (tests, tools, a single-step button). */
   step(n = 1): number {
     const where = 'GameLoop.step';
     const l = this.#live(where);
@@ -78,11 +141,71 @@ export class GameLoop implements Disposable {
 
   #ticks(where: string, call: () => number): number {
     this.world._live(where);
-    this.world._systems.ensureScheduled();
+    if (this.world._systems.running) throw invalid(`${where}: the world is inside a tick (called from a system or a loop callback)`);
+    if (this.scenario === null) this.world._systems.ensureScheduled();
     const before = this.currentTick;
-    const code = this.world._systems.guard(call);
+    this.#inFrame = true;
+    this.#hasError = false;
+    this.#error = undefined;
+    let code: number;
+    let failed: boolean;
+    let error: unknown;
+    try {
+      code = this.world._systems.guard(call); // rethrows a TypeScript system's error
+    } finally {
+      this.#inFrame = false;
+      failed = this.#hasError;
+      error = this.#error;
+      this.#hasError = false;
+      this.#error = undefined;
+    }
+    if (failed) throw error;
     if (code !== 0) throw new LaigeError(code, `${where}: a tick failed (see the log)`);
     return this.currentTick - before;
+  }
+
+  #fail(e: unknown): void {
+    if (!this.#hasError) {
+      this.#hasError = true;
+      this.#error = e;
+    }
+  }
+
+  /** @internal The C++ tickInput hook (Module.laigeTickInput): the payload size, -1 = default, -2 = end the frame. Never throws. */
+  _tickInput(tick: number): number {
+    const fn = this.#input;
+    if (fn === undefined || this.#ptr === 0) return -1;
+    try {
+      const p: unknown = fn(tick);
+      if (p === undefined) return -1;
+      if (!(p instanceof Uint8Array)) throw invalid(`GameLoop input(${tick}): must return a Uint8Array or undefined, got ${describe(p)}`);
+      if (p.length > MAX_INPUT_BYTES) throw invalid(`GameLoop input(${tick}): the payload is over 1 MiB (${p.length} bytes)`);
+      if (p.length === 0) return 0;
+      const m = this.world._mem;
+      const at = this.world._raw.loopInputBuffer(this.#ptr, p.length);
+      m.sync();
+      m.u8.set(p, at);
+      return p.length;
+    } catch (e) {
+      this.#fail(e);
+      return -2;
+    }
+  }
+
+  /** @internal The C++ after-tick hook (Module.laigeAfterTick): 0 = go on, 1 = end the frame. Never throws. */
+  _afterTick(tick: number): number {
+    if (this.world._systems.hasError) return 1; // a TypeScript system of this tick threw: guard rethrows it
+    const fn = this.#onTick;
+    if (fn === undefined) return 0;
+    try {
+      fn(tick);
+      return 0;
+    } catch (e) {
+      this.#fail(e);
+      return 1;
+    } finally {
+      this.world._mem.sync();
+    }
   }
 
   /** Completed ticks since creation. */
@@ -100,8 +223,9 @@ export class GameLoop implements Disposable {
     return { frames: f[o]!, ticks: f[o + 1]!, droppedTicks: f[o + 2]!, droppedFrames: f[o + 3]!, startReferenceNs: f[o + 4]! };
   }
 
-  /** Frees the loop (the world stays). Idempotent. */
+  /** Frees the loop (the world stays). Idempotent. Throws inside one of its own frames (from `input` or `onTick`). */
   dispose(): void {
+    if (this.#inFrame) throw invalid('GameLoop.dispose: called from inside the loop\'s own frame (input/onTick)');
     this._detach();
     this.world._dependents.delete(this);
   }
@@ -113,6 +237,7 @@ export class GameLoop implements Disposable {
   /** @internal */
   _detach(): void {
     if (this.#ptr === 0) return;
+    this.#host.unregisterLoop(this.#ptr);
     this.world._raw.loopDestroy(this.#ptr);
     this.#ptr = 0;
   }

@@ -4,10 +4,11 @@
 // over views of the archetype columns in wasm memory, one archetype at a
 // time, rows in ascending slot order.
 import type { Access, Component } from './component.js';
+import { type RowLoop, RowLoops } from './row_loop.js';
 import type { Entity } from './entity.js';
 import { invalid } from './errors.js';
 import type { Mem } from './raw.js';
-import { type KindOf, type Schema, type TypedArrayOf, type View, describe, heapOf, kindSize } from './schema.js';
+import { type KindOf, type Schema, type TypedArrayOf, describe, heapOf, kindSize } from './schema.js';
 import type { World } from './world.js';
 
 /** One field of one archetype's column: `array[index + row * stride + i]` is element i of `row`. */
@@ -44,32 +45,45 @@ export function runEach(world: World, components: unknown, access: unknown, fn: 
   const comps = world._query(where, components, access);
   if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`);
   const n = comps.length;
-  // The slot -> handle table, filled before the guard goes up (an each<>).
-  const hb = n === 0 ? 0 : world._handleBuffer() >>> 2;
-  if (n !== 0 && world._raw.worldFillSlotHandles(world._ptr, hb << 2) !== 0) world._begin(where, n); // nested: throws
   const cur = world._begin(where, n);
   try {
     if (n === 0) {
       eachEntity(world, fn);
       return;
     }
-    const views: View[] = comps.map((c, i) => ((access as readonly Access[])[i] === 'write' ? c._writeView : c._readView));
-    const sizes = comps.map((c) => c.size);
-    const m = world._mem;
     const stride = 3 + n;
+    // The entity argument: every matched row's handle, archetype after
+    // archetype, in the world's handle buffer (rows are live under the guard).
+    const hbuf = world._handleBuffer();
+    for (let k = 0, off = 0; k < cur.length; k += stride) {
+      const rows = cur[k + 1]!;
+      if (rows !== 0) world._raw.worldFillHandles(world._ptr, cur[k + 2]!, rows, hbuf + off * 4);
+      off += rows;
+    }
+    const loop = rowLoopFor(world, comps, access as readonly Access[], fn);
+    const m = world._mem;
+    let hb = hbuf >>> 2;
     for (let k = 0; k < cur.length; k += stride) {
       const rows = cur[k + 1]!;
-      if (rows === 0) continue;
-      const sb = cur[k + 2]! >>> 2;
-      if (n === 1) rows1(fn, m, hb, sb, rows, views[0]!, cur[k + 3]!, sizes[0]!);
-      else if (n === 2) rows2(fn, m, hb, sb, rows, views[0]!, cur[k + 3]!, sizes[0]!, views[1]!, cur[k + 4]!, sizes[1]!);
-      else if (n === 3) {
-        rows3(fn, m, hb, sb, rows, views[0]!, cur[k + 3]!, sizes[0]!, views[1]!, cur[k + 4]!, sizes[1]!, views[2]!, cur[k + 5]!, sizes[2]!);
-      } else rowsN(fn, m, hb, sb, rows, views, cur, k + 3, sizes);
+      for (let r = 0; r < rows;) r = loop(fn, m, hb, r, rows, cur, k + 3);
+      hb += rows;
     }
   } finally {
     world._end();
   }
+}
+
+// The row loop of this query shape for this callback (row_loop.ts): the
+// loop generated for it, or the interpreted one.
+function rowLoopFor(world: World, comps: Component[], access: readonly Access[], fn: RowFn): RowLoop {
+  let key = '';
+  for (let i = 0; i < comps.length; i++) key += `${comps[i]!.id}${access[i] === 'write' ? 'w' : 'r'},`;
+  let loops = world._rowLoops.get(key);
+  if (loops === undefined) {
+    loops = new RowLoops(comps, access.map((a) => a === 'write'));
+    world._rowLoops.set(key, loops);
+  }
+  return loops.forFn(fn, world._eachLoops);
 }
 
 // The empty query: every live entity in ascending slot id; a slot that
@@ -108,48 +122,6 @@ export function runEachChunk(world: World, components: unknown, access: unknown,
     }
   } finally {
     world._end();
-  }
-}
-
-// The per-row loops of World.each, one small function per arity so that V8
-// optimises each on its own (the callback and the views are monomorphic per
-// call site). `hb` is the u32 index of the slot -> handle table, `sb` the u32
-// index of the archetype's slot column.
-function rows1(f: RowFn, m: Mem, hb: number, sb: number, rows: number, v0: View, c0: number, s0: number): void {
-  for (let r = 0; r < rows; r++) {
-    v0.b = c0 + r * s0;
-    const u = m.u32;
-    f(u[hb + u[sb + r]!], v0);
-  }
-}
-function rows2(f: RowFn, m: Mem, hb: number, sb: number, rows: number, v0: View, c0: number, s0: number, v1: View, c1: number, s1: number): void {
-  for (let r = 0; r < rows; r++) {
-    v0.b = c0 + r * s0;
-    v1.b = c1 + r * s1;
-    const u = m.u32;
-    f(u[hb + u[sb + r]!], v0, v1);
-  }
-}
-function rows3(f: RowFn, m: Mem, hb: number, sb: number, rows: number, v0: View, c0: number, s0: number, v1: View, c1: number, s1: number,
-  v2: View, c2: number, s2: number): void {
-  for (let r = 0; r < rows; r++) {
-    v0.b = c0 + r * s0;
-    v1.b = c1 + r * s1;
-    v2.b = c2 + r * s2;
-    const u = m.u32;
-    f(u[hb + u[sb + r]!], v0, v1, v2);
-  }
-}
-function rowsN(f: RowFn, m: Mem, hb: number, sb: number, rows: number, views: View[], cur: Uint32Array, at: number, sizes: number[]): void {
-  const n = views.length;
-  const args: unknown[] = new Array<unknown>(n + 1);
-  for (let r = 0; r < rows; r++) {
-    for (let i = 0; i < n; i++) {
-      views[i]!.b = cur[at + i]! + r * sizes[i]!;
-      args[i + 1] = views[i];
-    }
-    args[0] = m.u32[hb + m.u32[sb + r]!];
-    f(...args);
   }
 }
 

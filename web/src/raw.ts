@@ -57,6 +57,12 @@ export class Mem {
   i32!: Int32Array;
   f32!: Float32Array;
   f64!: Float64Array;
+  /**
+   * Bumped when the views are re-derived (memory grew) and when World.add
+   * writes a component value: the generated each loops (row_loop.ts) compare
+   * it around the callback to know that their snapshots are stale.
+   */
+  epoch = 0;
   /** 256 bytes, 8-aligned: out-parameters of single calls. */
   readonly out: number;
   /** 64 KiB: component values, id lists, input payloads of single calls. */
@@ -88,6 +94,7 @@ export class Mem {
   }
 
   reload(): void {
+    this.epoch++;
     const r = this.module;
     this.u8 = r.HEAPU8;
     this.i8 = r.HEAP8;

@@ -167,7 +167,8 @@ function load(m: Mem, kind: ScalarKind, at: number): number {
 /** @internal Writes a validated value at `base`; throws (before writing anything) when it does not match. */
 export type Encoder = (m: Mem, value: unknown, base: number, where: string) => void;
 
-function scalarOk(kind: ScalarKind): (v: unknown) => boolean {
+/** @internal Whether `v` is a valid value of the kind (the closure twin of CHECK_OF). */
+export function scalarOk(kind: ScalarKind): (v: unknown) => boolean {
   switch (kind) {
     case 'f32': case 'f64': return (v) => typeof v === 'number' && v === v;
     case 'i32': case 'fx': return (v) => ((v as number) | 0) === v;
@@ -193,11 +194,13 @@ export function makeEncoder(fields: readonly FieldLayout[]): Encoder {
   }
 }
 
-const HEAP_OF: Readonly<Record<ScalarKind, [string, number]>> = {
+/** @internal The Mem heap name and index shift of each kind. */
+export const HEAP_OF: Readonly<Record<ScalarKind, [string, number]>> = {
   i8: ['i8', 0], u8: ['u8', 0], i16: ['i16', 1], u16: ['u16', 1], i32: ['i32', 2], fx: ['i32', 2],
   u32: ['u32', 2], f32: ['f32', 2], f64: ['f64', 3],
 };
-const CHECK_OF: Readonly<Record<ScalarKind, (x: string) => string>> = {
+/** @internal A JS expression that is true when `x` is a valid value of the kind (generated code). */
+export const CHECK_OF: Readonly<Record<ScalarKind, (x: string) => string>> = {
   f32: (x) => `(typeof ${x} === 'number' && ${x} === ${x})`,
   f64: (x) => `(typeof ${x} === 'number' && ${x} === ${x})`,
   i32: (x) => `((${x} | 0) === ${x})`,
@@ -349,149 +352,6 @@ export function heapOf(m: Mem, kind: ScalarKind): Int8Array | Uint8Array | Int16
   }
 }
 
-/** @internal A per-entity view: `b` is the byte address of the current row's value. */
-export interface View {
-  m: Mem;
-  b: number;
-}
-
 /** @internal Called when a Read-declared field is assigned inside `each`. */
 export type ReadWriteHandler = (field: string) => never;
 
-/**
- * @internal Builds the view class of a component: one accessor per field on
- * the prototype, reading the heap at `b + offset` (closures, no code
- * generation, so it runs under a strict Content-Security-Policy). Write
- * views validate what they store exactly as add() does.
- */
-export function makeViewClass(fields: readonly FieldLayout[], write: boolean, onReadWrite: ReadWriteHandler, componentName: string): new (m: Mem) => View {
-  class ComponentView implements View {
-    m: Mem;
-    b = 0;
-    constructor(m: Mem) {
-      this.m = m;
-    }
-  }
-  for (const f of fields) {
-    const off = f.offset;
-    const name = f.name;
-    let desc: PropertyDescriptor;
-    if (f.isArray) {
-      const size = KIND_SIZE[f.kind];
-      const count = f.count;
-      const kind = f.kind;
-      desc = {
-        get(this: View) {
-          const heap = heapOf(this.m, kind);
-          const start = (this.b + off) / size;
-          return write ? heap.subarray(start, start + count) : Array.from(heap.subarray(start, start + count));
-        },
-        set(this: View, v: unknown) {
-          if (!write) onReadWrite(name);
-          const arr = v as ArrayLike<unknown>;
-          if (typeof v !== 'object' || v === null || arr.length !== count) {
-            throw invalid(`${componentName}.${name}: expected ${count} numbers`);
-          }
-          for (let i = 0; i < count; i++) {
-            const why = badScalar(kind, arr[i]);
-            if (why) throw invalid(`${componentName}.${name}[${i}]: ${why}`);
-          }
-          for (let i = 0; i < count; i++) store(this.m, kind, this.b + off + i * size, arr[i] as number);
-        },
-        enumerable: true,
-      };
-    } else {
-      desc = scalarAccessor(f.kind, off, write, name, componentName, onReadWrite);
-    }
-    Object.defineProperty(ComponentView.prototype, name, desc);
-  }
-  Object.defineProperty(ComponentView.prototype, 'toJSON', {
-    value(this: View) {
-      return decodeValue(this.m, fields, this.b);
-    },
-  });
-  return ComponentView;
-}
-
-function scalarAccessor(kind: ScalarKind, off: number, write: boolean, name: string, componentName: string,
-  onReadWrite: ReadWriteHandler): PropertyDescriptor {
-  const fail = (v: unknown): never => {
-    throw invalid(`${componentName}.${name}: ${badScalar(kind, v)}`);
-  };
-  const ro = (): never => onReadWrite(name);
-  switch (kind) {
-    case 'f32':
-      return {
-        get(this: View) { return this.m.f32[(this.b + off) >> 2]; },
-        set: write ? function (this: View, v: number) {
-          if (typeof v !== 'number' || v !== v) fail(v);
-          this.m.f32[(this.b + off) >> 2] = v;
-        } : ro,
-        enumerable: true,
-      };
-    case 'f64':
-      return {
-        get(this: View) { return this.m.f64[(this.b + off) >> 3]; },
-        set: write ? function (this: View, v: number) {
-          if (typeof v !== 'number' || v !== v) fail(v);
-          this.m.f64[(this.b + off) >> 3] = v;
-        } : ro,
-        enumerable: true,
-      };
-    case 'i32':
-    case 'fx':
-      return {
-        get(this: View) { return this.m.i32[(this.b + off) >> 2]; },
-        set: write ? function (this: View, v: number) {
-          if ((v | 0) !== v) fail(v);
-          this.m.i32[(this.b + off) >> 2] = v;
-        } : ro,
-        enumerable: true,
-      };
-    case 'u32':
-      return {
-        get(this: View) { return this.m.u32[(this.b + off) >> 2]; },
-        set: write ? function (this: View, v: number) {
-          if (v >>> 0 !== v) fail(v);
-          this.m.u32[(this.b + off) >> 2] = v;
-        } : ro,
-        enumerable: true,
-      };
-    case 'i16':
-      return {
-        get(this: View) { return this.m.i16[(this.b + off) >> 1]; },
-        set: write ? function (this: View, v: number) {
-          if ((v << 16) >> 16 !== v) fail(v);
-          this.m.i16[(this.b + off) >> 1] = v;
-        } : ro,
-        enumerable: true,
-      };
-    case 'u16':
-      return {
-        get(this: View) { return this.m.u16[(this.b + off) >> 1]; },
-        set: write ? function (this: View, v: number) {
-          if ((v & 0xffff) !== v) fail(v);
-          this.m.u16[(this.b + off) >> 1] = v;
-        } : ro,
-        enumerable: true,
-      };
-    case 'i8':
-      return {
-        get(this: View) { return this.m.i8[this.b + off]; },
-        set: write ? function (this: View, v: number) {
-          if ((v << 24) >> 24 !== v) fail(v);
-          this.m.i8[this.b + off] = v;
-        } : ro,
-        enumerable: true,
-      };
-    case 'u8':
-      return {
-        get(this: View) { return this.m.u8[this.b + off]; },
-        set: write ? function (this: View, v: number) {
-          if ((v & 0xff) !== v) fail(v);
-          this.m.u8[this.b + off] = v;
-        } : ro,
-        enumerable: true,
-      };
-  }
-}

@@ -70,6 +70,8 @@ export interface OpenScenarioOptions {
  * A C++ scenario run stepped from TypeScript (sim.openScenario): the same
  * ScenarioRun laige-detcheck steps, inside a World TypeScript can read
  * (entityCount, component(name), each, stateDiff, systemTimingStats...).
+ * Step it tick by tick with step(), or drive it with
+ * `sim.createGameLoop(run, ...)`; both advance the same tick count.
  */
 export class ScenarioRun implements Disposable {
   /** The scenario's name. */
@@ -107,6 +109,7 @@ export class ScenarioRun implements Disposable {
     if (input !== undefined && !(input instanceof Uint8Array)) throw invalid(`${where}: input must be a Uint8Array, got ${describe(input)}`);
     if (input !== undefined && input.length > 1 << 20) throw invalid(`${where}: input is over 1 MiB`);
     if (this.world._iterating !== 0) throw invalid(`${where}: called inside each`);
+    if (this.world._systems.running) throw invalid(`${where}: called inside a tick (from a GameLoop's input/onTick)`);
     const m = this.#sim.mem;
     const size = input?.length ?? 0;
     const ptr = size > 0 ? m.copyIn(input!) : 0;
@@ -160,6 +163,7 @@ export class Laige {
   /** @internal */ readonly raw: LaigeRawModule;
   /** @internal */ readonly mem: Mem;
   readonly #worlds = new Map<number, World>();
+  readonly #loops = new Map<number, GameLoop>();
   #onLog: ((record: LogRecord) => void) | null = null;
 
   /** @internal Use loadLaige(). */
@@ -174,6 +178,8 @@ export class Laige {
       this.#worlds.get(w)?._systems.recordError(error);
     };
     raw.laigeClockNs = (w) => this.#worlds.get(w)?._systems.clockNs() ?? 0;
+    raw.laigeTickInput = (l, tick) => this.#loops.get(l)?._tickInput(tick) ?? -2;
+    raw.laigeAfterTick = (l, tick) => this.#loops.get(l)?._afterTick(tick) ?? 1;
     raw.onLaigeLog = (record) => {
       const fn = this.#onLog;
       if (fn !== null) fn(record);
@@ -190,6 +196,16 @@ export class Laige {
   /** @internal */
   unregisterWorld(ptr: number): void {
     this.#worlds.delete(ptr);
+  }
+
+  /** @internal */
+  registerLoop(ptr: number, loop: GameLoop): void {
+    this.#loops.set(ptr, loop);
+  }
+
+  /** @internal */
+  unregisterLoop(ptr: number): void {
+    this.#loops.delete(ptr);
   }
 
   /** The library version, e.g. '0.1.0'. */
@@ -217,11 +233,25 @@ export class Laige {
     return new World(this, options);
   }
 
-  /** A fixed-tick loop over `world`'s systems; call frame(performance.now()) from requestAnimationFrame. */
-  createGameLoop(world: World, options: GameLoopOptions = {}): GameLoop {
-    this.#own('createGameLoop', world);
-    world._notScenario('createGameLoop');
-    return new GameLoop(world, options);
+  /**
+   * A fixed-tick loop; call frame(performance.now()) from requestAnimationFrame.
+   * Over a World: its systems (each tick's input: `options.input`, else none).
+   * Over a ScenarioRun (openScenario): the scenario's C++ systems, each tick's
+   * input being `options.input`'s payload or, by default, the scenario's own
+   * generated input, so the loop reproduces the golden stream whatever ticks
+   * its frames run. The run's world itself is rejected (pass the run). The
+   * loop and ScenarioRun.step share the run's tick count.
+   */
+  createGameLoop(target: World | ScenarioRun, options: GameLoopOptions = {}): GameLoop {
+    if (target instanceof ScenarioRun) {
+      this.#own('createGameLoop', target.world);
+      return new GameLoop(this, target.world, options, target);
+    }
+    const world = this.#own('createGameLoop', target);
+    if (world._scenario !== null) {
+      throw invalid(`createGameLoop: this world belongs to the C++ scenario run '${world._scenario}': pass the ScenarioRun itself`);
+    }
+    return new GameLoop(this, world, options);
   }
 
   /** Starts recording a replay of `world` (before its first tick). */
@@ -231,7 +261,7 @@ export class Laige {
   }
 
   #own(where: string, world: unknown): World {
-    if (!(world instanceof World)) throw invalid(`${where}: expected a World, got ${describe(world)}`);
+    if (!(world instanceof World)) throw invalid(`${where}: expected a World${where === 'createGameLoop' ? ' or a ScenarioRun' : ''}, got ${describe(world)}`);
     if (world._host !== this) throw invalid(`${where}: the world belongs to another module instance`);
     return world;
   }

@@ -285,6 +285,11 @@ export class SystemRegistry {
     }
   }
 
+  /** @internal True while a system error of the current guarded call waits to be rethrown. */
+  get hasError(): boolean {
+    return this.#hasError;
+  }
+
   /** @internal */
   recordError(e: unknown): void {
     if (!this.#hasError) {

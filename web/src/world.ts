@@ -13,6 +13,7 @@ import {
   type ReadRef, type Ref, type Schema, type Value, type ValueInput, KIND_BY_CODE, describe, layoutFrom, parseSchema,
 } from './schema.js';
 import { type Chunk, type FieldColumn, runEach, runEachChunk } from './query.js';
+import type { EachLoopMode, RowLoops } from './row_loop.js';
 import { SystemRegistry, type SystemContext, type SystemDef, type SystemHandle, type SystemInfo,
   type SystemRngState, type SystemTimingStats, type SystemTimingWindow } from './systems.js';
 
@@ -166,6 +167,10 @@ export class World implements Disposable {
   /** @internal Disposers of loops and recorders bound to this world. */
   readonly _dependents = new Set<{ _detach(): void }>();
   #handles = 0;
+  /** @internal The each row loops per query shape (row_loop.ts). */
+  readonly _rowLoops = new Map<string, RowLoops>();
+  /** @internal Which each row loops to use (row_loop.ts); tests pin each of them. */
+  _eachLoops: EachLoopMode = 'auto';
   #handlesRows = 0;
 
   /** @internal The name of the C++ scenario whose run owns this world (sim.openScenario), or null. */
@@ -217,7 +222,7 @@ export class World implements Disposable {
       }
       const frozen = Object.freeze(schema) as Schema;
       const name = info.name;
-      this._components[id] = new Component(this, this._mem, name, id, frozen, info.size, info.alignment,
+      this._components[id] = new Component(this, name, id, frozen, info.size, info.alignment,
         layoutFrom(info.fields, frozen), (field: string): never => {
           throw invalid(`each: ${name}.${field} was declared 'read' in this query: declare it 'write' to assign it`);
         });
@@ -388,7 +393,7 @@ export class World implements Disposable {
     this._mem.sync();
     if (info === null) throw new LaigeError(1, `${where}: registered, but componentInfo failed`);
     const frozen = Object.freeze({ ...schema }) as S;
-    const c = new Component<S>(this, this._mem, name, r.id, frozen, info.size, info.alignment, layoutFrom(info.fields, frozen),
+    const c = new Component<S>(this, name, r.id, frozen, info.size, info.alignment, layoutFrom(info.fields, frozen),
       (field: string): never => {
         throw invalid(`each: ${name}.${field} was declared 'read' in this query: declare it 'write' to assign it`);
       });
@@ -435,6 +440,7 @@ export class World implements Disposable {
     comp._encode(m, value, m.scratch, 'World.add');
     const code = this._raw.worldAdd(w, e, comp.id, m.scratch, comp.size);
     m.sync();
+    m.epoch++; // a live each's snapshot of this row may be stale now (row_loop.ts)
     if (code !== 0) {
       throw new LaigeError(code, `World.add(${formatEntity(e)}, ${comp.name}): ${this.#why(e, code)}`);
     }
@@ -570,12 +576,22 @@ export class World implements Disposable {
   /**
    * Calls fn(entity, ...refs) for every entity that has all `components`
    * (superset match), in ascending archetype id, then ascending slot. A
-   * 'write' component's ref is assignable; a 'read' one throws on
-   * assignment. While fn runs, the iteration guard of seed 004 is live:
-   * a mutation that would move, destroy or write a row the query walks
-   * throws InvalidArgument and changes nothing. If fn throws, the iteration
-   * ends, the guard is released and the exception propagates. Refs are
-   * reused between calls: copy out what you keep.
+   * 'write' component's ref is assignable and validated like add() (NaN,
+   * wrong types and out-of-range integers throw); assigning a 'read' one
+   * throws. Nothing of a row is stored when one of its checks fails. While
+   * fn runs, the iteration guard of seed 004 is live: a mutation that would
+   * move, destroy or write a row the query walks throws InvalidArgument and
+   * changes nothing. If fn throws, the iteration ends, the guard is released
+   * and the exception propagates. Refs are valid during their call only:
+   * copy out what you keep.
+   *
+   * Speed: a callback up to 800 characters of source runs in a loop
+   * compiled for it (V8 inlines it; its refs are snapshots of the row whose
+   * changed fields are stored when it returns, or, when it returns after a
+   * World.add, only the fields it changed). A longer one runs over accessor
+   * refs that read and write the columns directly. The results are the same
+   * except when one callback writes a field both through its ref and with
+   * World.add: keep to one of the two.
    */
   each<const C extends readonly AnyComponent[], const A extends AccessList<C>>(
     components: C, access: A, fn: (e: Entity, ...refs: Refs<C, A>) => void): void {

@@ -12,8 +12,13 @@
 // Per frame the loop calls World::beginFrame() exactly once, before the
 // frame's ticks, also for a frame that runs no tick (DESIGN.md decision 12:
 // the G-R3/G-R4 windows are per presentation frame, whether or not the
-// simulation advanced). Per tick it calls World::runSystems(schedule), then
-// the onTick hook. docs/game_loop.md.
+// simulation advanced). Per tick it asks the optional tickInput provider for
+// the tick's input payload, calls World::runSystems(schedule, input), then
+// the optional onTick hook (the after-tick observer). Both hooks are plain
+// function pointers with a context pointer: no std::function, no
+// allocation. Either may end the frame early by returning an error Status
+// (a JavaScript callback that threw, in the wasm bindings).
+// docs/game_loop.md.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +29,7 @@ namespace laige {
 
 class World;
 struct SystemSchedule;
+struct TickInput;
 
 /// The slowest fixed tick rate a loop accepts (Hz).
 inline constexpr std::uint32_t kMinTickRateHz = 20;
@@ -54,8 +60,21 @@ class GameLoop {
  public:
   /// A monotonic clock in nanoseconds; `ctx` is Options::clockContext.
   using ClockFn = std::int64_t (*)(void* ctx) noexcept;
-  /// Called after every completed tick with the 1-based tick number.
-  using TickFn = void (*)(void* ctx, World& world, std::uint64_t tick) noexcept;
+  /// The after-tick observer: called after every completed tick with the
+  /// 1-based tick number (== currentTick()). Ok continues the frame; an
+  /// error Status ends it after this tick (the tick stays counted; the
+  /// frame's remaining ticks are not run and frameAt()/step() return that
+  /// Status; frameAt's stay due, so a later frame runs them within the cap).
+  using TickFn = Status (*)(void* ctx, World& world, std::uint64_t tick) noexcept;
+  /// The per-tick input provider: called once before each tick's
+  /// runSystems with the 1-based number of the tick about to run
+  /// (currentTick() + 1); writes that tick's payload into `input` (it
+  /// arrives empty) - what SystemContext::input/inputSize show every system
+  /// of the tick. The bytes must stay valid until the tick's runSystems has
+  /// returned. An error Status skips the tick: it is not run and not
+  /// counted, the frame ends, and frameAt()/step() return that Status
+  /// (frameAt's tick stays due, like a failed runSystems).
+  using TickInputFn = Status (*)(void* ctx, std::uint64_t tick, TickInput& input) noexcept;
 
   /// How a loop runs.
   struct Options {
@@ -67,11 +86,17 @@ class GameLoop {
     ClockFn nowNs = nullptr;
     /// Passed to nowNs.
     void* clockContext = nullptr;
-    /// The per-tick hook (nullptr = none). It runs inside the tick, so it is
-    /// covered by the G-R1 no-allocation check.
+    /// The after-tick observer (nullptr = none): see TickFn. It runs inside
+    /// the tick, so it is covered by the G-R1 no-allocation check.
     TickFn onTick = nullptr;
     /// Passed to onTick.
     void* onTickContext = nullptr;
+    /// The per-tick input provider (nullptr = every tick runs with an empty
+    /// payload, i.e. runSystems(schedule)): see TickInputFn. Covered by the
+    /// G-R1 check like the rest of the tick.
+    TickInputFn tickInput = nullptr;
+    /// Passed to tickInput.
+    void* tickInputContext = nullptr;
   };
 
   /// Validates `options` and builds a loop over `world` and `schedule`.
@@ -101,13 +126,15 @@ class GameLoop {
   /// since the start (at most maxCatchUpTicks; the rest are dropped with a
   /// rate-limited `loop/tick_dropped` warn). A time before the start
   /// reference is misuse (debug assert) and otherwise counts as the start.
-  /// Returns the first failing runSystems Status (that tick is not counted
-  /// and the frame's remaining ticks are not run).
+  /// Returns the first failing tickInput / runSystems / onTick Status (see
+  /// TickInputFn and TickFn for which tick counts); the frame's remaining
+  /// ticks are not run and stay due.
   Status frameAt(std::int64_t nowNs) noexcept;
   /// Runs exactly `n` ticks as one frame, without the clock and the cap
   /// (tests and tools): beginFrame() once, then n ticks. It does not touch
   /// the clock accounting, so frame() later still runs the ticks the clock
-  /// says are due. Returns the first failing runSystems Status.
+  /// says are due. Returns the first failing tickInput / runSystems /
+  /// onTick Status; the remaining of the n ticks are not run.
   Status step(std::uint64_t n) noexcept;
 
   /// Completed ticks since creation (the last onTick's tick number).
@@ -125,13 +152,13 @@ class GameLoop {
 
  private:
   GameLoop(World& world, const SystemSchedule& schedule, const Options& options) noexcept;
-  // One tick: runSystems, count, hook, and the G-R1 check around all of it.
+  // One tick: input, runSystems, count, hook, and the G-R1 check around all of it.
   Status runTick() noexcept;
   void reset() noexcept;
 
   World* world_ = nullptr;
   const SystemSchedule* schedule_ = nullptr;
-  Options options_{0, 0, nullptr, nullptr, nullptr, nullptr};
+  Options options_{0, 0, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
   GameLoopStats stats_;
   std::int64_t startNs_ = 0;
   bool started_ = false;

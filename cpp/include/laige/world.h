@@ -149,6 +149,12 @@ class World {
   Status clear() noexcept;
   /// The live handle at slot `id`, or Entity{} when the slot is not live.
   [[nodiscard]] Entity handleAt(std::uint16_t id) const noexcept;
+  /// The generation table: the live handle of a live slot `id` is
+  /// Entity(id, generationTable()[id]). Allocated at creation and stable for
+  /// the world's lifetime (nullptr for a moved-from world). With
+  /// archetypeSlots() it builds the handles of a whole archetype without a
+  /// per-row liveness check (the wasm layer's `each` does).
+  [[nodiscard]] const std::uint16_t* generationTable() const noexcept;
   /// The options the world was created with (defaults for a moved-from world).
   [[nodiscard]] Options options() const noexcept;
   /// True for a world that owns storage (false after a move or default construction).

@@ -1,0 +1,395 @@
+// row_loop.ts - the per-row loop of World.each, generated per query shape
+// and per callback so that V8 can inline the callback into the loop.
+//
+// Why generated: the cost of `each` from TS is dominated by what happens
+// around the callback, not by the typed-array reads (DESIGN.md
+// "Performance"). A loop shared by every callback has a megamorphic call
+// site, so V8 cannot inline the callback and every `p.x` is an accessor call
+// (measured: 11-17 ns per entity for pos += vel, 2.6-4x bitecs). A loop
+// compiled for ONE callback source and ONE component layout has a
+// monomorphic call site; V8 inlines the callback, and the refs, created per
+// row as object literals, are scalar-replaced by escape analysis: `p.x += v.x`
+// becomes a register add between a heap load and a heap store.
+//
+// The contract both loops keep (the generated one, and the interpreted twin
+// for long callbacks and runtimes without code generation):
+// - refs are snapshots of the row taken before fn runs; a Write-declared
+//   field fn changed is validated like add() validates it (NaN, integer
+//   range) and stored after fn returns; a field fn left unchanged is not
+//   stored, so a w.add()/set() fn made on the same row stands;
+// - a Read-declared field fn changed throws "was declared 'read'" and
+//   nothing of that row is stored;
+// - all of a row's checks run before any of its stores: a throw leaves the
+//   row as it was (earlier rows keep their writes, as with any exception);
+// - fixed arrays: a Write ref holds a live typed array over the column
+//   (element writes land at once), a Read ref a frozen copy;
+// - wasm memory growth inside fn (an allocating call) re-derives the heaps
+//   before the stores.
+import type { Component } from './component.js';
+import type { Mem } from './raw.js';
+import { CHECK_OF, HEAP_OF, type ScalarKind, badScalar, heapOf, scalarOk } from './schema.js';
+import { invalid } from './errors.js';
+
+/**
+ * @internal A generated row loop: fn over rows [start, rows) of one
+ * archetype (`hb`: u32 index of its row handles); returns the next row to run (`rows` when done, earlier when the
+ * callback bumped Mem.epoch: the caller calls again from there).
+ */
+export type RowLoop = (fn: (...args: unknown[]) => void, m: Mem, hb: number, start: number, rows: number,
+  cols: Uint32Array, at: number) => number;
+
+const FLOAT: ReadonlySet<ScalarKind> = new Set(['f32', 'f64']);
+const TYPED_NAME: Readonly<Record<ScalarKind, string>> = {
+  i8: 'Int8Array', u8: 'Uint8Array', i16: 'Int16Array', u16: 'Uint16Array', i32: 'Int32Array', fx: 'Int32Array',
+  u32: 'Uint32Array', f32: 'Float32Array', f64: 'Float64Array',
+};
+
+/**
+ * Callbacks whose source is longer than this share one loop per query shape
+ * with reused refs: V8 does not inline a callback past ~460 bytes of
+ * bytecode, and then a per-row literal is a real allocation per row
+ * (measured, pos += vel: 26 ns per entity with literals).
+ */
+export const INLINE_SOURCE_LIMIT = 800;
+
+/** Generated loops kept per query shape (the oldest is dropped beyond it, so the path a callback takes depends only on its own source). */
+export const LOOPS_PER_QUERY = 64;
+
+/**
+ * @internal Generates the row loop of one query shape. Refs are new object
+ * literals per row (for an inlinable callback: escape analysis removes
+ * them), or with `reuse` one object per component reused for every row (for
+ * a callback V8 will not inline, where a literal would be a real
+ * allocation per row; one `each` per world runs at a time and a loop
+ * belongs to one world, so the reuse is safe). Throws when code
+ * generation is unavailable (a Content-Security-Policy without
+ * 'unsafe-eval'): the caller falls back to the interpreted loop.
+ *
+ * Two commit paths per row. Fast (Mem.epoch unchanged across fn: no
+ * World.add, no memory growth): every Write field is validated, then
+ * stored, through heaps and element indices held in locals. Slow (epoch
+ * changed): heaps re-derived, and only the fields fn changed in its ref
+ * are stored, so a World.add fn made on this row stands; the loop then
+ * returns and is re-entered with the new heaps.
+ */
+export function makeRowLoop(comps: readonly Component[], write: readonly boolean[], reuse = false): RowLoop {
+  const shared: string[] = []; // ref objects made once per loop (reuse)
+  const heaps = new Set<string>(['u32']);
+  const pre: string[] = [];      // before the loop
+  const step: string[] = [];     // index increments per row
+  const load: string[] = [];     // snapshot of the row
+  const refs: string[] = [];
+  const fast: string[] = [];     // checks then stores, fast path
+  const fastStores: string[] = [];
+  const slow: string[] = [];     // checks then stores, slow path (b_i addressing, changed fields only)
+  const slowStores: string[] = [];
+  const xs: string[] = [];
+  comps.forEach((c, i) => {
+    const w = write[i]!;
+    const shifts = new Set<number>();
+    slow.push(`const b${i} = cols[at + ${i}] + r * ${c.size};`);
+    const props: string[] = [];
+    c._layout.forEach((f, j) => {
+      const [heap, shift] = HEAP_OF[f.kind];
+      heaps.add(heap);
+      shifts.add(shift);
+      const H = heap.toUpperCase();
+      const x = `x${i}_${j}`;
+      xs.push(x);
+      const key = JSON.stringify(f.name);
+      // The ref's value of the field: a literal's property, or (reuse) the reused ref's slot.
+      const field = !reuse ? `v${i}[${key}]` : f.isArray ? `R${i}.a[${j}]` : `R${i}.s[${j}]`;
+      const el = (k: number) => `i${i}_${shift} + ${(f.offset >> shift) + k}`; // fast-path element index
+      const sel = (k: number) => `((b${i} + ${f.offset}) >> ${shift}) + ${k}`;   // slow-path element index
+      const check = (y: string) => CHECK_OF[f.kind](y);
+      if (f.isArray) {
+        load.push(w ? `const ${x} = ${H}.subarray(${el(0)}, ${el(f.count)});` : `const ${x} = frozen(${H}, ${el(0)}, ${f.count});`);
+        if (w) {
+          const ok = [`typeof y === 'object'`, `y !== null`, `y.length === ${f.count}`];
+          for (let k = 0; k < f.count; k++) ok.push(check(`y[${k}]`));
+          const test = `if (w${i}_${j} !== ${x} && !((y) => ${ok.join(' && ')})(w${i}_${j})) bad(${i}, ${j}, w${i}_${j});`;
+          for (const out of [fast, slow]) out.push(`const w${i}_${j} = ${field};`, test);
+          const st = (idx: (k: number) => string) => Array.from({ length: f.count }, (_, k) => `${H}[${idx(k)}] = w${i}_${j}[${k}];`).join(' ');
+          fastStores.push(`if (w${i}_${j} !== ${x}) { ${st(el)} }`);
+          slowStores.push(`if (w${i}_${j} !== ${x}) { ${st(sel)} }`);
+        } else {
+          for (const out of [fast, slow]) out.push(`if (${field} !== ${x}) ro(${i}, ${j});`);
+        }
+      } else {
+        load.push(`const ${x} = ${H}[${el(0)}];`);
+        const same = (y: string) => (FLOAT.has(f.kind) ? `Object.is(${y}, ${x})` : `(${y} === ${x})`);
+        if (w) {
+          // An unchanged value passes even when it would not validate (a NaN a C++ system stored).
+          fast.push(`const w${i}_${j} = ${field};`, `if (!${check(`w${i}_${j}`)} && !${same(`w${i}_${j}`)}) bad(${i}, ${j}, w${i}_${j});`);
+          fastStores.push(`${H}[${el(0)}] = w${i}_${j};`);
+          slow.push(`const w${i}_${j} = ${field};`, `const d${i}_${j} = !${same(`w${i}_${j}`)};`,
+            `if (d${i}_${j} && !${check(`w${i}_${j}`)}) bad(${i}, ${j}, w${i}_${j});`);
+          slowStores.push(`if (d${i}_${j}) ${H}[${sel(0)}] = w${i}_${j};`);
+        } else {
+          for (const out of [fast, slow]) out.push(`if (!${same(field)}) ro(${i}, ${j});`);
+        }
+      }
+      props.push(`${key}: ${x}`);
+    });
+    // One running element index per (component, element size): rows are c.size bytes apart,
+    // a multiple of every field's element size.
+    for (const sh of shifts) {
+      pre.push(`let i${i}_${sh} = (cols[at + ${i}] >>> ${sh}) + start * ${c.size >> sh};`);
+      step.push(`i${i}_${sh} += ${c.size >> sh}`);
+    }
+    if (reuse) {
+      // A class per component: fields are accessors over a Float64Array (no
+      // boxing of doubles, whatever the callback stores); a non-number is
+      // kept aside and reported when the callback returns.
+      const acc = c._layout.map((f, j) => {
+        const k = JSON.stringify(f.name);
+        return f.isArray ? `get ${k}() { return this.a[${j}]; } set ${k}(v) { this.a[${j}] = v; }`
+          : `get ${k}() { return this.s[${j}]; } set ${k}(v) { if (typeof v === 'number') { this.s[${j}] = v; this.nb[${j}] = 0; } else { this.nb[${j}] = 1; this.o[${j}] = v; this.any = true; } }`;
+      });
+      const json = c._layout.map((f, j) => `${JSON.stringify(f.name)}: this.nb[${j}] ? this.o[${j}] : ${f.isArray ? `this.a[${j}]` : `this.s[${j}]`}`);
+      const nf = c._layout.length;
+      shared.push(`const R${i} = new (class {
+        constructor() { this.s = new Float64Array(${nf}); this.a = new Array(${nf}).fill(null); this.nb = new Uint8Array(${nf}); this.o = new Array(${nf}).fill(null); this.any = false; }
+        ${acc.join('\n')}
+        toJSON() { return { ${json.join(', ')} }; }
+      })();`);
+      refs.push(`const v${i} = R${i};`, ...c._layout.map((f, j) => `${f.isArray ? `R${i}.a` : `R${i}.s`}[${j}] = x${i}_${j};`));
+      const flag = `if (R${i}.any) nonNumber(${i}, R${i}, ${w});`;
+      fast.unshift(flag);
+      slow.unshift(flag);
+    } else {
+      refs.push(`const v${i} = { ${props.join(', ')} };`);
+    }
+  });
+  const hs = [...heaps];
+  const heapDecl = `${hs.map((h) => `${h.toUpperCase()} = m.${h}`).join(', ')};`;
+  const vs = comps.map((_, i) => `v${i}`).join(', ');
+  const loop = [
+    `const ${heapDecl}`,
+    ...pre,
+    `for (let r = start; r < rows; r++${step.map((x) => `, ${x}`).join('')}) {`,
+    ...load,
+    ...refs,
+    'const epoch = m.epoch;',
+    `f(U32[hb + r], ${vs});`,
+    `if (m.epoch !== epoch) { commitSlow(m, r, cols, at, ${vs}${xs.map((x) => `, ${x}`).join('')}); return r + 1; }`,
+    ...fast,
+    ...fastStores,
+    '}',
+    'return rows;',
+  ].join('\n');
+  const commit = ['m.sync();', `const ${heapDecl}`, ...slow, ...slowStores].join('\n');
+  const { frozen, ro, bad, nonNumber } = rowErrors(comps);
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
+  // The serial makes every source unique: V8 caches `new Function` by source
+  // text and the cached copies share type feedback, which would make the
+  // callback call site polymorphic again (measured: 18-22 ns instead of 6).
+  const make = new Function('frozen', 'ro', 'bad', 'nonNumber', [
+    `// row loop ${++loopSerial}`,
+    ...shared,
+    `function commitSlow(m, r, cols, at, ${vs}${xs.map((x) => `, ${x}`).join('')}) {\n${commit}\n}`,
+    `return function rowLoop(f, m, hb, start, rows, cols, at) {\n${loop}\n};`,
+  ].join('\n')) as (...h: unknown[]) => RowLoop;
+  return make(frozen, ro, bad, nonNumber);
+}
+
+type Heap = Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array;
+
+// The helpers both loops share: the frozen copy of a Read array field, and
+// the two errors (messages built only when they are thrown).
+function rowErrors(comps: readonly Component[]) {
+  const frozen = (h: Heap, start: number, count: number): readonly number[] => Object.freeze(Array.from(h.subarray(start, start + count)));
+  const ro = (i: number, j: number): never => comps[i]!._readOnly(comps[i]!._layout[j]!.name);
+  const bad = (i: number, j: number, v: unknown): never => {
+    const c = comps[i]!;
+    const f = c._layout[j]!;
+    if (!f.isArray) throw invalid(`${c.name}.${f.name}: ${badScalar(f.kind, v)}`);
+    const arr = v as ArrayLike<unknown>;
+    if (typeof v !== 'object' || v === null || arr.length !== f.count) throw invalid(`${c.name}.${f.name}: expected ${f.count} numbers`);
+    for (let k = 0; k < f.count; k++) {
+      const why = badScalar(f.kind, arr[k]);
+      if (why) throw invalid(`${c.name}.${f.name}[${k}]: ${why}`);
+    }
+    throw invalid(`${c.name}.${f.name}: invalid value`);
+  };
+  // A reused ref (makeRowLoop, reuse) that was assigned a non-number: clear its flags, then throw.
+  const nonNumber = (i: number, ref: { any: boolean; nb: Uint8Array; o: unknown[] }, write: boolean): never => {
+    ref.any = false;
+    const j = ref.nb.indexOf(1);
+    const v = ref.o[j];
+    ref.nb.fill(0);
+    ref.o.fill(null);
+    return write ? bad(i, j, v) : ro(i, j);
+  };
+  return { frozen, ro, bad, nonNumber };
+}
+
+/** The ref of one component in the interpreted loop: `s` holds the row's values, fields are accessors over it. */
+interface SnapshotRef {
+  s: unknown[];
+}
+
+// One class per component (accessors on the prototype, closures only: no
+// code generation), so a callback's `p.x` stays monomorphic.
+const snapshotClasses = new WeakMap<Component, new () => SnapshotRef>();
+function snapshotClass(c: Component): new () => SnapshotRef {
+  let cls = snapshotClasses.get(c);
+  if (cls !== undefined) return cls;
+  const names = c._layout.map((f) => f.name);
+  cls = class {
+    s: unknown[] = new Array<unknown>(names.length).fill(0);
+  };
+  names.forEach((name, j) => {
+    Object.defineProperty(cls!.prototype, name, {
+      get(this: SnapshotRef) { return this.s[j]; },
+      set(this: SnapshotRef, v: unknown) { this.s[j] = v; }, // checked when the callback returns
+      enumerable: true,
+    });
+  });
+  Object.defineProperty(cls.prototype, 'toJSON', {
+    value(this: SnapshotRef) { return Object.fromEntries(names.map((n, j) => [n, this.s[j]])); },
+  });
+  snapshotClasses.set(c, cls);
+  return cls;
+}
+
+/**
+ * @internal The interpreted twin of makeRowLoop, for runtimes without code
+ * generation (correct, not fast: embind itself needs `new Function`, so such
+ * a runtime is rare): the same snapshots,
+ * checks and stores (only the fields the callback changed are stored, which
+ * is what the generated fast path's stores amount to while no World.add or
+ * growth intervened). Refs are one reused object per component whose
+ * fields are accessors over the row's snapshot.
+ */
+export function makeInterpretedRowLoop(comps: readonly Component[], write: readonly boolean[]): RowLoop {
+  const { frozen, ro, bad } = rowErrors(comps);
+  const n = comps.length;
+  const plans = comps.map((c) => c._layout.map((f) => ({
+    kind: f.kind, shift: HEAP_OF[f.kind][1], offset: f.offset, count: f.count, isArray: f.isArray,
+    float: FLOAT.has(f.kind), ok: scalarOk(f.kind),
+  })));
+  const arrayOk = (p: (typeof plans)[number][number], v: unknown): boolean => {
+    if (typeof v !== 'object' || v === null || (v as ArrayLike<unknown>).length !== p.count) return false;
+    for (let k = 0; k < p.count; k++) if (!p.ok((v as ArrayLike<unknown>)[k])) return false;
+    return true;
+  };
+  // Made once per loop, not per call: fresh arrays would start as small-int
+  // arrays every call and deoptimise the loop when they turn to doubles. One
+  // `each` per world runs at a time, and a loop belongs to one world.
+  const refs = comps.map((c) => new (snapshotClass(c))());
+  const snaps = plans.map((plan) => new Array<unknown>(plan.length).fill(0));
+  return (f, m, hb, start, rows, cols, at) => {
+    const heaps = (): Heap[][] => plans.map((plan) => plan.map((p) => heapOf(m, p.kind)));
+    let hs = heaps();
+    const args = new Array<unknown>(n + 1);
+    for (let i = 0; i < n; i++) args[i + 1] = refs[i];
+    for (let r = start; r < rows; r++) {
+      for (let i = 0; i < n; i++) {
+        const base = cols[at + i]! + r * comps[i]!.size;
+        const plan = plans[i]!;
+        const h = hs[i]!;
+        const s = refs[i]!.s;
+        const x = snaps[i]!;
+        for (let j = 0; j < plan.length; j++) {
+          const p = plan[j]!;
+          const idx = (base + p.offset) >>> p.shift;
+          x[j] = s[j] = p.isArray ? (write[i] ? h[j]!.subarray(idx, idx + p.count) : frozen(h[j]!, idx, p.count)) : h[j]![idx];
+        }
+      }
+      const e = m.u32[hb + r];
+      const epoch = m.epoch;
+      if (n === 1) f(e, refs[0]);
+      else if (n === 2) f(e, refs[0], refs[1]);
+      else if (n === 3) f(e, refs[0], refs[1], refs[2]);
+      else {
+        args[0] = e;
+        f.apply(undefined, args);
+      }
+      const slow = m.epoch !== epoch;
+      if (slow) {
+        m.sync();
+        hs = heaps();
+      }
+      for (let i = 0; i < n; i++) {
+        const plan = plans[i]!;
+        const s = refs[i]!.s;
+        const x = snaps[i]!;
+        for (let j = 0; j < plan.length; j++) {
+          const p = plan[j]!;
+          const v = s[j];
+          if (p.float ? Object.is(v, x[j]) : v === x[j]) continue;
+          if (!write[i]) ro(i, j);
+          if (!(p.isArray ? arrayOk(p, v) : p.ok(v))) bad(i, j, v);
+        }
+      }
+      for (let i = 0; i < n; i++) {
+        if (!write[i]) continue;
+        const base = cols[at + i]! + r * comps[i]!.size;
+        const plan = plans[i]!;
+        const h = hs[i]!;
+        const s = refs[i]!.s;
+        const x = snaps[i]!;
+        for (let j = 0; j < plan.length; j++) {
+          const p = plan[j]!;
+          const v = s[j];
+          if (p.float ? Object.is(v, x[j]) : v === x[j]) continue;
+          const idx = (base + p.offset) >>> p.shift;
+          if (p.isArray) for (let k = 0; k < p.count; k++) h[j]![idx + k] = (v as ArrayLike<number>)[k]!;
+          else h[j]![idx] = v as number;
+        }
+      }
+      if (slow) return r + 1;
+    }
+    return rows;
+  };
+}
+
+/** @internal Which row loops World.each may use (World._eachLoops; tests pin one). */
+export type EachLoopMode = 'auto' | 'shared' | 'interpreted';
+
+let codegenAvailable = true;
+let loopSerial = 0;
+
+/**
+ * @internal The row loops of one query shape: a generated one per callback
+ * source (so that the call site in each loop sees one function and V8
+ * inlines it), one generated with reused refs for every long callback, and
+ * the interpreted one for worlds with code generation switched off and
+ * when `new Function` is refused.
+ */
+export class RowLoops {
+  readonly #comps: readonly Component[];
+  readonly #write: readonly boolean[];
+  readonly #bySource = new Map<string, RowLoop>();
+  #long: RowLoop | null = null;
+  #interpreted: RowLoop | null = null;
+
+  constructor(comps: readonly Component[], write: readonly boolean[]) {
+    this.#comps = comps;
+    this.#write = write;
+  }
+
+  /**
+   * The loop for `fn`: 'auto' = generated for it (on first use) when its
+   * source is short enough to inline, else the shared loop with reused refs;
+   * 'shared' = always that one; 'interpreted' = never generate (tests).
+   */
+  forFn(fn: (...args: unknown[]) => void, mode: EachLoopMode): RowLoop {
+    if (mode !== 'interpreted' && codegenAvailable) {
+      try {
+        const src = mode === 'auto' ? Function.prototype.toString.call(fn) : '';
+        if (mode === 'shared' || src.length > INLINE_SOURCE_LIMIT) return (this.#long ??= makeRowLoop(this.#comps, this.#write, true));
+        const hit = this.#bySource.get(src);
+        if (hit !== undefined) return hit;
+        if (this.#bySource.size >= LOOPS_PER_QUERY) this.#bySource.delete(this.#bySource.keys().next().value!);
+        const loop = makeRowLoop(this.#comps, this.#write);
+        this.#bySource.set(src, loop);
+        return loop;
+      } catch {
+        codegenAvailable = false; // a Content-Security-Policy without 'unsafe-eval'
+      }
+    }
+    return (this.#interpreted ??= makeInterpretedRowLoop(this.#comps, this.#write));
+  }
+}
