@@ -6,6 +6,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { ISOLATION_HEADERS } from './serve.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -22,6 +23,7 @@ export default defineConfig({
   logLevel: 'warn',
   resolve: { alias: { '@laige/sim': resolve(root, 'dist/index.js') } },
   build: { outDir: resolve(here, 'dist'), emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 2000 },
-  server: { host: '127.0.0.1', fs: { allow: [root] } },
-  preview: { host: '127.0.0.1' },
+  // The same cross-origin isolation as demo/serve.mjs (finer performance.now()).
+  server: { host: '127.0.0.1', fs: { allow: [root] }, headers: ISOLATION_HEADERS },
+  preview: { host: '127.0.0.1', headers: ISOLATION_HEADERS },
 });

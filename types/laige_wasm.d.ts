@@ -154,7 +154,8 @@ declare module '*/laige_wasm.mjs' {
     worldCreateEntity(w: Ptr, out: Ptr): Code;
     worldDestroyEntity(w: Ptr, e: number): Code;
     worldCheck(w: Ptr, e: number): Code;
-    worldIsValid(w: Ptr, e: number): boolean;
+    /** 1 when live (a plain wasm export: see raw.ts HOT_EXPORTS) */
+    worldIsValid(w: Ptr, e: number): number;
     worldCapacity(w: Ptr): number;
     worldEntityCount(w: Ptr): number;
     worldClear(w: Ptr): Code;
@@ -175,7 +176,8 @@ declare module '*/laige_wasm.mjs' {
     worldComponentIdByName(w: Ptr, name: string): number;
     worldAdd(w: Ptr, e: number, component: number, bytes: Ptr, size: number): Code;
     worldRemove(w: Ptr, e: number, component: number): Code;
-    worldHas(w: Ptr, e: number, component: number): boolean;
+    /** 1 when present (a plain wasm export: see raw.ts HOT_EXPORTS) */
+    worldHas(w: Ptr, e: number, component: number): number;
     /** the component's bytes, or 0 */
     worldGet(w: Ptr, e: number, component: number): Ptr;
     worldArchetypeOf(w: Ptr, e: number): number;

@@ -854,6 +854,39 @@ void scenarioHash(std::uintptr_t w, std::uintptr_t out) { putU64(out, W(w).run ?
 
 }  // namespace
 
+// ---------------------------------------------------------------------------
+// The per-entity hot path as plain wasm exports, not embind functions: an
+// embind call runs a generated JS invoker (argument-count check, a wire-type
+// conversion per argument, an indirect call through a C++ thunk) that costs
+// more than the core call it wraps. raw.ts calls these straight through the
+// instance's exports under the embind names the rest of web/src uses. The
+// TS layer validates every argument first; booleans come back as 0/1.
+// ---------------------------------------------------------------------------
+extern "C" {
+EMSCRIPTEN_KEEPALIVE std::uint32_t laige_world_create_entity(std::uintptr_t w, std::uintptr_t out) {
+  return worldCreateEntity(w, out);
+}
+EMSCRIPTEN_KEEPALIVE std::uint32_t laige_world_destroy_entity(std::uintptr_t w, std::uint32_t e) {
+  return worldDestroyEntity(w, e);
+}
+EMSCRIPTEN_KEEPALIVE std::uint32_t laige_world_is_valid(std::uintptr_t w, std::uint32_t e) {
+  return worldIsValid(w, e) ? 1u : 0u;
+}
+EMSCRIPTEN_KEEPALIVE std::uint32_t laige_world_add(std::uintptr_t w, std::uint32_t e, std::uint32_t c,
+                                                   std::uintptr_t bytes, std::uint32_t size) {
+  return worldAdd(w, e, c, bytes, size);
+}
+EMSCRIPTEN_KEEPALIVE std::uint32_t laige_world_remove(std::uintptr_t w, std::uint32_t e, std::uint32_t c) {
+  return worldRemove(w, e, c);
+}
+EMSCRIPTEN_KEEPALIVE std::uint32_t laige_world_has(std::uintptr_t w, std::uint32_t e, std::uint32_t c) {
+  return worldHas(w, e, c) ? 1u : 0u;
+}
+EMSCRIPTEN_KEEPALIVE std::uintptr_t laige_world_get(std::uintptr_t w, std::uint32_t e, std::uint32_t c) {
+  return worldGet(w, e, c);
+}
+}  // extern "C"
+
 EMSCRIPTEN_BINDINGS(laige_sim) {
   using emscripten::function;
   // Module
@@ -866,10 +899,7 @@ EMSCRIPTEN_BINDINGS(laige_sim) {
   // World
   function("worldCreate", &worldCreate);
   function("worldDestroy", &worldDestroy);
-  function("worldCreateEntity", &worldCreateEntity);
-  function("worldDestroyEntity", &worldDestroyEntity);
   function("worldCheck", &worldCheck);
-  function("worldIsValid", &worldIsValid);
   function("worldCapacity", &worldCapacity);
   function("worldEntityCount", &worldEntityCount);
   function("worldClear", &worldClear);
@@ -883,10 +913,6 @@ EMSCRIPTEN_BINDINGS(laige_sim) {
   function("worldComponentInfo", &worldComponentInfo);
   function("worldComponentCount", &worldComponentCount);
   function("worldComponentIdByName", &worldComponentIdByName);
-  function("worldAdd", &worldAdd);
-  function("worldRemove", &worldRemove);
-  function("worldHas", &worldHas);
-  function("worldGet", &worldGet);
   function("worldArchetypeOf", &worldArchetypeOf);
   function("worldArchetypeCount", &worldArchetypeCount);
   function("worldArchetypeComponents", &worldArchetypeComponents);

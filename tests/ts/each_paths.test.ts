@@ -126,7 +126,14 @@ describe('each: the generated, shared and interpreted loops agree', () => {
         expect(w.stateHash(0)).toBe(h0);
         invalidArg(() => w.each([K, P], ['write', 'read'], (_e, k, p) => { k.a = 1; (p as unknown as { y: string }).y = 'up'; }));
         expect(w.stateHash(0)).toBe(h0);
-        // The failed row left no flag behind: the next pass runs clean.
+        // A callback that throws its own error after a bad assignment leaves nothing behind either.
+        const boom = new Error('boom');
+        expect(thrown(() => w.each([K], ['write'], (_e, k) => { (k as unknown as { a: string }).a = 'x'; throw boom; }))).toBe(boom);
+        expect(w.stateHash(0)).toBe(h0);
+        let clean = 0;
+        w.each([K], ['write'], () => { clean++; }); // the same query shape: the same loop
+        expect(clean).toBeGreaterThan(0);
+        // The failed rows left no flag behind: the next pass runs clean.
         let rows = 0;
         w.each([K, P], ['write', 'read'], () => { rows++; });
         expect(rows).toBeGreaterThan(0);
@@ -152,6 +159,25 @@ describe('each: the generated, shared and interpreted loops agree', () => {
           else expect(got[r]![1]).toBe(-1);
         }
         for (const k of keep) k.dispose();
+        w.dispose();
+      });
+
+      it('field names that shadow the loops\' own names or object members work', () => {
+        const w = sim.createWorld({ capacity: 8 });
+        usePath(w, path);
+        const T = w.registerComponent('Tricky', {
+          s: 'f32', a: 'i32', nb: 'u32', o: 'i32', any: 'fx', toJSON: 'i32', constructor: 'f32', R0: 'i32', v0: 'i32', x0_0: 'i32',
+          f: 'i32', m: 'i32', hb: 'i32', r: 'i32', rows: 'i32', cols: 'i32', at: 'i32', start: 'i32', epoch: 'i32', U32: 'i32',
+        });
+        const e = w.create();
+        const zero = Object.fromEntries(Object.keys(T.schema).map((k) => [k, 0]));
+        w.add(e, T, zero as never);
+        w.each([T], ['write'], (_e, t) => {
+          for (const k of Object.keys(T.schema)) (t as unknown as Record<string, number>)[k] = k.length;
+        });
+        expect(w.get(e, T)).toEqual(Object.fromEntries(Object.keys(T.schema).map((k) => [k, k.length])));
+        invalidArg(() => w.each([T], ['read'], (_e, t) => { (t as unknown as { constructor: number }).constructor = 9; }));
+        expect(thrown(() => w.registerComponent('Proto', JSON.parse('{"__proto__": "f32"}')))).toBeInstanceOf(LaigeError);
         w.dispose();
       });
 

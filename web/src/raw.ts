@@ -39,6 +39,38 @@ export async function instantiate(options: LoadOptions = {}): Promise<LaigeRawMo
 }
 
 /**
+ * The per-entity hot path: plain wasm exports (bindings.cpp "hot path"),
+ * called under the names the embind functions would have. Booleans come
+ * back as 0/1.
+ */
+const HOT_EXPORTS: ReadonlyArray<readonly [string, string]> = [
+  ['worldCreateEntity', '_laige_world_create_entity'],
+  ['worldDestroyEntity', '_laige_world_destroy_entity'],
+  ['worldIsValid', '_laige_world_is_valid'],
+  ['worldAdd', '_laige_world_add'],
+  ['worldRemove', '_laige_world_remove'],
+  ['worldHas', '_laige_world_has'],
+  ['worldGet', '_laige_world_get'],
+];
+
+/**
+ * @internal The wasm export behind `Module[name]`. emscripten 3.1.6 defines
+ * each export as a stub that looks the minified export up in Module.asm and
+ * forwards with `.apply` on every call made through a saved reference; the
+ * stub's source names that export, so take the function itself from
+ * Module.asm (a direct JS-to-wasm call). Falls back to the stub when the
+ * glue looks different (a newer emscripten): slower, same results.
+ */
+export function directExport(module: LaigeRawModule, name: string): (...args: number[]) => number {
+  const m = module as unknown as Record<string, unknown> & { asm?: Record<string, unknown> };
+  const stub = m[name];
+  if (typeof stub !== 'function') throw new Error(`@laige/sim: the wasm module lacks ${name} (rebuild wasm/)`);
+  const key = /Module\["asm"\]\["([\w$]+)"\]/.exec(Function.prototype.toString.call(stub))?.[1];
+  const f = key !== undefined ? m.asm?.[key] : undefined;
+  return (typeof f === 'function' ? f : stub) as (...args: number[]) => number;
+}
+
+/**
  * @internal The module plus views of its memory. Memory growth replaces the
  * ArrayBuffer and detaches every view, so the views are re-derived through
  * sync() after every call that may allocate; nothing hands out long-lived
@@ -79,6 +111,7 @@ export class Mem {
       const v = (module as unknown as Record<string, unknown>)[key];
       if (typeof v === 'function') fast[key] = v;
     }
+    for (const [name, exported] of HOT_EXPORTS) fast[name] = directExport(module, exported);
     this.raw = fast as unknown as LaigeRawModule;
     this.reload();
     this.out = this.raw._malloc(256);

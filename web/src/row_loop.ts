@@ -98,7 +98,7 @@ export function makeRowLoop(comps: readonly Component[], write: readonly boolean
       xs.push(x);
       const key = JSON.stringify(f.name);
       // The ref's value of the field: a literal's property, or (reuse) the reused ref's slot.
-      const field = !reuse ? `v${i}[${key}]` : f.isArray ? `R${i}.a[${j}]` : `R${i}.s[${j}]`;
+      const field = !reuse ? `v${i}[${key}]` : f.isArray ? `R${i}.$a[${j}]` : `R${i}.$s[${j}]`;
       const el = (k: number) => `i${i}_${shift} + ${(f.offset >> shift) + k}`; // fast-path element index
       const sel = (k: number) => `((b${i} + ${f.offset}) >> ${shift}) + ${k}`;   // slow-path element index
       const check = (y: string) => CHECK_OF[f.kind](y);
@@ -140,21 +140,30 @@ export function makeRowLoop(comps: readonly Component[], write: readonly boolean
     if (reuse) {
       // A class per component: fields are accessors over a Float64Array (no
       // boxing of doubles, whatever the callback stores); a non-number is
-      // kept aside and reported when the callback returns.
-      const acc = c._layout.map((f, j) => {
+      // kept aside and reported when the callback returns. Internal slots
+      // are $-named (field names cannot contain $), and the accessors are
+      // defined with defineProperty so that fields named `constructor` or
+      // `toJSON` work like any other.
+      const defs = c._layout.map((f, j) => {
         const k = JSON.stringify(f.name);
-        return f.isArray ? `get ${k}() { return this.a[${j}]; } set ${k}(v) { this.a[${j}] = v; }`
-          : `get ${k}() { return this.s[${j}]; } set ${k}(v) { if (typeof v === 'number') { this.s[${j}] = v; this.nb[${j}] = 0; } else { this.nb[${j}] = 1; this.o[${j}] = v; this.any = true; } }`;
+        const body = f.isArray ? `get() { return this.$a[${j}]; }, set(v) { this.$a[${j}] = v; }`
+          : `get() { return this.$s[${j}]; }, set(v) { if (typeof v === 'number') { this.$s[${j}] = v; this.$nb[${j}] = 0; } else { this.$nb[${j}] = 1; this.$o[${j}] = v; this.$any = true; } }`;
+        return `Object.defineProperty(C.prototype, ${k}, { ${body}, enumerable: true, configurable: true });`;
       });
-      const json = c._layout.map((f, j) => `${JSON.stringify(f.name)}: this.nb[${j}] ? this.o[${j}] : ${f.isArray ? `this.a[${j}]` : `this.s[${j}]`}`);
+      const json = c._layout.map((f, j) => `${JSON.stringify(f.name)}: this.$nb[${j}] ? this.$o[${j}] : ${f.isArray ? `this.$a[${j}]` : `this.$s[${j}]`}`);
+      if (!c._layout.some((f) => f.name === 'toJSON')) {
+        defs.push(`Object.defineProperty(C.prototype, 'toJSON', { value() { return { ${json.join(', ')} }; } });`);
+      }
       const nf = c._layout.length;
-      shared.push(`const R${i} = new (class {
-        constructor() { this.s = new Float64Array(${nf}); this.a = new Array(${nf}).fill(null); this.nb = new Uint8Array(${nf}); this.o = new Array(${nf}).fill(null); this.any = false; }
-        ${acc.join('\n')}
-        toJSON() { return { ${json.join(', ')} }; }
+      shared.push(`const R${i} = (() => {
+        class C { constructor() { this.$s = new Float64Array(${nf}); this.$a = new Array(${nf}).fill(null); this.$nb = new Uint8Array(${nf}); this.$o = new Array(${nf}).fill(null); this.$any = false; } }
+        ${defs.join('\n')}
+        return new C();
       })();`);
-      refs.push(`const v${i} = R${i};`, ...c._layout.map((f, j) => `${f.isArray ? `R${i}.a` : `R${i}.s`}[${j}] = x${i}_${j};`));
-      const flag = `if (R${i}.any) nonNumber(${i}, R${i}, ${w});`;
+      refs.push(`const v${i} = R${i};`, ...c._layout.map((f, j) => `${f.isArray ? `R${i}.$a` : `R${i}.$s`}[${j}] = x${i}_${j};`));
+      const flag = `if (R${i}.$any) nonNumber(${i}, R${i}, ${w});`;
+      // A callback that threw after assigning a non-number left the flag up: clear it per call.
+      pre.push(`if (R${i}.$any) { R${i}.$any = false; R${i}.$nb.fill(0); R${i}.$o.fill(null); }`);
       fast.unshift(flag);
       slow.unshift(flag);
     } else {
@@ -213,12 +222,12 @@ function rowErrors(comps: readonly Component[]) {
     throw invalid(`${c.name}.${f.name}: invalid value`);
   };
   // A reused ref (makeRowLoop, reuse) that was assigned a non-number: clear its flags, then throw.
-  const nonNumber = (i: number, ref: { any: boolean; nb: Uint8Array; o: unknown[] }, write: boolean): never => {
-    ref.any = false;
-    const j = ref.nb.indexOf(1);
-    const v = ref.o[j];
-    ref.nb.fill(0);
-    ref.o.fill(null);
+  const nonNumber = (i: number, ref: { $any: boolean; $nb: Uint8Array; $o: unknown[] }, write: boolean): never => {
+    ref.$any = false;
+    const j = ref.$nb.indexOf(1);
+    const v = ref.$o[j];
+    ref.$nb.fill(0);
+    ref.$o.fill(null);
     return write ? bad(i, j, v) : ro(i, j);
   };
   return { frozen, ro, bad, nonNumber };
@@ -226,7 +235,7 @@ function rowErrors(comps: readonly Component[]) {
 
 /** The ref of one component in the interpreted loop: `s` holds the row's values, fields are accessors over it. */
 interface SnapshotRef {
-  s: unknown[];
+  $s: unknown[];
 }
 
 // One class per component (accessors on the prototype, closures only: no
@@ -237,18 +246,21 @@ function snapshotClass(c: Component): new () => SnapshotRef {
   if (cls !== undefined) return cls;
   const names = c._layout.map((f) => f.name);
   cls = class {
-    s: unknown[] = new Array<unknown>(names.length).fill(0);
+    $s: unknown[] = new Array<unknown>(names.length).fill(0); // $: never a field name
   };
   names.forEach((name, j) => {
     Object.defineProperty(cls!.prototype, name, {
-      get(this: SnapshotRef) { return this.s[j]; },
-      set(this: SnapshotRef, v: unknown) { this.s[j] = v; }, // checked when the callback returns
+      get(this: SnapshotRef) { return this.$s[j]; },
+      set(this: SnapshotRef, v: unknown) { this.$s[j] = v; }, // checked when the callback returns
       enumerable: true,
+      configurable: true,
     });
   });
-  Object.defineProperty(cls.prototype, 'toJSON', {
-    value(this: SnapshotRef) { return Object.fromEntries(names.map((n, j) => [n, this.s[j]])); },
-  });
+  if (!names.includes('toJSON')) {
+    Object.defineProperty(cls.prototype, 'toJSON', {
+      value(this: SnapshotRef) { return Object.fromEntries(names.map((n, j) => [n, this.$s[j]])); },
+    });
+  }
   snapshotClasses.set(c, cls);
   return cls;
 }
@@ -289,7 +301,7 @@ export function makeInterpretedRowLoop(comps: readonly Component[], write: reado
         const base = cols[at + i]! + r * comps[i]!.size;
         const plan = plans[i]!;
         const h = hs[i]!;
-        const s = refs[i]!.s;
+        const s = refs[i]!.$s;
         const x = snaps[i]!;
         for (let j = 0; j < plan.length; j++) {
           const p = plan[j]!;
@@ -313,7 +325,7 @@ export function makeInterpretedRowLoop(comps: readonly Component[], write: reado
       }
       for (let i = 0; i < n; i++) {
         const plan = plans[i]!;
-        const s = refs[i]!.s;
+        const s = refs[i]!.$s;
         const x = snaps[i]!;
         for (let j = 0; j < plan.length; j++) {
           const p = plan[j]!;
@@ -328,7 +340,7 @@ export function makeInterpretedRowLoop(comps: readonly Component[], write: reado
         const base = cols[at + i]! + r * comps[i]!.size;
         const plan = plans[i]!;
         const h = hs[i]!;
-        const s = refs[i]!.s;
+        const s = refs[i]!.$s;
         const x = snaps[i]!;
         for (let j = 0; j < plan.length; j++) {
           const p = plan[j]!;
@@ -386,8 +398,11 @@ export class RowLoops {
         const loop = makeRowLoop(this.#comps, this.#write);
         this.#bySource.set(src, loop);
         return loop;
-      } catch {
-        codegenAvailable = false; // a Content-Security-Policy without 'unsafe-eval'
+      } catch (e) {
+        // A Content-Security-Policy without 'unsafe-eval' refuses `new Function`
+        // with an EvalError; anything else is a bug here and must be seen.
+        if (!(e instanceof EvalError)) throw e;
+        codegenAvailable = false;
       }
     }
     return (this.#interpreted ??= makeInterpretedRowLoop(this.#comps, this.#write));

@@ -77,6 +77,7 @@ export function parseSchema(where: string, schema: unknown): Array<[string, numb
     if (!NAME_RE.test(name) || name.length > 63) {
       throw invalid(`${where}: field name '${name}' must be an identifier of at most 63 characters`);
     }
+    if (name === '__proto__') throw invalid(`${where}: field name '__proto__' is reserved in JavaScript objects`);
     let kind: unknown = spec;
     let count: unknown = 1;
     let isArray = false;

@@ -302,7 +302,7 @@ export class World implements Disposable {
 
   /** Generation-checked liveness (no side effects). */
   isValid(e: Entity): boolean {
-    return this._raw.worldIsValid(this._live('World.isValid'), this._entity('World.isValid', e));
+    return this._raw.worldIsValid(this._live('World.isValid'), this._entity('World.isValid', e)) !== 0;
   }
 
   /** The access check: throws InvalidArgument for a stale handle. */
@@ -461,7 +461,7 @@ export class World implements Disposable {
   has(e: Entity, c: AnyComponent): boolean {
     const where = 'World.has';
     const w = this._live(where);
-    return this._raw.worldHas(w, this._entity(where, e), this._component(where, c).id);
+    return this._raw.worldHas(w, this._entity(where, e), this._component(where, c).id) !== 0;
   }
 
   /** A copy of e's `c`, or undefined when `e` lacks it. Throws for a stale handle. */
