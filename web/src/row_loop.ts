@@ -291,6 +291,7 @@ export function makeInterpretedRowLoop(comps: readonly Component[], write: reado
   // `each` per world runs at a time, and a loop belongs to one world.
   const refs = comps.map((c) => new (snapshotClass(c))());
   const snaps = plans.map((plan) => new Array<unknown>(plan.length).fill(0));
+  const changed = plans.map((plan) => new Array<boolean>(plan.length).fill(false));
   return (f, m, hb, start, rows, cols, at) => {
     const heaps = (): Heap[][] => plans.map((plan) => plan.map((p) => heapOf(m, p.kind)));
     let hs = heaps();
@@ -323,14 +324,17 @@ export function makeInterpretedRowLoop(comps: readonly Component[], write: reado
         m.sync();
         hs = heaps();
       }
+      // Checks of every field first (collecting what changed), then the stores.
       for (let i = 0; i < n; i++) {
         const plan = plans[i]!;
         const s = refs[i]!.$s;
         const x = snaps[i]!;
+        const d = changed[i]!;
         for (let j = 0; j < plan.length; j++) {
           const p = plan[j]!;
           const v = s[j];
-          if (p.float ? Object.is(v, x[j]) : v === x[j]) continue;
+          d[j] = !(p.float ? Object.is(v, x[j]) : v === x[j]);
+          if (!d[j]) continue;
           if (!write[i]) ro(i, j);
           if (!(p.isArray ? arrayOk(p, v) : p.ok(v))) bad(i, j, v);
         }
@@ -341,14 +345,13 @@ export function makeInterpretedRowLoop(comps: readonly Component[], write: reado
         const plan = plans[i]!;
         const h = hs[i]!;
         const s = refs[i]!.$s;
-        const x = snaps[i]!;
+        const d = changed[i]!;
         for (let j = 0; j < plan.length; j++) {
+          if (!d[j]) continue;
           const p = plan[j]!;
-          const v = s[j];
-          if (p.float ? Object.is(v, x[j]) : v === x[j]) continue;
           const idx = (base + p.offset) >>> p.shift;
-          if (p.isArray) for (let k = 0; k < p.count; k++) h[j]![idx + k] = (v as ArrayLike<number>)[k]!;
-          else h[j]![idx] = v as number;
+          if (p.isArray) for (let k = 0; k < p.count; k++) h[j]![idx + k] = (s[j] as ArrayLike<number>)[k]!;
+          else h[j]![idx] = s[j] as number;
         }
       }
       if (slow) return r + 1;
