@@ -27,17 +27,10 @@
 #include "laige/logging.h"
 #include "laige/prng.h"
 #include "laige/world.h"
+#include "bench_components.h"
 
 namespace bench {
 
-struct Position {
-  float x, y;
-};
-LAIGE_COMPONENT(Position, x, y);
-struct Velocity {
-  float x, y;
-};
-LAIGE_COMPONENT(Velocity, x, y);
 struct Health {
   std::int32_t hp;
 };

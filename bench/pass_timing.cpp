@@ -24,6 +24,7 @@
 #include "laige/logging.h"
 #include "laige/sim_math.h"
 #include "laige/world.h"
+#include "bench_components.h"
 #include "scenario.h"
 
 namespace {
@@ -32,14 +33,8 @@ using laige::Entity;
 using laige::World;
 using Clock = std::chrono::steady_clock;
 
-struct Position {
-  float x, y;
-};
-LAIGE_COMPONENT(Position, x, y);
-struct Velocity {
-  float x, y;
-};
-LAIGE_COMPONENT(Velocity, x, y);
+using bench::Position;
+using bench::Velocity;
 struct FxPosition {
   laige::fpx16_16 x, y;
 };

@@ -584,36 +584,32 @@ TEST(GameLoopDeathTest, AnAllocatingSystemTripsTheGuard) {
       "alloc/sim_tick_allocation.*tick=1.*allocs=1.*site=run_systems");
 }
 
-TEST(GameLoopDeathTest, AnAllocatingHookTripsTheGuard) {
+// A loop over an empty schedule with `hooks`; its first tick must die in the
+// allocation guard with `site`.
+void expectHookTripsTheGuard(const GameLoop::Options& hooks, const char* site) {
   World w = World::create(4).takeValue();
   SystemSchedule s;
   ASSERT_TRUE(w.scheduleSystems(s).ok());
-  GameLoop::Options o;
-  o.onTick = &allocatingHook;
-  GameLoop loop = GameLoop::create(w, s, o).takeValue();
+  GameLoop loop = GameLoop::create(w, s, hooks).takeValue();
   EXPECT_DEATH(
       {
         logToStderr();
         setAllocationCounter(&test::allocationCount);
         (void)loop.step(1);
       },
-      "site=on_tick");
+      site);
+}
+
+TEST(GameLoopDeathTest, AnAllocatingHookTripsTheGuard) {
+  GameLoop::Options o;
+  o.onTick = &allocatingHook;
+  expectHookTripsTheGuard(o, "site=on_tick");
 }
 
 TEST(GameLoopDeathTest, AnAllocatingInputProviderTripsTheGuard) {
-  World w = World::create(4).takeValue();
-  SystemSchedule s;
-  ASSERT_TRUE(w.scheduleSystems(s).ok());
   GameLoop::Options o;
   o.tickInput = &allocatingInput;
-  GameLoop loop = GameLoop::create(w, s, o).takeValue();
-  EXPECT_DEATH(
-      {
-        logToStderr();
-        setAllocationCounter(&test::allocationCount);
-        (void)loop.step(1);
-      },
-      "site=tick_input");
+  expectHookTripsTheGuard(o, "site=tick_input");
 }
 
 TEST(GameLoopDeathTest, WithoutACounterThereIsNoCheck) {

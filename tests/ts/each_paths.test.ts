@@ -133,6 +133,12 @@ describe('each: the generated, shared and interpreted loops agree', () => {
         let clean = 0;
         w.each([K], ['write'], () => { clean++; }); // the same query shape: the same loop
         expect(clean).toBeGreaterThan(0);
+        // A non-number assigned, then a number: the last value counts, as for any field.
+        w.each([K], ['write'], (_e, k) => { (k as unknown as { a: unknown }).a = 'x'; k.a = 7; });
+        const as: number[] = [];
+        w.each([K], ['read'], (_e, k) => { as.push(k.a); });
+        expect(as.length).toBeGreaterThan(0);
+        expect(as.every((a) => a === 7)).toBe(true);
         // The failed rows left no flag behind: the next pass runs clean.
         let rows = 0;
         w.each([K, P], ['write', 'read'], () => { rows++; });

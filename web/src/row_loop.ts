@@ -39,10 +39,6 @@ export type RowLoop = (fn: (...args: unknown[]) => void, m: Mem, hb: number, sta
   cols: Uint32Array, at: number) => number;
 
 const FLOAT: ReadonlySet<ScalarKind> = new Set(['f32', 'f64']);
-const TYPED_NAME: Readonly<Record<ScalarKind, string>> = {
-  i8: 'Int8Array', u8: 'Uint8Array', i16: 'Int16Array', u16: 'Uint16Array', i32: 'Int32Array', fx: 'Int32Array',
-  u32: 'Uint32Array', f32: 'Float32Array', f64: 'Float64Array',
-};
 
 /**
  * Callbacks whose source is longer than this share one loop per query shape
@@ -189,10 +185,10 @@ export function makeRowLoop(comps: readonly Component[], write: readonly boolean
   ].join('\n');
   const commit = ['m.sync();', `const ${heapDecl}`, ...slow, ...slowStores].join('\n');
   const { frozen, ro, bad, nonNumber } = rowErrors(comps);
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval
   // The serial makes every source unique: V8 caches `new Function` by source
   // text and the cached copies share type feedback, which would make the
   // callback call site polymorphic again (measured: 18-22 ns instead of 6).
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
   const make = new Function('frozen', 'ro', 'bad', 'nonNumber', [
     `// row loop ${++loopSerial}`,
     ...shared,
@@ -221,14 +217,17 @@ function rowErrors(comps: readonly Component[]) {
     }
     throw invalid(`${c.name}.${f.name}: invalid value`);
   };
-  // A reused ref (makeRowLoop, reuse) that was assigned a non-number: clear its flags, then throw.
-  const nonNumber = (i: number, ref: { $any: boolean; $nb: Uint8Array; $o: unknown[] }, write: boolean): never => {
-    ref.$any = false;
+  // A reused ref (makeRowLoop, reuse) that was assigned a non-number: throw
+  // for its first field still holding one (the loop clears the flags on its
+  // next call); a field given a number again afterwards is fine.
+  const nonNumber = (i: number, ref: { $any: boolean; $nb: Uint8Array; $o: unknown[] }, write: boolean): void => {
     const j = ref.$nb.indexOf(1);
-    const v = ref.$o[j];
-    ref.$nb.fill(0);
-    ref.$o.fill(null);
-    return write ? bad(i, j, v) : ro(i, j);
+    if (j < 0) {
+      ref.$any = false;
+      return;
+    }
+    if (write) bad(i, j, ref.$o[j]);
+    ro(i, j);
   };
   return { frozen, ro, bad, nonNumber };
 }
