@@ -66,16 +66,31 @@ Status archetypeBudget(const detail::EcsState& s, Entity e, ComponentTypeId c) n
 }
 
 // Copies the columns `dst` shares with `src` (row `from`) to row `to`;
-// columns `src` lacks (the added one) are left for the caller.
-void copyShared(detail::Archetype& dst, std::uint32_t to, const detail::Archetype& src,
-                std::uint32_t from) noexcept {
-  for (std::uint32_t j = 0; j < dst.componentCount; ++j) {
-    detail::Column& col = dst.cols[j];
+// columns `src` lacks (the added one) are left for the caller. The column
+// count is read once: the byte copies may alias anything, so a read in the
+// loop condition would be repeated after every copy.
+inline void copyShared(detail::Archetype& dst, std::uint32_t to, const detail::Archetype& src,
+                       std::uint32_t from) noexcept {
+  const std::uint32_t count = dst.componentCount;
+  for (std::uint32_t j = 0; j < count; ++j) {
+    const detail::Column& col = dst.cols[j];
     const std::uint8_t in = src.colOf[col.id];
     if (in == 0) continue;
-    detail::copyValue(col.data + std::size_t{to} * col.size,
-                      src.cols[in - 1].data + std::size_t{from} * col.size, col.size);
+    const std::uint32_t size = col.size;
+    detail::copyValue(col.data + std::size_t{to} * size,
+                      src.cols[in - 1].data + std::size_t{from} * size, size);
   }
+}
+
+// World::noteChurn(1)'s common case, inline on the add/remove path: counts
+// the change and answers true, unless this change would cross an unwarned
+// G-R4 budget; then it changes nothing and answers false, and the caller
+// calls noteChurn(), which counts and warns exactly as before.
+inline bool countChurnQuietly(detail::WorldState& ws) noexcept {
+  const std::uint32_t budget = ws.options.churnPerFrameBudget;
+  if (budget != 0 && ws.frameChurn + 1 > budget && !ws.churnWarnedThisFrame) return false;
+  ++ws.frameChurn;
+  return true;
 }
 
 }  // namespace
@@ -152,7 +167,10 @@ Status World::addComponentBytes(Entity e, ComponentTypeId id, const void* bytes,
   return addById(e, id, bytes);
 }
 
-Status World::addById(Entity e, ComponentTypeId c, const void* bytes) noexcept {
+// Inline into its two callers (this file only): the per-call frame and the
+// reloads of s_ are a measurable share of a wasm add.
+[[gnu::always_inline]] inline Status World::addById(Entity e, ComponentTypeId c,
+                                                   const void* bytes) noexcept {
   detail::WorldState& ws = *s_;
   detail::EcsState& s = ws.ecs;
   const std::uint16_t slot = e.id();
@@ -166,7 +184,7 @@ Status World::addById(Entity e, ComponentTypeId c, const void* bytes) noexcept {
     detail::Column& col = src->cols[src->colOf[c] - 1];
     detail::copyValue(col.data + std::size_t{s.rowOf[slot]} * col.size, bytes, col.size);
     ++s.stats.totalAdds;
-    noteChurn();
+    if (!countChurnQuietly(ws)) noteChurn();
     return Status{};
   }
   // A move to set + {c}: the cached edge, else a search (never a creation
@@ -214,16 +232,20 @@ Status World::addById(Entity e, ComponentTypeId c, const void* bytes) noexcept {
   } else {
     dst = s.archetypes[to].get();
   }
+  // The entity's row in src: appendRow may normalise dst (never src), so
+  // it stays valid across the append.
+  std::uint32_t* const rowOf = s.rowOf.get();
+  const std::uint32_t fromRow = rowOf[slot];
   const std::uint32_t row = detail::appendRow(s, *dst, slot);
   if (row == detail::kAppendFailed) return allocFailed(to);
-  if (src != nullptr) copyShared(*dst, row, *src, s.rowOf[slot]);
-  detail::Column& added = dst->cols[dst->colOf[c] - 1];
+  if (src != nullptr) copyShared(*dst, row, *src, fromRow);
+  const detail::Column& added = dst->cols[dst->colOf[c] - 1];
   detail::copyValue(added.data + std::size_t{row} * added.size, bytes, added.size);
-  if (src != nullptr) detail::removeRow(*src, s.rowOf[slot]);
+  if (src != nullptr) detail::removeRow(*src, fromRow);
   s.archetypeOf[slot] = to;
-  s.rowOf[slot] = row;
+  rowOf[slot] = row;
   ++s.stats.totalAdds;
-  noteChurn();
+  if (!countChurnQuietly(ws)) noteChurn();
   return Status{};
 }
 
@@ -245,7 +267,7 @@ Status World::removeComponentById(Entity e, ComponentTypeId id) noexcept {
   return removeByIdImpl(e, id);
 }
 
-Status World::removeByIdImpl(Entity e, ComponentTypeId c) noexcept {
+[[gnu::always_inline]] inline Status World::removeByIdImpl(Entity e, ComponentTypeId c) noexcept {
   detail::WorldState& ws = *s_;
   detail::EcsState& s = ws.ecs;
   const std::uint16_t slot = e.id();
@@ -282,17 +304,20 @@ Status World::removeByIdImpl(Entity e, ComponentTypeId c) noexcept {
   } else if (to != kNoArchetype) {
     dst = s.archetypes[to].get();
   }
+  // As in addById: appendRow may normalise dst, never src.
+  std::uint32_t* const rowOf = s.rowOf.get();
+  const std::uint32_t fromRow = rowOf[slot];
   std::uint32_t row = 0;
   if (dst != nullptr) {
     row = detail::appendRow(s, *dst, slot);
     if (row == detail::kAppendFailed) return allocFailed(to);
-    copyShared(*dst, row, *src, s.rowOf[slot]);
+    copyShared(*dst, row, *src, fromRow);
   }
-  detail::removeRow(*src, s.rowOf[slot]);
+  detail::removeRow(*src, fromRow);
   s.archetypeOf[slot] = to;
-  s.rowOf[slot] = row;
+  rowOf[slot] = row;
   ++s.stats.totalRemoves;
-  noteChurn();
+  if (!countChurnQuietly(ws)) noteChurn();
   return Status{};
 }
 

@@ -7,6 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { LaigeError, type World } from '../../dist/index.js';
 import { sim, thrown } from './support/sim.js';
 
+// Internal (stripped from the published declarations).
+const rowLoopModule = '../../dist/row_loop.js';
+const { takesEntity } = (await import(rowLoopModule)) as { takesEntity: (src: string) => boolean };
+
 type Path = 'auto' | 'shared' | 'interpreted';
 const PATHS: readonly Path[] = ['auto', 'shared', 'interpreted'];
 
@@ -38,6 +42,34 @@ function invalidArg(fn: () => unknown): LaigeError {
   expect((e as LaigeError).code).toBe('invalid_argument');
   return e as LaigeError;
 }
+
+describe('takesEntity: whether a callback may read its entity, from its source', () => {
+  it('false only for a plain first parameter named nowhere else; anything unclear counts as read', () => {
+    const cases: Array<[string, boolean]> = [
+      ['(_e, p, v) => { p.x += v.x; p.y += v.y; }', false],
+      ['e => 1', false],
+      ['async (e, p) => {}', false],
+      ['function f(e, p) { p.x = 1; }', false],
+      ['function (e, p) { p.x = 1; }', false],
+      ['each(e, p) { p.x = 1; }', false],
+      ['($, p) => { p.x = 1; }', false],
+      ['(e, p) => { p.x = e; }', true],
+      ['(e, p) => { p.x = 1; } // e', true], // a comment naming it: kept (conservative)
+      ['($, p) => { p.x = $; }', true],
+      ['function (e, p) { p.x = arguments[0]; }', true],
+      ['(e, p) => { p.x = \\u0065; }', true],
+      ['(e, p) => eval("p.x = e")', true],
+      ['({ a }, p) => {}', true],
+      ['(e = 1, p) => {}', true],
+      ['(/* entity */ e, p) => {}', true],
+      ['(...args) => {}', true],
+      ['function () { [native code] }', true],
+      ['x.y(e, p)', true],
+      ['e(e, p) { p.x = 1; }', true], // a method named like its parameter
+    ];
+    for (const [src, want] of cases) expect([src, takesEntity(src)]).toEqual([src, want]);
+  });
+});
 
 describe('each: the generated, shared and interpreted loops agree', () => {
   it('every kind, fixed arrays, several archetypes, read and write refs: equal state hashes after 10 passes', () => {
@@ -184,6 +216,59 @@ describe('each: the generated, shared and interpreted loops agree', () => {
         expect(w.get(e, T)).toEqual(Object.fromEntries(Object.keys(T.schema).map((k) => [k, k.length])));
         invalidArg(() => w.each([T], ['read'], (_e, t) => { (t as unknown as { constructor: number }).constructor = 9; }));
         expect(thrown(() => w.registerComponent('Proto', JSON.parse('{"__proto__": "f32"}')))).toBeInstanceOf(LaigeError);
+        w.dispose();
+      });
+
+      it('a value that would not validate but was already in the column (a NaN written through a column view) passes when left alone', () => {
+        const { w, P } = build(path, 9);
+        w.eachChunk([P], ['write'], (c) => {
+          const col = c.field(P, 'x');
+          for (let r = 0; r < c.rows; r += 2) col.array[col.index + r * col.stride] = NaN;
+        });
+        const before: number[] = [];
+        const ys: number[] = [];
+        w.each([P], ['read'], (_e, p) => { before.push(p.x); ys.push(p.y); });
+        expect(before.filter(Number.isNaN).length).toBe(4); // rows 0, 2, 4 of {K,P}; row 0 of {K,P,T}
+        // Left alone (and assigned NaN again: the same value): no throw, the other field lands.
+        w.each([P], ['write'], (_e, p) => { p.y += 1; });
+        w.each([P], ['write'], (_e, p) => { if (Number.isNaN(p.x)) p.x = NaN; });
+        const after: Array<[number, number]> = [];
+        w.each([P], ['read'], (_e, p) => { after.push([p.x, p.y]); });
+        expect(after.map(([x]) => x)).toEqual(before);
+        expect(after.map(([, y]) => y)).toEqual(ys.map((y) => y + 1));
+        // Replaced by a valid value: stored; by a NaN where there was none: throws.
+        w.each([P], ['write'], (_e, p) => { if (Number.isNaN(p.x)) p.x = 3; });
+        const fixed: number[] = [];
+        w.each([P], ['read'], (_e, p) => { fixed.push(p.x); });
+        expect(fixed.some(Number.isNaN)).toBe(false);
+        invalidArg(() => w.each([P], ['write'], (_e, p) => { p.x = NaN; }));
+        w.dispose();
+      });
+
+      it('the entity argument: every way of reading it gets the row\'s handle; a callback that never names it still runs', () => {
+        const { w, P } = build(path, 12);
+        const expected: number[] = [];
+        w.each([P], ['read'], (e) => { expected.push(e); });
+        expect(expected.length).toBe(8);
+        expect(expected.every((e) => w.isValid(e))).toBe(true);
+        const seen: number[][] = [[], [], [], []];
+        w.each([P], ['read'], (e, _p) => { seen[0]!.push(e); });
+        w.each([P], ['read'], function (this: unknown) { seen[1]!.push(arguments[0] as number); }); // eslint-disable-line prefer-rest-params
+        w.each([P], ['read'], new Function('seen', 'return (e, p) => { seen.push(\\u0065); }')(seen[2]) as (e: number) => void);
+        w.each([P], ['read'], (...args: unknown[]) => { seen[3]!.push(args[0] as number); });
+        for (const s of seen) expect(s).toEqual(expected);
+        // Never named: the handle buffer is not filled; writes land.
+        let rows = 0;
+        w.each([P], ['write'], (_e, p) => { p.x = 7; rows++; });
+        expect(rows).toBe(8);
+        // A structural change between calls: the next callback that names
+        // its entity gets the new rows' handles (the buffer is refilled).
+        const fresh = w.create();
+        w.add(fresh, P, { x: 1, y: 2 });
+        const after: number[] = [];
+        w.each([P], ['read'], (e, p) => { after.push(e); expect(p.x === 7 || e === fresh).toBe(true); });
+        expect(after).toContain(fresh);
+        expect(after.length).toBe(9);
         w.dispose();
       });
 

@@ -4,7 +4,7 @@
 // over views of the archetype columns in wasm memory, one archetype at a
 // time, rows in ascending slot order.
 import type { Access, Component } from './component.js';
-import { type RowLoop, RowLoops } from './row_loop.js';
+import { type RowLoopPlan, RowLoops } from './row_loop.js';
 import type { Entity } from './entity.js';
 import { invalid } from './errors.js';
 import type { Mem } from './raw.js';
@@ -52,15 +52,18 @@ export function runEach(world: World, components: unknown, access: unknown, fn: 
       return;
     }
     const stride = 3 + n;
+    const plan = rowLoopFor(world, comps, access as readonly Access[], fn);
+    const loop = plan.run;
     // The entity argument: every matched row's handle, archetype after
     // archetype, in the world's handle buffer (rows are live under the guard).
-    const hbuf = world._handleBuffer();
-    for (let k = 0, off = 0; k < cur.length; k += stride) {
-      const rows = cur[k + 1]!;
-      if (rows !== 0) world._raw.worldFillHandles(world._ptr, cur[k + 2]!, rows, hbuf + off * 4);
-      off += rows;
+    const hbuf = plan.entity ? world._handleBuffer() : 0;
+    if (plan.entity) {
+      for (let k = 0, off = 0; k < cur.length; k += stride) {
+        const rows = cur[k + 1]!;
+        if (rows !== 0) world._raw.worldFillHandles(world._ptr, cur[k + 2]!, rows, hbuf + off * 4);
+        off += rows;
+      }
     }
-    const loop = rowLoopFor(world, comps, access as readonly Access[], fn);
     const m = world._mem;
     let hb = hbuf >>> 2;
     for (let k = 0; k < cur.length; k += stride) {
@@ -75,7 +78,7 @@ export function runEach(world: World, components: unknown, access: unknown, fn: 
 
 // The row loop of this query shape for this callback (row_loop.ts): the
 // loop generated for it, or the interpreted one.
-function rowLoopFor(world: World, comps: Component[], access: readonly Access[], fn: RowFn): RowLoop {
+function rowLoopFor(world: World, comps: Component[], access: readonly Access[], fn: RowFn): RowLoopPlan {
   let key = '';
   for (let i = 0; i < comps.length; i++) key += `${comps[i]!.id}${access[i] === 'write' ? 'w' : 'r'},`;
   let loops = world._rowLoops.get(key);

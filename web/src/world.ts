@@ -432,6 +432,8 @@ export class World implements Disposable {
    * component of another world, and what a live `each` forbids.
    */
   add<S extends Schema>(e: Entity, c: Component<S>, value: ValueInput<S>): void {
+    // The hot path is kept small (V8 inlines it into a caller's loop); the
+    // full checks and the messages run only to throw.
     const w = this._ptr;
     if (w === 0) this._live('World.add');
     if (typeof e !== 'number' || e >>> 0 !== e) this._entity('World.add', e);
@@ -441,20 +443,19 @@ export class World implements Disposable {
     const code = this._raw.worldAdd(w, e, comp.id, m.scratch, comp.size);
     m.sync();
     m.epoch++; // a live each's snapshot of this row may be stale now (row_loop.ts)
-    if (code !== 0) {
-      throw new LaigeError(code, `World.add(${formatEntity(e)}, ${comp.name}): ${this.#why(e, code)}`);
-    }
+    if (code !== 0) this.#rejected('World.add', e, comp, code);
   }
 
   /** Removes `c` from `e` (a no-op when `e` lacks it). Throws for a stale handle and what a live `each` forbids. */
   remove(e: Entity, c: AnyComponent): void {
-    const where = 'World.remove';
-    const w = this._live(where);
-    this._entity(where, e);
-    const comp = this._component(where, c);
+    // As in add().
+    const w = this._ptr;
+    if (w === 0) this._live('World.remove');
+    if (typeof e !== 'number' || e >>> 0 !== e) this._entity('World.remove', e);
+    const comp = c instanceof Component && c._owner === this ? c : this._component('World.remove', c);
     const code = this._raw.worldRemove(w, e, comp.id);
     this._mem.sync();
-    if (code !== 0) throw new LaigeError(code, `${where}(${formatEntity(e)}, ${comp.name}): ${this.#why(e, code)}`);
+    if (code !== 0) this.#rejected('World.remove', e, comp, code);
   }
 
   /** True when live `e` has `c` (false for a stale handle: a pure query). */
@@ -476,6 +477,10 @@ export class World implements Disposable {
       return undefined;
     }
     return comp._decode(this._mem, p) as Value<S>;
+  }
+
+  #rejected(where: string, e: number, comp: Component, code: number): never {
+    throw new LaigeError(code, `${where}(${formatEntity(e)}, ${comp.name}): ${this.#why(e, code)}`);
   }
 
   #why(e: number, code: number): string {
@@ -585,13 +590,18 @@ export class World implements Disposable {
    * and the exception propagates. Refs are valid during their call only:
    * copy out what you keep.
    *
+   * Refs are snapshots of the row: the fields fn changed are validated,
+   * then stored, when it returns (a failing check stores nothing of that
+   * row; after a World.add fn made, only the fields it changed are
+   * stored). Writing one field both through a ref and with World.add in
+   * the same call: keep to one of the two.
+   *
    * Speed: a callback up to 800 characters of source runs in a loop
-   * compiled for it (V8 inlines it; its refs are snapshots of the row whose
-   * changed fields are stored when it returns, or, when it returns after a
-   * World.add, only the fields it changed). A longer one runs over accessor
-   * refs that read and write the columns directly. The results are the same
-   * except when one callback writes a field both through its ref and with
-   * World.add: keep to one of the two.
+   * compiled for it (V8 inlines it and removes the refs); a longer one
+   * shares a loop whose refs are reused objects. A callback that never
+   * names its first parameter, like `(_e, p, v) => ...`, gets 0 instead of
+   * the entity and skips the handle lookup (decided from its source;
+   * anything unclear counts as using it).
    */
   each<const C extends readonly AnyComponent[], const A extends AccessList<C>>(
     components: C, access: A, fn: (e: Entity, ...refs: Refs<C, A>) => void): void {
