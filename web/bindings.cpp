@@ -885,6 +885,20 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t laige_world_has(std::uintptr_t w, std::uint32
 EMSCRIPTEN_KEEPALIVE std::uintptr_t laige_world_get(std::uintptr_t w, std::uint32_t e, std::uint32_t c) {
   return worldGet(w, e, c);
 }
+// Once per each / eachChunk call.
+EMSCRIPTEN_KEEPALIVE std::uint32_t laige_world_begin_iteration(std::uintptr_t w, std::uintptr_t ids,
+                                                               std::uintptr_t access, std::uint32_t n) {
+  return worldBeginIteration(w, ids, access, n);
+}
+EMSCRIPTEN_KEEPALIVE std::uint32_t laige_world_iteration_cursors(std::uintptr_t w, std::uintptr_t ids, std::uint32_t n,
+                                                                 std::uintptr_t out, std::uint32_t max) {
+  return worldIterationCursors(w, ids, n, out, max);
+}
+EMSCRIPTEN_KEEPALIVE void laige_world_end_iteration(std::uintptr_t w) { worldEndIteration(w); }
+EMSCRIPTEN_KEEPALIVE void laige_world_fill_handles(std::uintptr_t w, std::uintptr_t slots, std::uint32_t rows,
+                                                   std::uintptr_t out) {
+  worldFillHandles(w, slots, rows, out);
+}
 }  // extern "C"
 
 EMSCRIPTEN_BINDINGS(laige_sim) {

@@ -171,7 +171,8 @@ describe('World', () => {
   it('the per-entity hot path calls wasm exports directly, with the same results', () => {
     const w = sim.createWorld({ capacity: 4 });
     const raw = (w as unknown as { _raw: Record<string, unknown> })._raw;
-    for (const name of ['worldCreateEntity', 'worldDestroyEntity', 'worldIsValid', 'worldAdd', 'worldRemove', 'worldHas', 'worldGet']) {
+    for (const name of ['worldCreateEntity', 'worldDestroyEntity', 'worldIsValid', 'worldAdd', 'worldRemove', 'worldHas', 'worldGet',
+      'worldBeginIteration', 'worldIterationCursors', 'worldEndIteration', 'worldFillHandles']) {
       // A WebAssembly exported function, not emscripten's forwarding stub (raw.ts directExport).
       expect(Function.prototype.toString.call(raw[name]), name).toMatch(/\[native code\]/);
     }

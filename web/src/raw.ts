@@ -51,6 +51,10 @@ const HOT_EXPORTS: ReadonlyArray<readonly [string, string]> = [
   ['worldRemove', '_laige_world_remove'],
   ['worldHas', '_laige_world_has'],
   ['worldGet', '_laige_world_get'],
+  ['worldBeginIteration', '_laige_world_begin_iteration'],
+  ['worldIterationCursors', '_laige_world_iteration_cursors'],
+  ['worldEndIteration', '_laige_world_end_iteration'],
+  ['worldFillHandles', '_laige_world_fill_handles'],
 ];
 
 /**

@@ -460,12 +460,13 @@ export class RowLoops {
           const entity = takesEntity(src);
           return (this.#long[entity ? 1 : 0] ??= { run: makeRowLoop(this.#comps, this.#write, true, entity), entity });
         }
-        const hit = this.#bySource.get(src);
-        if (hit !== undefined) return hit;
-        if (this.#bySource.size >= LOOPS_PER_QUERY) this.#bySource.delete(this.#bySource.keys().next().value!);
-        const entity = takesEntity(src);
-        const plan = { run: makeRowLoop(this.#comps, this.#write, false, entity), entity };
-        this.#bySource.set(src, plan);
+        let plan = this.#bySource.get(src);
+        if (plan === undefined) {
+          if (this.#bySource.size >= LOOPS_PER_QUERY) this.#bySource.delete(this.#bySource.keys().next().value!);
+          const entity = takesEntity(src);
+          plan = { run: makeRowLoop(this.#comps, this.#write, false, entity), entity };
+          this.#bySource.set(src, plan);
+        }
         return plan;
       } catch (e) {
         // A Content-Security-Policy without 'unsafe-eval' refuses `new Function`

@@ -536,7 +536,9 @@ export class World implements Disposable {
     const acc = m.scratch + 128;
     const comps: Component[] = [];
     for (let i = 0; i < components.length; i++) {
-      const c = this._component(`${where}: components[${i}]`, components[i]);
+      const ci: unknown = components[i];
+      // The full check (and its message) only to throw.
+      const c = ci instanceof Component && ci._owner === this ? ci : this._component(`${where}: components[${i}]`, ci);
       if (comps.includes(c)) throw invalid(`${where}: ${c.name} is listed twice`);
       const a: unknown = access[i];
       if (a !== 'read' && a !== 'write') throw invalid(`${where}: access[${i}] must be 'read' or 'write', got ${describe(a)}`);
