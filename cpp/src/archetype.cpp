@@ -82,17 +82,6 @@ inline void copyShared(detail::Archetype& dst, std::uint32_t to, const detail::A
   }
 }
 
-// World::noteChurn(1)'s common case, inline on the add/remove path: counts
-// the change and answers true, unless this change would cross an unwarned
-// G-R4 budget; then it changes nothing and answers false, and the caller
-// calls noteChurn(), which counts and warns exactly as before.
-inline bool countChurnQuietly(detail::WorldState& ws) noexcept {
-  const std::uint32_t budget = ws.options.churnPerFrameBudget;
-  if (budget != 0 && ws.frameChurn + 1 > budget && !ws.churnWarnedThisFrame) return false;
-  ++ws.frameChurn;
-  return true;
-}
-
 }  // namespace
 
 void* World::getTyped(Entity e, std::uint32_t typeIndex, bool warnStale) const noexcept {
@@ -184,7 +173,7 @@ Status World::addComponentBytes(Entity e, ComponentTypeId id, const void* bytes,
     detail::Column& col = src->cols[src->colOf[c] - 1];
     detail::copyValue(col.data + std::size_t{s.rowOf[slot]} * col.size, bytes, col.size);
     ++s.stats.totalAdds;
-    if (!countChurnQuietly(ws)) noteChurn();
+    ws.noteChurn(1);
     return Status{};
   }
   // A move to set + {c}: the cached edge, else a search (never a creation
@@ -245,7 +234,7 @@ Status World::addComponentBytes(Entity e, ComponentTypeId id, const void* bytes,
   s.archetypeOf[slot] = to;
   rowOf[slot] = row;
   ++s.stats.totalAdds;
-  if (!countChurnQuietly(ws)) noteChurn();
+  ws.noteChurn(1);
   return Status{};
 }
 
@@ -317,7 +306,7 @@ Status World::removeComponentById(Entity e, ComponentTypeId id) noexcept {
   s.archetypeOf[slot] = to;
   rowOf[slot] = row;
   ++s.stats.totalRemoves;
-  if (!countChurnQuietly(ws)) noteChurn();
+  ws.noteChurn(1);
   return Status{};
 }
 

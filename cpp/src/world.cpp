@@ -196,20 +196,19 @@ GuardrailStats World::guardrailStats() const noexcept {
 }
 
 void World::noteChurn(std::uint32_t n) noexcept {
-  if (!s_) return;
-  detail::WorldState& s = *s_;
-  s.frameChurn += n;
-  const std::uint32_t budget = s.options.churnPerFrameBudget;
-  if (budget == 0 || s.frameChurn <= budget || s.churnWarnedThisFrame) return;
-  s.churnWarnedThisFrame = true;
-  ++s.churnWarns;
+  if (s_) s_->noteChurn(n);
+}
+
+void detail::WorldState::warnChurn() noexcept {
+  churnWarnedThisFrame = true;
+  ++churnWarns;
 #if LAIGE_DEBUG_ASSERTS
-  LAIGE_LOG_WARN("ecs", "churn_per_frame", kChurnText, log::field("frame_churn", s.frameChurn),
-                 log::field("churn_budget", budget),
+  LAIGE_LOG_WARN("ecs", "churn_per_frame", kChurnText, log::field("frame_churn", frameChurn),
+                 log::field("churn_budget", options.churnPerFrameBudget),
                  log::field("advice", "move_the_churn_to_a_spawn_despawn_system"));
 #else
-  LAIGE_LOG_WARN("ecs", "churn_per_frame", kChurnText, log::field("frame_churn", s.frameChurn),
-                 log::field("churn_budget", budget));
+  LAIGE_LOG_WARN("ecs", "churn_per_frame", kChurnText, log::field("frame_churn", frameChurn),
+                 log::field("churn_budget", options.churnPerFrameBudget));
 #endif
 }
 

@@ -30,6 +30,18 @@ struct Clock {
   static std::int64_t read(void* ctx) noexcept { return static_cast<Clock*>(ctx)->now; }
 };
 
+// Registers `run` as the world's one system (budget 100 ms) and schedules
+// it into `schedule`: every rig here drives a single system.
+bool scheduleOneSystem(World& world, SystemSchedule& schedule, const char* name, SystemFn run,
+                       void* userData = nullptr) {
+  SystemDef d;
+  d.name = name;
+  d.run = run;
+  d.budgetMs = fpx16_16::fromInt32(100);
+  d.userData = userData;
+  return world.registerSystem(d).ok() && world.scheduleSystems(schedule).ok();
+}
+
 struct Counts {
   std::uint64_t runs = 0;
   std::uint32_t churnSeen = 0;  // the frame churn when the system ran
@@ -64,15 +76,7 @@ struct Rig {
   Counts counts;
   Hook hook;
 
-  Rig() {
-    SystemDef d;
-    d.name = "Count";
-    d.run = &counting;
-    d.budgetMs = fpx16_16::fromInt32(100);
-    d.userData = &counts;
-    EXPECT_TRUE(world.registerSystem(d).ok());
-    EXPECT_TRUE(world.scheduleSystems(schedule).ok());
-  }
+  Rig() { EXPECT_TRUE(scheduleOneSystem(world, schedule, "Count", &counting, &counts)); }
   GameLoop::Options options(std::uint32_t rate = 60, std::uint32_t cap = 5) {
     GameLoop::Options o;
     o.tickRateHz = rate;
@@ -364,15 +368,7 @@ struct HookRig {
   SystemSchedule schedule;
   Clock clock;
   Hooks hooks;
-  HookRig() {
-    SystemDef d;
-    d.name = "Record";
-    d.run = &recordInput;
-    d.budgetMs = fpx16_16::fromInt32(100);
-    d.userData = &hooks;
-    EXPECT_TRUE(world.registerSystem(d).ok());
-    EXPECT_TRUE(world.scheduleSystems(schedule).ok());
-  }
+  HookRig() { EXPECT_TRUE(scheduleOneSystem(world, schedule, "Record", &recordInput, &hooks)); }
   GameLoop loop(bool input, bool observer, std::uint32_t cap = 3) {
     GameLoop::Options o;
     o.maxCatchUpTicks = cap;
@@ -567,13 +563,8 @@ void logToStderr() {
 
 TEST(GameLoopDeathTest, AnAllocatingSystemTripsTheGuard) {
   World w = World::create(4).takeValue();
-  SystemDef d;
-  d.name = "Alloc";
-  d.run = &allocating;
-  d.budgetMs = fpx16_16::fromInt32(100);
-  ASSERT_TRUE(w.registerSystem(d).ok());
   SystemSchedule s;
-  ASSERT_TRUE(w.scheduleSystems(s).ok());
+  ASSERT_TRUE(scheduleOneSystem(w, s, "Alloc", &allocating));
   GameLoop loop = GameLoop::create(w, s, GameLoop::Options{}).takeValue();
   EXPECT_DEATH(
       {
@@ -614,13 +605,8 @@ TEST(GameLoopDeathTest, AnAllocatingInputProviderTripsTheGuard) {
 
 TEST(GameLoopDeathTest, WithoutACounterThereIsNoCheck) {
   World w = World::create(4).takeValue();
-  SystemDef d;
-  d.name = "Alloc";
-  d.run = &allocating;
-  d.budgetMs = fpx16_16::fromInt32(100);
-  ASSERT_TRUE(w.registerSystem(d).ok());
   SystemSchedule s;
-  ASSERT_TRUE(w.scheduleSystems(s).ok());
+  ASSERT_TRUE(scheduleOneSystem(w, s, "Alloc", &allocating));
   GameLoop loop = GameLoop::create(w, s, GameLoop::Options{}).takeValue();
   setAllocationCounter(nullptr);
   EXPECT_TRUE(loop.step(3).ok());

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { GameLoop, LaigeError, type GameLoopOptions, type ScenarioRun, type World } from '../../dist/index.js';
 import { sim, thrown } from './support/sim.js';
+import { attractor } from './support/attractor.js';
 
 const golden = (name: string) => readFileSync(new URL(`../golden/${name}.txt`, import.meta.url), 'utf8');
 const line = (t: number, h: bigint) => `${t} ${h.toString(16).padStart(16, '0')}\n`;
@@ -14,14 +15,6 @@ const code = (fn: () => unknown) => (thrown(fn) as LaigeError).code;
 
 /** One tick at 60 Hz in ms, a little over (frame(t0 + n * TICK) has exactly n ticks due, whatever the ms -> ns rounding). */
 const TICK = 16.66667;
-
-function attractor(x: number, y: number): Uint8Array {
-  const b = new Uint8Array(8);
-  const v = new DataView(b.buffer);
-  v.setInt32(0, Math.round(x * 65536), true);
-  v.setInt32(4, Math.round(y * 65536), true);
-  return b;
-}
 
 /** Frames of 0..3 ticks (a fixed pseudo-random pattern) until `ticks` ticks ran; returns the frame count. */
 function drive(loop: GameLoop, ticks: number): number {

@@ -7,19 +7,12 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LaigeError, ScenarioRun } from '../../dist/index.js';
 import { sim } from './support/sim.js';
+import { attractor } from './support/attractor.js';
 
 const goldenDir = new URL('../golden/', import.meta.url);
 const goldens = existsSync(goldenDir) ? readdirSync(goldenDir).filter((f) => f.endsWith('.txt')).map((f) => f.slice(0, -4)) : [];
 const golden = (name: string) => readFileSync(new URL(`${name}.txt`, goldenDir), 'utf8');
 const line = (t: number, h: bigint) => `${t} ${h.toString(16).padStart(16, '0')}\n`;
-
-function attractor(x: number, y: number): Uint8Array {
-  const b = new Uint8Array(8);
-  const v = new DataView(b.buffer);
-  v.setInt32(0, Math.round(x * 65536), true);
-  v.setInt32(4, Math.round(y * 65536), true);
-  return b;
-}
 
 describe('openScenario', () => {
   it('covers the demo scenarios', () => {

@@ -11,8 +11,9 @@
 // row as object literals, are scalar-replaced by escape analysis: `p.x += v.x`
 // becomes a register add between a heap load and a heap store.
 //
-// The contract both loops keep (the generated one, and the interpreted twin
-// for long callbacks and runtimes without code generation):
+// The contract every loop keeps (the one generated per callback, the shared
+// one long callbacks take, and the interpreted twin for runtimes without
+// code generation):
 // - refs are snapshots of the row taken before fn runs; a Write-declared
 //   field fn changed is validated like add() validates it (NaN, integer
 //   range) and stored after fn returns; a field fn left unchanged is not
@@ -32,8 +33,10 @@ import { invalid } from './errors.js';
 
 /**
  * @internal A generated row loop: fn over rows [start, rows) of one
- * archetype (`hb`: u32 index of its row handles); returns the next row to run (`rows` when done, earlier when the
- * callback bumped Mem.epoch: the caller calls again from there).
+ * archetype (`hb`: u32 index of its row handles); returns the next row to
+ * run: `rows` when done, earlier when a row took the slow commit (a World.add
+ * or memory growth during fn, or a value checked field by field); the
+ * caller calls again from there.
  */
 export type RowLoop = (fn: (...args: unknown[]) => void, m: Mem, hb: number, start: number, rows: number,
   cols: Uint32Array, at: number) => number;

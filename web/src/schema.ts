@@ -314,9 +314,14 @@ function makeClosureEncoder(fields: readonly FieldLayout[]): Encoder {
   };
 }
 
-/** @internal Reads a component value at `base` into a fresh object (code-generated per component, with a closure fallback). */
-export function makeDecoder(fields: readonly FieldLayout[]): (m: Mem, base: number) => Record<string, number | number[]> {
-  // One per distinct layout, as with makeEncoder.
+/** @internal Reads a component value at `base` into a fresh object. */
+export type Decoder = (m: Mem, base: number) => Record<string, number | number[]>;
+
+/**
+ * @internal The decoder of a field layout (code-generated, with a closure
+ * fallback), one per distinct layout as with makeEncoder.
+ */
+export function makeDecoder(fields: readonly FieldLayout[]): Decoder {
   const parts = fields.map((f) => {
     const [heap, shift] = HEAP_OF[f.kind];
     const at = (k: number) => `m.${heap}[(b + ${f.offset + k * KIND_SIZE[f.kind]}) >> ${shift}]`;
@@ -336,7 +341,6 @@ export function makeDecoder(fields: readonly FieldLayout[]): (m: Mem, base: numb
   }
   return decoder;
 }
-type Decoder = (m: Mem, base: number) => Record<string, number | number[]>;
 const sharedDecoders = new Map<string, Decoder>();
 
 /** @internal Reads a component value at `base` into a fresh object. */

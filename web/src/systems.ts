@@ -184,7 +184,7 @@ export class SystemRegistry {
     for (let i = 0; i < io.length; i++) {
       const pair: unknown = io[i];
       if (!Array.isArray(pair) || pair.length !== 2) throw invalid(`${where}: io[${i}] must be [component, 'read' | 'write']`);
-      const c = world._component(`${where}: io[${i}]`, pair[0]);
+      const c = world._component(where, pair[0], 'io', i);
       const a: unknown = pair[1];
       if (a !== 'read' && a !== 'write') throw invalid(`${where}: io[${i}] access must be 'read' or 'write', got ${describe(a)}`);
       m.u32[ids + i] = c.id;

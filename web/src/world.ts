@@ -418,11 +418,16 @@ export class World implements Disposable {
     return this._raw.worldComponentCount(this._live('World.componentCount'));
   }
 
-  /** @internal Validates a component argument of this world. */
-  _component(where: string, c: unknown): Component {
-    if (!(c instanceof Component)) throw invalid(`${where}: expected a Component from registerComponent, got ${describe(c)}`);
-    if (c._owner !== this) throw invalid(`${where}: ${c.toString()} belongs to another world`);
-    return c;
+  /**
+   * @internal Validates a component argument of this world; `list[index]`
+   * names it in the message (built only to throw: this runs on every add,
+   * remove and each).
+   */
+  _component(where: string, c: unknown, list?: string, index?: number): Component {
+    if (c instanceof Component && c._owner === this) return c;
+    const at = list === undefined ? where : `${where}: ${list}[${index}]`;
+    if (!(c instanceof Component)) throw invalid(`${at}: expected a Component from registerComponent, got ${describe(c)}`);
+    throw invalid(`${at}: ${c.toString()} belongs to another world`);
   }
 
   /**
@@ -437,7 +442,7 @@ export class World implements Disposable {
     const w = this._ptr;
     if (w === 0) this._live('World.add');
     if (typeof e !== 'number' || e >>> 0 !== e) this._entity('World.add', e);
-    const comp = c instanceof Component && c._owner === this ? c : this._component('World.add', c);
+    const comp = this._component('World.add', c);
     const m = this._mem;
     comp._encode(m, value, m.scratch, 'World.add');
     const code = this._raw.worldAdd(w, e, comp.id, m.scratch, comp.size);
@@ -452,7 +457,7 @@ export class World implements Disposable {
     const w = this._ptr;
     if (w === 0) this._live('World.remove');
     if (typeof e !== 'number' || e >>> 0 !== e) this._entity('World.remove', e);
-    const comp = c instanceof Component && c._owner === this ? c : this._component('World.remove', c);
+    const comp = this._component('World.remove', c);
     const code = this._raw.worldRemove(w, e, comp.id);
     this._mem.sync();
     if (code !== 0) this.#rejected('World.remove', e, comp, code);
@@ -536,9 +541,7 @@ export class World implements Disposable {
     const acc = m.scratch + 128;
     const comps: Component[] = [];
     for (let i = 0; i < components.length; i++) {
-      const ci: unknown = components[i];
-      // The full check (and its message) only to throw.
-      const c = ci instanceof Component && ci._owner === this ? ci : this._component(`${where}: components[${i}]`, ci);
+      const c = this._component(where, components[i], 'components', i);
       if (comps.includes(c)) throw invalid(`${where}: ${c.name} is listed twice`);
       const a: unknown = access[i];
       if (a !== 'read' && a !== 'write') throw invalid(`${where}: access[${i}] must be 'read' or 'write', got ${describe(a)}`);

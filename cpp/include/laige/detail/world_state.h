@@ -26,6 +26,16 @@ struct WorldState {
   /// Detaches slot `id`'s component row, if any (the component layer).
   void detachRow(std::uint16_t id) noexcept { ecs.detachRow(id); }
 
+  /// Counts `n` component changes for G-R4 (World::noteChurn). Inline: every
+  /// add and remove calls it; the once-per-frame warning is the cold half.
+  void noteChurn(std::uint32_t n) noexcept {
+    frameChurn += n;
+    const std::uint32_t budget = options.churnPerFrameBudget;
+    if (budget != 0 && frameChurn > budget && !churnWarnedThisFrame) warnChurn();
+  }
+  /// The first crossing of the churn budget in a frame: flag, count, warn (world.cpp).
+  void warnChurn() noexcept;
+
   World::Options options;
   Entities entities;  // generations start at 1: Entity{} is never valid
   // Components, archetypes and the iteration guard (archetype.cpp,
