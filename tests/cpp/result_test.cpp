@@ -75,5 +75,57 @@ TEST(Status, FromErrorCode) {
   EXPECT_FALSE(s == Status{});
 }
 
+TEST(Status, CarriesReasonAndFields) {
+  Status s = Status::failure(ErrorCode::InvalidArgument, "double_writer")
+                 .with("first", "Move")
+                 .with("second", std::string_view("Steer"))
+                 .with("component", "Position")
+                 .with("slot", -7);
+  EXPECT_EQ(s.error(), ErrorCode::InvalidArgument);
+  EXPECT_STREQ(s.reason(), "double_writer");
+  ASSERT_EQ(s.fieldCount(), 4u);
+  EXPECT_STREQ(s.field(0).key, "first");
+  EXPECT_STREQ(s.fieldValue("second"), "Steer");
+  EXPECT_STREQ(s.fieldValue("slot"), "-7");
+  EXPECT_STREQ(s.fieldValue("absent"), "");
+  // A fifth field is dropped, never written past the storage.
+  s.with("extra", 1u);
+  EXPECT_EQ(s.fieldCount(), kMaxErrorFields);
+  // Equality is by code: detail does not take part.
+  EXPECT_EQ(s, Status{ErrorCode::InvalidArgument});
+}
+
+TEST(Status, LongFieldValuesAreCutWithAnEllipsis) {
+  std::string longName(200, 'n');
+  Status s = Status::failure(ErrorCode::InvalidArgument, "x").with("name", longName);
+  const std::string v = s.fieldValue("name");
+  EXPECT_EQ(v.size(), kMaxErrorFieldValue);
+  EXPECT_EQ(v.substr(v.size() - 3), "...");
+}
+
+TEST(Status, OkStatusIgnoresDetail) {
+  Status s;
+  s.with("k", "v");
+  EXPECT_TRUE(s.ok());
+  EXPECT_STREQ(s.reason(), "");
+  EXPECT_EQ(s.fieldCount(), 0u);
+}
+
+TEST(Result, KeepsTheStatusDetail) {
+  auto f = []() -> Result<int> {
+    return Status::failure(ErrorCode::BudgetExhausted, "entity_budget_exhausted").with("capacity", 16);
+  };
+  Result<int> r = f();
+  ASSERT_TRUE(r.isError());
+  EXPECT_EQ(r.error(), ErrorCode::BudgetExhausted);
+  EXPECT_STREQ(r.status().reason(), "entity_budget_exhausted");
+  EXPECT_STREQ(r.status().fieldValue("capacity"), "16");
+  Result<int> bare = ErrorCode::IoError;
+  EXPECT_EQ(bare.status().error(), ErrorCode::IoError);
+  EXPECT_STREQ(bare.status().reason(), "");
+  Result<int> value = 3;
+  EXPECT_TRUE(value.status().ok());
+}
+
 }  // namespace
 }  // namespace laige
