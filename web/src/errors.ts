@@ -70,38 +70,53 @@ export function errorName(codeId: number): LaigeErrorCode {
   return lookup(codeId).code;
 }
 
+/** The detail fields of a LaigeError: names to values (which system, which component, ...). */
+export type LaigeErrorFields = Readonly<Record<string, string | number>>;
+
 /**
- * The error every failing call of @laige/sim throws. `code` and `codeId` are
- * the registry entry; `line` is the build-stable 5-field line; `message` is
- * that line, plus a second line with what exactly was rejected.
+ * The error every failing call of @laige/sim throws.
+ *
+ * - `reason`: the specific cause as a stable snake_case name, the same the
+ *   C++ core uses for it (e.g. `double_writer`, `stale_entity`,
+ *   `system_io_violation`); `code` is the coarse registry code.
+ * - `fields`: what exactly was involved (`{ first: 'A', second: 'B',
+ *   component: 'Position' }`).
+ * - `message`: the cause in plain words (`detail`), then the build-stable
+ *   5-field line of the code (`line`).
  */
 export class LaigeError extends Error {
   /** The snake_case code id, e.g. 'invalid_argument'. */
   readonly code: LaigeErrorCode;
   /** The numeric code (1..5), as the C++ ErrorCode. */
   readonly codeId: number;
+  /** The specific cause, a stable snake_case name (e.g. 'double_writer'). */
+  readonly reason: string;
+  /** What was involved, by name (frozen). */
+  readonly fields: LaigeErrorFields;
   /** The 5-field line exactly as the C++ registry renders it. */
   readonly line: string;
-  /** What the call rejected (the second line of `message`), or ''. */
+  /** The cause in plain words (the first line of `message`), or ''. */
   readonly detail: string;
 
-  constructor(codeId: number, detail = '') {
+  constructor(codeId: number, detail = '', reason?: string, fields: LaigeErrorFields = {}) {
     const line = errorText(codeId);
-    super(detail ? `${line}\n${detail}` : line);
+    super(detail ? `${detail}\n${line}` : line);
     this.name = 'LaigeError';
     this.codeId = lookup(codeId) === REGISTRY[0] ? 1 : codeId;
     this.code = errorName(codeId);
+    this.reason = reason !== undefined && reason !== '' ? reason : this.code;
+    this.fields = Object.freeze({ ...fields });
     this.line = line;
     this.detail = detail;
   }
 }
 
 /** @internal Throws LaigeError(code) unless code is 0 (the ok Status). */
-export function check(code: number, detail: string): void {
-  if (code !== 0) throw new LaigeError(code, detail);
+export function check(code: number, detail: string, reason?: string, fields?: LaigeErrorFields): void {
+  if (code !== 0) throw new LaigeError(code, detail, reason, fields);
 }
 
-/** @internal An InvalidArgument LaigeError. */
-export function invalid(detail: string): LaigeError {
-  return new LaigeError(ErrorCodes.invalid_argument, detail);
+/** @internal An InvalidArgument LaigeError with its specific reason and fields. */
+export function invalid(detail: string, reason?: string, fields?: LaigeErrorFields): LaigeError {
+  return new LaigeError(ErrorCodes.invalid_argument, detail, reason, fields);
 }

@@ -1,0 +1,45 @@
+// module.cpp - the module: version, error registry, logging
+// (part of the embind layer: web/bindings/common.h says how it is built).
+#include "common.h"
+
+using namespace laige_wasm;
+using emscripten::val;
+
+namespace {
+
+// ---------------------------------------------------------------------------
+// Module: version, error registry, logging
+// ---------------------------------------------------------------------------
+
+std::string versionString() { return laige::kVersionString; }
+std::string errorLine(std::uint32_t c) { return laige::errorText(static_cast<ErrorCode>(c)); }
+
+void logInstallJsSink() {
+  laige::log::LoggerOptions o = laige::log::Logger::instance().options();
+  o.sink = std::make_shared<laige::log::JsSink>();
+  laige::log::Logger::instance().init(o);
+}
+// Level 0..6 = trace..off.
+void logSetLevel(std::uint32_t level) {
+  laige::log::Logger::instance().setGlobalMinimum(static_cast<laige::log::Level>(level > 6 ? 6 : level));
+}
+void logSetRateLimiting(bool on) {
+  laige::log::LoggerOptions o = laige::log::Logger::instance().options();
+  o.rateLimiting = on;
+  laige::log::Logger::instance().init(o);
+}
+void logShutdown() { laige::log::Logger::instance().shutdown(); }
+
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(laige_module) {
+  using emscripten::function;
+  // Module
+  function("version", &versionString);
+  function("errorLine", &errorLine);
+  function("logInstallJsSink", &logInstallJsSink);
+  function("logSetLevel", &logSetLevel);
+  function("logSetRateLimiting", &logSetRateLimiting);
+  function("logShutdown", &logShutdown);
+}
