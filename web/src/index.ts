@@ -11,12 +11,15 @@ export type {
   Refs, SchemaOf, Chunk, FieldColumn,
 } from './world.js';
 export { Component } from './component.js';
+export { Query } from './query_object.js';
+export type { AnyQuery, QueryTerm, QueryTerms, QueryRefs, QueryOptions, TermRef } from './query_object.js';
+export type { FieldHandles, ScalarFieldHandle, ArrayFieldHandle } from './field_handle.js';
 export type { Access, FieldInfo } from './component.js';
 export type {
   ScalarKind, FieldSpec, Schema, Value, ValueInput, Ref, ReadRef, TypedArrayOf, KindOf,
 } from './schema.js';
 export type {
-  SystemDef, SystemContext, SystemHandle, SystemInfo, SystemRng, SystemRngState, SystemTimingStats, SystemTimingWindow,
+  SystemDef, SystemContext, SystemQueryDecl, SystemQueries, DeclTerms, DeclOptional, SystemHandle, SystemInfo, SystemRng, SystemRngState, SystemTimingStats, SystemTimingWindow,
 } from './systems.js';
 export { GameLoop } from './loop.js';
 export type { GameLoopOptions, GameLoopStats } from './loop.js';

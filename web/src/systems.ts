@@ -10,6 +10,22 @@ import { fx } from './fx.js';
 import { describe } from './schema.js';
 import type { AccessList, AnyComponent, Chunk, Refs, World } from './world.js';
 import type { Entity } from './entity.js';
+import { Query, QUERY_OPTION_KEYS, type QueryTerm, type QueryTerms } from './query_object.js';
+import { type RunningSystem, ioPairs, mergeIo, runningSystem, usedAfterCall } from './system_io.js';
+
+/**
+ * A query a system declares: its terms, plus `without`, `optional`, `tags`
+ * as in World.query (`{ pos: Position.write, vel: Velocity.read, without: [Frozen] }`).
+ */
+export type SystemQueryDecl = {
+  readonly [name: string]: QueryTerm | readonly AnyComponent[] | QueryTerms | undefined;
+};
+/** The terms of a declared query. */
+export type DeclTerms<D> = { [K in keyof D as K extends 'without' | 'optional' | 'tags' ? never : K]: Extract<D[K], QueryTerm> };
+/** The optional terms of a declared query. */
+export type DeclOptional<D> = D extends { readonly optional: infer O extends QueryTerms } ? O : Record<never, never>;
+/** The Query objects a system's ctx.queries holds. */
+export type SystemQueries<Q> = { readonly [K in keyof Q]: Query<DeclTerms<Q[K]>, DeclOptional<Q[K]>> };
 
 /** A system's PRNG substream (xorshift128+ of the core), valid during its run only. */
 export interface SystemRng {
@@ -23,8 +39,10 @@ export interface SystemRng {
   nextFloat01(): number;
 }
 
-/** What a TypeScript system's run receives; valid during the run only. */
-export interface SystemContext {
+/** What a TypeScript system's run receives; valid during the run only (a kept ctx throws afterwards). */
+export interface SystemContext<Q = Record<never, never>> {
+  /** The queries the system declared, by name (they run only inside this system's run). */
+  readonly queries: Q;
   /** The world running the system. */
   readonly world: World;
   /** The system's id (dense from 1 in registration order). */
@@ -45,17 +63,23 @@ export interface SystemContext {
 }
 
 /** A system definition for World.registerSystem. */
-export interface SystemDef {
+export interface SystemDef<Q extends { readonly [name: string]: SystemQueryDecl } = Record<never, never>> {
   /** Unique, non-empty; what other systems' dependsOn name. */
   name: string;
   /** The declared per-run budget in milliseconds (> 0): a run above it warns, 3x errors (seed 002). */
   budgetMs: number;
-  /** Declared component access: [component, 'read' | 'write'] pairs. */
+  /**
+   * Queries the system owns, by name (ctx.queries.<name>); their terms are
+   * part of its io (write terms write; read, optional, tags and without
+   * read).
+   */
+  queries?: Q;
+  /** Component access beyond the queries' (for get/add/remove/destroy and field handles): [component, 'read' | 'write'] pairs. */
   io?: ReadonlyArray<readonly [AnyComponent, Access]>;
   /** Names of systems this one runs after (may be registered later). */
   dependsOn?: readonly string[];
-  /** The body. */
-  run(ctx: SystemContext): void;
+  /** The body. Every access inside it is held to the system's io (system_io_violation). */
+  run(ctx: SystemContext<SystemQueries<Q>>): void;
 }
 
 /** A registered system. */
@@ -144,7 +168,7 @@ class Rng implements SystemRng {
 /** @internal The TypeScript half of a world's system registry. */
 export class SystemRegistry {
   readonly #world: World;
-  readonly #bodies = new Map<number, { name: string; run: (ctx: SystemContext) => void }>();
+  readonly #bodies = new Map<number, { name: string; run: (ctx: SystemContext<never>) => void; sys: RunningSystem; queries: Record<string, Query> }>();
   #error: unknown = undefined;
   #hasError = false;
   #clock: (() => number) | null = null;
@@ -154,12 +178,13 @@ export class SystemRegistry {
     this.#world = world;
   }
 
-  register(def: SystemDef): SystemHandle {
+  register(def: SystemDef<never>): SystemHandle {
     const world = this.#world;
     const where = `World.registerSystem(${describe((def as { name?: unknown } | null)?.name)})`;
     const w = world._live(where);
     if (typeof def !== 'object' || def === null) throw invalid(`${where}: the definition must be an object`);
     const { name, budgetMs, io = [], dependsOn = [], run } = def;
+    const queryDecls: unknown = (def as { queries?: unknown }).queries ?? {};
     if (typeof name !== 'string' || name.length === 0 || !NAME_RE.test(name) || name.trim() !== name) {
       throw invalid(`${where}: name must be a non-empty string without commas or surrounding whitespace`);
     }
@@ -176,27 +201,38 @@ export class SystemRegistry {
         throw invalid(`${where}: dependsOn entries must be system names, got ${describe(d)}`);
       }
     }
-    if (!Array.isArray(io)) throw invalid(`${where}: io must be an array of [component, 'read' | 'write'] pairs`);
-    if (io.length > 256) throw invalid(`${where}: too many io entries`);
+    if (typeof queryDecls !== 'object' || queryDecls === null || Array.isArray(queryDecls)) {
+      throw invalid(`${where}: queries must be an object of named query declarations`);
+    }
+    const declared = ioPairs(world, where, io);
+    const record = runningSystem(name, []);
+    const queries: Record<string, Query> = {};
+    const derived: Array<[AnyComponent, Access]> = [];
+    for (const [qname, decl] of Object.entries(queryDecls as Record<string, unknown>)) {
+      if (typeof decl !== 'object' || decl === null || Array.isArray(decl)) throw invalid(`${where}: queries.${qname} must be an object of terms`);
+      const terms: Record<string, unknown> = {};
+      const opts: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(decl)) (QUERY_OPTION_KEYS.has(k) ? opts : terms)[k] = v;
+      const q = new Query(world, `${where}: queries.${qname}`, terms, opts, false, record);
+      queries[qname] = q;
+      derived.push(...q._accesses());
+    }
+    const all = mergeIo(declared, derived);
+    record.io.set(runningSystem(name, all).io); // the queries' owner is the record the dispatcher installs
     const m = world._mem;
     const ids = m.scratch >>> 2;
     const acc = m.scratch + 1024;
-    for (let i = 0; i < io.length; i++) {
-      const pair: unknown = io[i];
-      if (!Array.isArray(pair) || pair.length !== 2) throw invalid(`${where}: io[${i}] must be [component, 'read' | 'write']`);
-      const c = world._component(where, pair[0], 'io', i);
-      const a: unknown = pair[1];
-      if (a !== 'read' && a !== 'write') throw invalid(`${where}: io[${i}] access must be 'read' or 'write', got ${describe(a)}`);
-      m.u32[ids + i] = c.id;
-      m.u8[acc + i] = a === 'write' ? 1 : 0;
+    for (let i = 0; i < all.length; i++) {
+      m.u32[ids + i] = all[i]![0].id;
+      m.u8[acc + i] = all[i]![1] === 'write' ? 1 : 0;
     }
-    const code = world._raw.worldRegisterSystem(w, name, budgetRaw, dependsOn.join(','), m.scratch, acc, io.length, m.out);
+    const code = world._raw.worldRegisterSystem(w, name, budgetRaw, dependsOn.join(','), m.scratch, acc, all.length, m.out);
     m.sync();
     if (code !== 0) {
       throw new LaigeError(code, `${where}: rejected by the registry (duplicate name, a component declared twice, or ${code === 4 ? 'the 256-system budget' : 'an invalid definition'})`);
     }
     const id = m.u32[m.out >>> 2]!;
-    this.#bodies.set(id, { name, run });
+    this.#bodies.set(id, { name, run: run as (ctx: SystemContext<never>) => void, sys: record, queries: Object.freeze(queries) });
     return Object.freeze({ id, name });
   }
 
@@ -269,17 +305,35 @@ export class SystemRegistry {
     m.sync();
     const rng = rngPtr === 0 ? null : new Rng(world, rngPtr);
     const input = inputSize === 0 ? new Uint8Array(0) : m.u8.slice(inputPtr, inputPtr + inputSize);
-    const ctx: SystemContext = {
-      world, id, name: body.name, tick, input, rng,
-      each: (components, access, fn) => world.each(components, access, fn),
-      eachChunk: (components, access, fn) => world.eachChunk(components, access, fn),
+    let live = true;
+    const alive = (where: string): void => {
+      if (!live) throw usedAfterCall(`SystemContext.${where}: the run of system '${body.name}' this ctx belongs to has returned (use ctx during its run only)`);
     };
+    const ctx: SystemContext<Record<string, Query>> = {
+      world, id, name: body.name, tick, input, rng,
+      get queries() {
+        alive('queries');
+        return body.queries;
+      },
+      each: (components, access, fn) => {
+        alive('each');
+        world.each(components, access, fn);
+      },
+      eachChunk: (components, access, fn) => {
+        alive('eachChunk');
+        world.eachChunk(components, access, fn);
+      },
+    };
+    const outer = world._sys;
+    world._sys = body.sys;
     try {
-      body.run(ctx);
+      body.run(ctx as unknown as SystemContext<never>);
     } catch (e) {
       this.#hasError = true;
       this.#error = e;
     } finally {
+      live = false;
+      world._sys = outer;
       if (rng !== null) rng.ptr = 0;
       m.sync();
     }

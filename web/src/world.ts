@@ -12,9 +12,12 @@ import type { LaigeRawModule, Mem } from './raw.js';
 import {
   type ReadRef, type Ref, type Schema, type Value, type ValueInput, KIND_BY_CODE, describe, layoutFrom, parseSchema,
 } from './schema.js';
-import { type Chunk, type FieldColumn, runEach, runEachChunk } from './query.js';
-import type { EachLoopMode, RowLoops } from './row_loop.js';
-import { SystemRegistry, type SystemContext, type SystemDef, type SystemHandle, type SystemInfo,
+import { runEach, runEachChunk } from './query.js';
+import type { Chunk, FieldColumn } from './chunk.js';
+import type { EachLoopMode } from './row_loop.js';
+import { type AnyQuery, Query, type QueryOptions, type QueryTerms } from './query_object.js';
+import { type RunningSystem, checkAccess, checkClear } from './system_io.js';
+import { SystemRegistry, type SystemContext, type SystemQueryDecl, type SystemDef, type SystemHandle, type SystemInfo,
   type SystemRngState, type SystemTimingStats, type SystemTimingWindow } from './systems.js';
 
 // Symbol.dispose for runtimes that lack it (older browsers): the symbol TS
@@ -167,8 +170,12 @@ export class World implements Disposable {
   /** @internal Disposers of loops and recorders bound to this world. */
   readonly _dependents = new Set<{ _detach(): void }>();
   #handles = 0;
-  /** @internal The each row loops per query shape (row_loop.ts). */
-  readonly _rowLoops = new Map<string, RowLoops>();
+  /** @internal The queries World.each and eachChunk run on, per shape (query.ts). */
+  readonly _eachQueries = new Map<number | string, AnyQuery>();
+  /** @internal The TypeScript system whose run is on the stack (system_io.ts), or null. */
+  _sys: RunningSystem | null = null;
+  /** @internal The read terms of the live each by component id, or null. */
+  _liveRead: Uint8Array | null = null;
   /** @internal Which each row loops to use (row_loop.ts); tests pin each of them. */
   _eachLoops: EachLoopMode = 'auto';
   #handlesRows = 0;
@@ -296,6 +303,7 @@ export class World implements Disposable {
   /** Destroys a live entity; a stale or foreign handle throws InvalidArgument. */
   destroy(e: Entity): void {
     const w = this._live('World.destroy');
+    if (this._sys !== null) checkAccess(this, 'World.destroy', null, 'destroy', this._entity('World.destroy', e));
     const code = this._raw.worldDestroyEntity(w, this._entity('World.destroy', e));
     if (code !== 0) throw new LaigeError(code, `World.destroy(${formatEntity(e)}): not a live entity of this world, or rejected by a live each`);
   }
@@ -361,6 +369,7 @@ export class World implements Disposable {
 
   /** Destroys every live entity (slots 0, 1, 2, ... are handed out again next). */
   clear(): void {
+    checkClear(this);
     check(this._raw.worldClear(this._live('World.clear')), 'World.clear: rejected (a live each walks an archetype with rows)');
   }
 
@@ -443,6 +452,7 @@ export class World implements Disposable {
     if (w === 0) this._live('World.add');
     if (typeof e !== 'number' || e >>> 0 !== e) this._entity('World.add', e);
     const comp = this._component('World.add', c);
+    if (this._sys !== null || this._liveRead !== null) checkAccess(this, 'World.add', comp, 'add', e);
     const m = this._mem;
     comp._encode(m, value, m.scratch, 'World.add');
     const code = this._raw.worldAdd(w, e, comp.id, m.scratch, comp.size);
@@ -458,6 +468,7 @@ export class World implements Disposable {
     if (w === 0) this._live('World.remove');
     if (typeof e !== 'number' || e >>> 0 !== e) this._entity('World.remove', e);
     const comp = this._component('World.remove', c);
+    if (this._sys !== null) checkAccess(this, 'World.remove', comp, 'remove', e);
     const code = this._raw.worldRemove(w, e, comp.id);
     this._mem.sync();
     if (code !== 0) this.#rejected('World.remove', e, comp, code);
@@ -476,6 +487,7 @@ export class World implements Disposable {
     const w = this._live(where);
     this._entity(where, e);
     const comp = this._component(where, c);
+    if (this._sys !== null) checkAccess(this, where, comp, 'read', e);
     const p = this._raw.worldGet(w, e, comp.id);
     if (p === 0) {
       if (!this._raw.worldIsValid(w, e)) throw invalid(`${where}(${formatEntity(e)}, ${comp.name}): not a live entity of this world`);
@@ -491,7 +503,7 @@ export class World implements Disposable {
   #why(e: number, code: number): string {
     if (code === 4) return 'a budget ran out (32 components per entity, 256 archetypes, or memory)';
     if (!this._raw.worldIsValid(this._ptr, e)) return 'not a live entity of this world';
-    if (this._iterating !== 0) return 'rejected by the live each (seed 004 iteration legality)';
+    if (this._iterating !== 0) return 'rejected by the live each (docs/query.md#iteration-legality)';
     return 'rejected by the core';
   }
 
@@ -526,31 +538,7 @@ export class World implements Disposable {
     };
   }
 
-  // --- queries (seed 004) -----------------------------------------------------
-
-  /** @internal Validates a query and writes its ids (u32) and accesses (u8) to scratch. */
-  _query(where: string, components: unknown, access: unknown): Component[] {
-    if (!Array.isArray(components)) throw invalid(`${where}: components must be an array, got ${describe(components)}`);
-    if (!Array.isArray(access)) throw invalid(`${where}: access must be an array of 'read' | 'write', got ${describe(access)}`);
-    if (access.length !== components.length) {
-      throw invalid(`${where}: ${components.length} components but ${access.length} accesses (one per component)`);
-    }
-    if (components.length > 32) throw invalid(`${where}: at most 32 components per query`);
-    const m = this._mem;
-    const ids = m.scratch >>> 2;
-    const acc = m.scratch + 128;
-    const comps: Component[] = [];
-    for (let i = 0; i < components.length; i++) {
-      const c = this._component(where, components[i], 'components', i);
-      if (comps.includes(c)) throw invalid(`${where}: ${c.name} is listed twice`);
-      const a: unknown = access[i];
-      if (a !== 'read' && a !== 'write') throw invalid(`${where}: access[${i}] must be 'read' or 'write', got ${describe(a)}`);
-      comps.push(c);
-      m.u32[ids + i] = c.id;
-      m.u8[acc + i] = a === 'write' ? 1 : 0;
-    }
-    return comps;
-  }
+  // --- queries (query_object.ts, query.ts; docs/query.md#iteration-legality) ----
 
   /** @internal The per-world handle buffer (capacity u32), allocated on first use. */
   _handleBuffer(): number {
@@ -562,19 +550,15 @@ export class World implements Disposable {
     return this.#handles;
   }
 
-  /** @internal Begins a guarded iteration; returns the cursor table (copied out) or throws. */
-  _begin(where: string, n: number): Uint32Array {
-    const w = this._ptr;
-    const m = this._mem;
-    const code = this._raw.worldBeginIteration(w, m.scratch, m.scratch + 128, n);
-    if (code !== 0) {
-      throw new LaigeError(code, `${where}: rejected: ${this._raw.worldIsIterating(w) ? 'another each is live on this world (nested each)' : 'invalid query'}`);
-    }
-    this._iterating++;
-    const count = this._raw.worldIterationCursors(w, m.scratch, n, m.cursors, 256);
-    m.sync();
-    const start = m.cursors >>> 2;
-    return m.u32.slice(start, start + count * (3 + n));
+  /**
+   * Declares a query once: `world.query({ pos: Position.write, vel:
+   * Velocity.read }, { without: [Frozen], optional: { hp: Health.read },
+   * tags: [Player] })`, then `q.each((e, { pos, vel, hp }) => ...)`,
+   * `q.eachChunk(fn)`, `q.count()` (query_object.ts; docs/typescript.md#queries).
+   */
+  query<const T extends QueryTerms, const O extends QueryTerms = Record<never, never>>(terms: T, options?: QueryOptions<O>): Query<T, O> {
+    this._live('World.query');
+    return new Query<T, O>(this, 'World.query', terms, options, false);
   }
 
   /** @internal Ends the guarded iteration (always, from a finally). */
@@ -584,31 +568,14 @@ export class World implements Disposable {
   }
 
   /**
-   * Calls fn(entity, ...refs) for every entity that has all `components`
-   * (superset match), in ascending archetype id, then ascending slot. A
-   * 'write' component's ref is assignable and validated like add() (NaN,
-   * wrong types and out-of-range integers throw); assigning a 'read' one
-   * throws. Nothing of a row is stored when one of its checks fails. While
-   * fn runs, the iteration guard of seed 004 is live: a mutation that would
-   * move, destroy or write a row the query walks throws InvalidArgument and
-   * changes nothing. If fn throws, the iteration ends, the guard is released
-   * and the exception propagates. Refs are valid during their call only:
-   * copy out what you keep.
-   *
-   * Refs are snapshots of the row: the fields fn changed are validated,
-   * then stored, when it returns (a failing check stores nothing of that
-   * row; after a World.add fn made, only the fields it changed are
-   * stored). Writing one field both through a ref and with World.add in
-   * the same call: keep to one of the two.
-   *
-   * Speed: a callback up to 800 characters of source runs in a loop
-   * compiled for it (V8 inlines it and removes the refs); a longer one
-   * shares a loop whose refs are reused objects. A callback that never
-   * names its first parameter, like `(_e, p, v) => ...`, gets 0 instead of
-   * the entity and skips the handle lookup (decided from its source;
-   * anything unclear counts as using it). Loops are shared by callback
-   * source text: the same callback text written at two places makes both
-   * slow (V8 inlines neither); define it once and pass it from both.
+   * The convenience form of a query (built on one per component/access
+   * shape, cached): fn(entity, ...refs) for every entity that has all
+   * `components`, in ascending archetype id, then ascending slot, with the
+   * refs, checks and guard of Query.each (query_object.ts). Speed: the
+   * compiled row loops belong to the cached query of this shape, so two
+   * places that pass the same callback text to the same shape share one
+   * (docs/typescript.md#performance); declare a query for each of them.
+   * `each([], [], fn)` visits every live entity in slot order.
    */
   each<const C extends readonly AnyComponent[], const A extends AccessList<C>>(
     components: C, access: A, fn: (e: Entity, ...refs: Refs<C, A>) => void): void {
@@ -634,9 +601,9 @@ export class World implements Disposable {
    * component access ([Position, 'write'], [Velocity, 'read']); `dependsOn`
    * names systems it runs after.
    */
-  registerSystem(def: SystemDef): SystemHandle {
+  registerSystem<const Q extends { readonly [name: string]: SystemQueryDecl } = Record<never, never>>(def: SystemDef<Q>): SystemHandle {
     this._notScenario('World.registerSystem');
-    return this._systems.register(def);
+    return this._systems.register(def as unknown as SystemDef<never>);
   }
 
   /** Orders the registered systems (dependencies, I/O checks); returns the system ids in run order. */
@@ -731,3 +698,4 @@ export class World implements Disposable {
 }
 
 export type { Access, Chunk, FieldColumn, FieldInfo, SystemContext };
+export type { Query, QueryOptions, QueryTerms };
