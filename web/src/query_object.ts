@@ -341,7 +341,10 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
     const need = count * (3 + nc);
     if (this.#cur.length < need) this.#cur = new Uint32Array(need + (need >>> 1));
     const start = m.cursors >>> 2;
-    this.#cur.set(m.u32.subarray(start, start + need));
+    const cur = this.#cur;
+    const heap = m.u32;
+    if (need <= 256) for (let i = 0; i < need; i++) cur[i] = heap[start + i]!; // no view allocated
+    else cur.set(heap.subarray(start, start + need));
     return count;
   }
   #prevRead: Uint8Array | null = null;
