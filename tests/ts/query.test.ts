@@ -246,9 +246,9 @@ describe('Write-ref array fields', () => {
     const before = (w as unknown as { _mem: { u8: Uint8Array } })._mem.u8.buffer.byteLength;
     for (const path of ['query', 'each'] as const) {
       const body = (arr: { v: Float64Array }): void => {
-        arr.v[0] += 10;
+        arr.v[0] = arr.v[0]! + 10;
         for (let i = 0; i < 4000; i++) w.add(w.create(), Big, big); // ~2 MB of columns: memory grows
-        arr.v[3] += 10;
+        arr.v[3] = arr.v[3]! + 10;
       };
       if (path === 'query') w.query({ arr: Arr.write }).each((_e, { arr }) => body(arr));
       else w.each([Arr], ['write'], (_e, arr) => body(arr));

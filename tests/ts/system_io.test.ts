@@ -71,7 +71,7 @@ const cases: Case[] = [
       w.query({ p: pWrite ? P.write : P.read, v: V.read }).eachChunk((c) => {
         const px = c.field(P, 'x');
         c.field(V, 'x');
-        px.array[px.index] += 1;
+        px.array[px.index] = px.array[px.index]! + 1;
       });
     }, component: 'P', access: 'write' },
   { name: 'World.clear', legal: ({ P, V }) => [[P, 'read'], [V, 'read']], illegal: ({ V }) => [[V, 'write']],
