@@ -171,6 +171,7 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
   /** Entities it matches now. */
   count(): number {
     const w = this.#live('Query.count');
+    this.#access('Query.count');
     this.#extend();
     let n = 0;
     for (const a of this.#matched) n += this.#world._raw.worldArchetypeRowCount(w, a);
