@@ -597,8 +597,11 @@ export class World implements Disposable {
 
   /**
    * Registers a TypeScript system in the world's registry, next to the C++
-   * ones: same schedule, budgets, timing and PRNG substreams. `io` declares
-   * component access ([Position, 'write'], [Velocity, 'read']); `dependsOn`
+   * ones: same schedule, budgets, timing and PRNG substreams. `queries`
+   * declares the queries it owns (ctx.queries.<name>), `io` further
+   * component access ([Health, 'read']); the two together are its io, the
+   * scheduler's and the one every access in its run is held to
+   * (system_io_violation; docs/typescript.md#enforced-access). `dependsOn`
    * names systems it runs after.
    */
   registerSystem<const Q extends { readonly [name: string]: SystemQueryDecl } = Record<never, never>>(def: SystemDef<Q>): SystemHandle {
