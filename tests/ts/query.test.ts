@@ -185,6 +185,56 @@ describe('World.query', () => {
   });
 });
 
+describe('a model of queries mixed with mutations', () => {
+  it('random creates, destroys, adds, removes, clears and query walks agree with a plain model', () => {
+    const { w, A, B, C } = rig(256);
+    const rnd = lcg(11);
+    const model = new Map<Entity, { a?: number; b?: number; c?: number }>();
+    const moves = w.query({ a: A.write }, { without: [B], optional: { c: C.read } });
+    const tagged = w.query({ b: B.read }, { tags: [C] });
+    const live = (): Entity[] => [...model.keys()];
+    let visited = 0;
+    let clears = 0;
+    for (let step = 0; step < 1500; step++) {
+      const op = rnd() % 9;
+      const es = live();
+      const pick = es.length > 0 ? es[rnd() % es.length]! : undefined;
+      if (op === 0 && model.size < 200) model.set(w.create(), {});
+      else if (op === 1 && pick !== undefined) { w.destroy(pick); model.delete(pick); }
+      else if (op === 2 && pick !== undefined) { const x = rnd() % 100; w.add(pick, A, { x, y: 0 }); model.get(pick)!.a = x; }
+      else if (op === 3 && pick !== undefined) { const v = rnd() % 100; w.add(pick, B, { v }); model.get(pick)!.b = v; }
+      else if (op === 4 && pick !== undefined) { const k = rnd() % 100; w.add(pick, C, { k, pad: [0, 0, 0] }); model.get(pick)!.c = k; }
+      else if (op === 5 && pick !== undefined) { const c = [A, B, C][rnd() % 3]!; w.remove(pick, c); delete model.get(pick)![(['a', 'b', 'c'] as const)[[A, B, C].indexOf(c)]!]; }
+      else if (op === 6) {
+        const seen: Entity[] = [];
+        moves.each((e, { a, c }) => {
+          seen.push(e);
+          const m = model.get(e)!;
+          expect(c?.k).toBe(m.c);
+          a.x += 1;
+          m.a! += 1;
+        });
+        const expected = live().filter((e) => model.get(e)!.a !== undefined && model.get(e)!.b === undefined);
+        expect(seen.slice().sort((x, y) => x - y)).toEqual(expected.sort((x, y) => x - y));
+        expect(moves.count()).toBe(expected.length);
+        visited += seen.length;
+      } else if (op === 7) {
+        const seen: Entity[] = [];
+        tagged.each((e, { b }) => { seen.push(e); expect(b.v).toBe(model.get(e)!.b); });
+        expect(seen.length).toBe(live().filter((e) => model.get(e)!.b !== undefined && model.get(e)!.c !== undefined).length);
+      } else if (op === 8 && rnd() % 40 === 0) { w.clear(); model.clear(); clears++; }
+    }
+    expect(visited).toBeGreaterThan(200);
+    expect(clears).toBeGreaterThan(0);
+    for (const [e, m] of model) {
+      expect(w.get(e, A)?.x).toBe(m.a);
+      expect(w.get(e, B)?.v).toBe(m.b);
+      expect(w.get(e, C)?.k).toBe(m.c);
+    }
+    w.dispose();
+  });
+});
+
 describe('query loops: generated, shared and interpreted agree', () => {
   for (const path of ['auto', 'shared', 'interpreted'] as const) {
     it(`${path}: named refs, optional terms present and absent, array fields, a failing row`, () => {
