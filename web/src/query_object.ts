@@ -82,6 +82,7 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
   #cur = new Uint32Array(64);
   #lastFn: unknown = null;
   #lastPlan: RowLoopPlan | null = null;
+  #lastMode: string = '';
   /** @internal The system that declared it (it runs only inside that system's run), or null. */
   readonly _owner: object | null;
   /** @internal The running system this query's terms were last checked against. */
@@ -233,10 +234,13 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
     if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`);
     if (world._sys !== this._checkedFor || this._owner !== null) this.#access(where);
     let plan = this.#lastPlan;
-    if (fn !== this.#lastFn || plan === null) {
+    // The last callback is found by identity (a callback kept in a variable
+    // skips the lookup of its source text).
+    if (fn !== this.#lastFn || plan === null || world._eachLoops !== this.#lastMode) {
       plan = this.#loops.forFn(fn, world._eachLoops);
       this.#lastFn = fn;
       this.#lastPlan = plan;
+      this.#lastMode = world._eachLoops;
     }
     const count = this.#begin(where);
     try {
