@@ -194,6 +194,11 @@ declare module '*/laige_wasm.mjs' {
     worldIterationCursors(w: Ptr, ids: Ptr, n: number, out: Ptr, max: number): number;
     /** out[r] = the live handle of slots[r] (rows of a matched archetype: live under the guard) */
     worldFillHandles(w: Ptr, slots: Ptr, rows: number, out: Ptr): void;
+    /**
+     * begin (ids/access: nBegin entries) + the cursor table of cursorIds (nCursor u32) in one call:
+     * the begin code when it failed, else matched count << 8. A plain export (raw.ts); absent in older modules.
+     */
+    worldBeginWalk?(w: Ptr, ids: Ptr, access: Ptr, nBegin: number, cursorIds: Ptr, nCursor: number, out: Ptr, max: number): number;
 
     // Systems
     worldRegisterSystem(w: Ptr, name: string, budgetRaw: number, dependsOn: string, ids: Ptr, access: Ptr, n: number, out: Ptr): Code;

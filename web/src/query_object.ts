@@ -332,16 +332,22 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
       u32[sc + i] = ids[i]!;
       u8[m.scratch + 128 + i] = this.#beginWrite[i] ? 1 : 0;
     }
-    const code = raw.worldBeginIteration(w, m.scratch, m.scratch + 128, nb);
-    if (code !== 0) this.#rejected(where, code);
-    world._iterating++;
-    const prevRead = world._liveRead;
-    world._liveRead = this._readIds;
-    this.#prevRead = prevRead;
     const comps = this.#comps;
     const nc = comps.length;
     for (let i = 0; i < nc; i++) u32[sc + 64 + i] = comps[i]!.id;
-    const count = raw.worldIterationCursors(w, m.scratch + 256, nc, m.cursors, 256);
+    let count: number;
+    if (raw.worldBeginWalk !== undefined) {
+      const r = raw.worldBeginWalk(w, m.scratch, m.scratch + 128, nb, m.scratch + 256, nc, m.cursors, 256);
+      if ((r & 0xff) !== 0) this.#rejected(where, r & 0xff);
+      count = r >>> 8;
+    } else {
+      const code = raw.worldBeginIteration(w, m.scratch, m.scratch + 128, nb);
+      if (code !== 0) this.#rejected(where, code);
+      count = raw.worldIterationCursors(w, m.scratch + 256, nc, m.cursors, 256);
+    }
+    world._iterating++;
+    this.#prevRead = world._liveRead;
+    world._liveRead = this._readIds;
     m.sync();
     const need = count * (3 + nc);
     if (this.#cur.length < need) this.#cur = new Uint32Array(need + (need >>> 1));

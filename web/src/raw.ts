@@ -130,6 +130,10 @@ export class Mem {
       if (typeof v === 'function') fast[key] = v;
     }
     for (const [name, exported] of HOT_EXPORTS) fast[name] = directExport(module, exported);
+    // Optional: a module built before it existed lacks it (query_object.ts falls back).
+    if (typeof (module as unknown as Record<string, unknown>)['_laige_world_begin_walk'] === 'function') {
+      fast['worldBeginWalk'] = directExport(module, '_laige_world_begin_walk');
+    }
     this.raw = withFastProperties(fast) as unknown as LaigeRawModule;
     this.reload();
     this.out = this.raw._malloc(256);
