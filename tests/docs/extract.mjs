@@ -9,6 +9,10 @@
 //   node tests/docs/extract.mjs OUTDIR file.md...
 // writes OUTDIR/<NAME>.<lang> and OUTDIR/<NAME>.expected, and prints one line
 // per snippet: `NAME LANG SOURCE.md:LINE`.
+//
+// `<!-- snippet: NAME continues: PREV -->` makes NAME the program PREV plus
+// this block (a page that builds one program step by step, each step run
+// and checked on its own); PREV must come earlier.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -19,7 +23,7 @@ if (!outDir || files.length === 0) {
 }
 mkdirSync(outDir, { recursive: true });
 
-const marker = /^<!--\s*(snippet|output):\s*([a-z0-9][a-z0-9-]*)\s*-->\s*$/;
+const marker = /^<!--\s*(snippet|output):\s*([a-z0-9][a-z0-9-]*)(?:\s+continues:\s*([a-z0-9][a-z0-9-]*))?\s*-->\s*$/;
 const fence = /^(```+|~~~+)\s*([A-Za-z0-9+-]*)\s*$/;
 const snippets = new Map();
 const outputs = new Map();
@@ -30,7 +34,7 @@ for (const file of files) {
   let pending = null;  // { kind, name, line }
   for (let i = 0; i < lines.length; i++) {
     const m = marker.exec(lines[i]);
-    if (m) { pending = { kind: m[1], name: m[2], line: i + 1 }; continue; }
+    if (m) { pending = { kind: m[1], name: m[2], prev: m[3], line: i + 1 }; continue; }
     const f = fence.exec(lines[i]);
     if (!f) { if (pending && lines[i].trim() !== '') { console.error(`${file}:${pending.line}: ${pending.kind} marker '${pending.name}' is not followed by a fenced block`); problems++; pending = null; } continue; }
     // A fence opens here: find where it closes.
@@ -38,7 +42,12 @@ for (const file of files) {
     while (j < lines.length && !lines[j].startsWith(f[1])) j++;
     if (j >= lines.length) { console.error(`${file}:${i + 1}: unclosed code fence`); problems++; break; }
     if (pending) {
-      const body = lines.slice(i + 1, j).join('\n') + '\n';
+      let body = lines.slice(i + 1, j).join('\n') + '\n';
+      if (pending.prev !== undefined) {
+        const prev = snippets.get(pending.prev);
+        if (pending.kind !== 'snippet' || !prev) { console.error(`${file}:${pending.line}: '${pending.name}' continues '${pending.prev}', which is not an earlier snippet`); problems++; }
+        else body = prev.body + body;
+      }
       const table = pending.kind === 'snippet' ? snippets : outputs;
       if (table.has(pending.name)) { console.error(`${file}:${pending.line}: ${pending.kind} '${pending.name}' defined twice`); problems++; }
       table.set(pending.name, { lang: f[2], body, where: `${file}:${pending.line}` });

@@ -20,15 +20,15 @@ function markdownFiles(dir) {
   return out;
 }
 
-/** The page's text outside fenced code blocks, with inline code blanked. */
-function prose(text) {
+/** The page's lines, blank inside fenced code blocks; inline code blanked too unless keepInline. */
+function prose(text, keepInline = false) {
   const lines = text.split('\n');
   let fence = null;
   return lines.map((line) => {
     const f = /^\s*(```+|~~~+)/.exec(line);
     if (fence) { if (f && line.trim().startsWith(fence)) fence = null; return ''; }
     if (f) { fence = f[1]; return ''; }
-    return line.replace(/(`+)[^`]*?\1/g, (m) => ' '.repeat(m.length));
+    return keepInline ? line : line.replace(/(`+)[^`]*?\1/g, (m) => ' '.repeat(m.length));
   });
 }
 
@@ -49,7 +49,7 @@ function anchorsOf(file) {
   if (anchorCache.has(file)) return anchorCache.get(file);
   const anchors = new Set();
   const seen = new Map();
-  for (const line of prose(readFileSync(file, 'utf8'))) {
+  for (const line of prose(readFileSync(file, 'utf8'), true)) {
     const h = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (h) {
       const base = slug(h[1]);
@@ -59,7 +59,6 @@ function anchorsOf(file) {
     }
     for (const a of line.matchAll(/<a\s+(?:id|name)="([^"]+)"/g)) anchors.add(a[1]);
   }
-  // Headings inside code fences are not anchors, but prose() blanked those.
   anchorCache.set(file, anchors);
   return anchors;
 }
