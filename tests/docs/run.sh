@@ -53,12 +53,14 @@ while read -r name lang _; do
   case "$name" in browser-*) ts_browser+=("$name") ;; *) ts_node+=("$name") ;; esac
 done < "$tmp/list"
 if [ "${#ts_node[@]}" -gt 0 ] || [ "${#ts_browser[@]}" -gt 0 ]; then
-  cat > "$app/tsconfig.json" <<'JSON'
+  # @types/node from the repository (a Node app has it; the snippets use node:fs).
+  cat > "$app/tsconfig.json" <<JSON
 {
   "compilerOptions": {
     "target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext",
     "strict": true, "noUncheckedIndexedAccess": true, "exactOptionalPropertyTypes": true,
-    "lib": ["ES2022", "DOM", "esnext.disposable"], "types": [], "outDir": "out", "rootDir": "src"
+    "lib": ["ES2022", "DOM", "esnext.disposable"], "types": ["node"], "typeRoots": ["$root/node_modules/@types"],
+    "outDir": "out", "rootDir": "src"
   },
   "include": ["src/*.ts"]
 }
