@@ -45,5 +45,5 @@ laige_ensure_npm() {
   (cd "$root" && npm ci --no-audit --no-fund --loglevel=error >&2)
 }
 
-# Debian's emscripten needs Debian's acorn (DESIGN.md decision 9).
+# Debian's emscripten needs Debian's acorn (docs/build.md).
 export NODE_PATH=/usr/share/nodejs

@@ -10,7 +10,7 @@ namespace laige {
 
 namespace {
 
-// --list order: the FACTS section 16 scenarios first, then the demo scene,
+// --list order: the reference scenarios first, then the demo scene,
 // the reference tick, and the two that exercise fp32 and input.
 const Scenario* const kScenarios[] = {
     &scenarios::kHelloScenario,   &scenarios::kSyntheticScenario, &scenarios::kSyntheticPerturbedScenario,

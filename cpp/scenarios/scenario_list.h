@@ -10,15 +10,15 @@
 
 namespace laige::scenarios {
 
-/// FACTS section 16's matrix scenario: one body walking diagonally.
+/// The matrix scenario: one body walking diagonally.
 extern const Scenario kHelloScenario;
-/// FACTS section 16's built-in synthetic: 32 Q16.16 bodies and a PRNG nudge.
+/// The built-in synthetic: 32 Q16.16 bodies and a PRNG nudge.
 extern const Scenario kSyntheticScenario;
 /// synthetic plus one extra unit on body 3's x at tick 7.
 extern const Scenario kSyntheticPerturbedScenario;
 /// The demo scene: a swarm of at least 2,000 agents.
 extern const Scenario kSwarmScenario;
-/// FACTS section 18's reference tick: 10,000 entities, 2,000 dynamic.
+/// The reference tick: 10,000 entities, 2,000 dynamic.
 extern const Scenario kStressScenario;
 /// Orbiting bodies on the pinned fp32 backend.
 extern const Scenario kFloatScenario;

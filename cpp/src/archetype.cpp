@@ -1,4 +1,4 @@
-// archetype.cpp - component access on World (FACTS.md section 7): has, get,
+// archetype.cpp - component access on World (docs/archetype.md): has, get,
 // create-or-update add, remove, their untyped forms, the column views and
 // the accounting snapshot. The row mechanics are in archetype_storage.cpp.
 #include "laige/archetype.h"

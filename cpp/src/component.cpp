@@ -1,4 +1,4 @@
-// component.cpp - the component registry (FACTS.md section 6): typed and
+// component.cpp - the component registry (docs/component_registry.md): typed and
 // runtime-described registration, lookups, and the process-wide type index.
 #include "laige/component.h"
 

@@ -1,5 +1,5 @@
 // game_loop.cpp - the integer tick accumulator, the catch-up cap and the
-// G-R1 allocation guard around every tick.
+// the no-allocation guard around every tick.
 #include "laige/game_loop.h"
 
 #include <utility>
@@ -32,7 +32,7 @@ constexpr const char* kDroppedText =
     "docs/game_loop.md#catch-up";
 [[maybe_unused]] constexpr const char* kTickAllocText =
     "sim_tick_allocation | a simulation tick allocated heap memory | a system, the tickInput or "
-    "onTick hook or the engine called operator new inside the tick (G-R1: zero per-tick "
+    "onTick hook or the engine called operator new inside the tick (a tick must allocate nothing: zero per-tick "
     "allocations) | move the allocation to setup, or use a pool sized at creation | "
     "docs/game_loop.md#g-r1";
 
@@ -157,7 +157,7 @@ Status GameLoop::step(std::uint64_t n) noexcept {
 
 Status GameLoop::runTick() noexcept {
 #if LAIGE_DEBUG_ASSERTS
-  // G-R1: the watch covers the whole tick body, both hooks included.
+  // No allocation in a tick: the watch covers the whole tick body, both hooks included.
   const AllocationCounterFn counter = allocationCounter();
   const std::uint64_t before = counter != nullptr ? counter() : 0;
 #endif
@@ -185,7 +185,7 @@ Status GameLoop::runTick() noexcept {
       LAIGE_LOG_ERROR("alloc", "sim_tick_allocation", kTickAllocText,
                       log::field("tick", stats_.ticks), log::field("allocs", after - before),
                       log::field("site", site));
-      LAIGE_MISUSE("G-R1: a simulation tick allocated (alloc/sim_tick_allocation)");
+      LAIGE_MISUSE("a simulation tick allocated (alloc/sim_tick_allocation)");
     }
   }
 #endif

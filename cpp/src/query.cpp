@@ -1,4 +1,4 @@
-// query.cpp - the iteration guard (seed 004, "Iteration legality"): begin
+// query.cpp - the iteration guard (docs/query.md, "Iteration legality"): begin
 // and end, the matched-archetype scan, and the checks every mutating World
 // call runs while an each is live. The per-entity loop is the header-
 // defined World::each (detail/world_ecs_inl.h).

@@ -1,5 +1,5 @@
 // replay.cpp - the LGRP v1 codec: the shared encoder checks, the file and
-// memory recorders, the parser and the bounded loader (FACTS.md section 15).
+// memory recorders, the parser and the bounded loader (docs/replay.md).
 #include "laige/replay.h"
 
 #include <cerrno>

@@ -44,7 +44,7 @@ constexpr const char* kNestedText =
     "one at a time; a nested tick would interleave them | return from the system and let the "
     "loop run the next tick | docs/scheduler.md#running";
 
-// The longest cycle text assembled (FACTS section 11); the log field itself
+// The longest cycle text assembled (docs/scheduler.md); the log field itself
 // keeps at most log::kFieldValueCapacity - 1 bytes of it.
 constexpr std::size_t kCycleTextMax = 256;
 
@@ -217,7 +217,7 @@ Status World::runSystems(const SystemSchedule& schedule, const TickInput& input)
     detail::SystemRecord& rec = reg.at(id);
     SystemContext ctx{*this,      rec.hasSubstream ? &rec.rng : nullptr, tick, input.data, input.size,
                       SystemId{id}, rec.def.userData};
-    // The measured window (seed 002): the run function only; the dispatch
+    // The measured window (docs/system_timing.md): the run function only; the dispatch
     // and the context above stay outside it.
     const std::int64_t start = clock(clockContext);
     rec.def.run(*this, ctx);

@@ -16,7 +16,7 @@ namespace detail {
 
 SystemRegistry::SystemRegistry() noexcept {
   // The setup path: the whole table and every timing window now, so that
-  // registering and running systems never allocate (seed 002: 256 records x
+  // registering and running systems never allocate (docs/system_timing.md: 256 records x
   // 2 small window allocations, once per world).
   records.reset(new (std::nothrow) SystemRecord[kMaxSystems]);
   if (!records) return;  // capacity 0: every registration is BudgetExhausted
@@ -39,7 +39,7 @@ constexpr const char* kRunInvalidText =
     "run | set SystemDef::run to the system function | docs/systems.md#registration";
 constexpr const char* kBudgetInvalidText =
     "budget_invalid | registerSystem was given a budget of zero or less | the per-system time "
-    "budget is compared with every measured run and must be positive (G-R5) | declare the "
+    "budget is compared with every measured run and must be positive (the system budget) | declare the "
     "milliseconds the system may take per tick | docs/systems.md#registration";
 constexpr const char* kDepSpecText =
     "dep_spec_invalid | a system's dependsOn list is malformed | it has an empty name, a name "
@@ -148,7 +148,7 @@ Result<SystemId> World::registerSystem(const SystemDef& def, const SystemIo* io,
       return ErrorCode::InvalidArgument;
     }
   }
-  // Every unregistered id is reported before any duplicate (FACTS section 10
+  // Every unregistered id is reported before any duplicate (docs/systems.md
   // lists the two checks in that order).
   const std::uint32_t components = componentCount();
   for (std::uint32_t i = 0; i < count; ++i) {
@@ -185,7 +185,7 @@ Result<SystemId> World::registerSystem(const SystemDef& def, const SystemIo* io,
   rec.nameLength = static_cast<std::uint32_t>(std::strlen(name));
   rec.budgetMs = fpx16_16::toDouble(def.budgetMs);
   // Deterministic mode: the substream is a pure function of (seed, id), so
-  // the same registration order gives the same streams (FACTS section 5).
+  // the same registration order gives the same streams (docs/determinism.md).
   rec.hasSubstream = ws.options.deterministic;
   rec.rng = rec.hasSubstream ? Prng::deriveSubstream(ws.options.seed, id) : Prng{};
   rec.window.clear();

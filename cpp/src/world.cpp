@@ -1,4 +1,4 @@
-// world.cpp - entity storage, guardrails (G-R3, G-R4) and World ownership.
+// world.cpp - entity storage, guardrails (entity budget, churn budget) and World ownership.
 #include "laige/world.h"
 
 #include <cstdio>
@@ -90,7 +90,7 @@ Result<Entity> World::create() noexcept {
   ++s.totalCreated;
   const std::uint32_t live = s.entities.length();
   if (live > s.peakInUse) s.peakInUse = live;
-  // G-R3: warn exactly when the live count reaches a threshold, once per
+  // entity budget: warn exactly when the live count reaches a threshold, once per
   // level per frame. A threshold that computes to 0 never fires.
   for (int level = 0; level < 3; ++level) {
     if (live != s.budgetThreshold[level] || s.budgetThreshold[level] == 0) continue;
@@ -119,7 +119,7 @@ Status World::destroy(Entity e) noexcept {
     return ErrorCode::InvalidArgument;
   }
   detail::WorldState& s = *s_;
-  // The iteration guard (seed 004): checked before any side effect.
+  // The iteration guard (docs/query.md): checked before any side effect.
   if (const Status g = detail::guardDestroy(s, e); !g.ok()) return g;
   s.detachRow(e.id());
   s.entities.despawn(e);
@@ -155,7 +155,7 @@ EntityStats World::stats() const noexcept {
 Status World::clear() noexcept {
   if (!s_) return Status{};
   detail::WorldState& s = *s_;
-  if (const Status g = detail::guardClear(s); !g.ok()) return g;  // seed 004
+  if (const Status g = detail::guardClear(s); !g.ok()) return g;  // docs/query.md
   const std::uint32_t high = s.entities.highWater();
   for (std::uint32_t id = 0; id < high; ++id) {
     if (s.entities.isIndexAlive(id)) s.detachRow(static_cast<std::uint16_t>(id));

@@ -1,4 +1,4 @@
-// The bad-input matrix (issue 8): every public function of the World and of
+// The bad-input matrix: every public function of the World and of
 // the package called with wrong types, NaN / Infinity, negative and huge
 // integers, bigint where a number is expected and the reverse, stale,
 // foreign and forged handles, disposed worlds, components of another world,

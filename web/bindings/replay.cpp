@@ -139,7 +139,7 @@ val replayDiff(std::uintptr_t wa, std::uintptr_t wb, std::uintptr_t dataA, std::
 }
 
 // ---------------------------------------------------------------------------
-// Scenarios (DESIGN.md decision 10): the same C++ as laige-detcheck
+// Scenarios (docs/scenarios.md): the same C++ as laige-detcheck
 // ---------------------------------------------------------------------------
 
 val scenarioList() {

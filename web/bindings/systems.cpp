@@ -8,7 +8,7 @@ using emscripten::val;
 namespace {
 
 // ---------------------------------------------------------------------------
-// Systems (DESIGN.md decision 6): every TypeScript system is the same C++
+// Systems (docs/typescript.md): every TypeScript system is the same C++
 // trampoline; the JS side tells them apart by (world, system id).
 // ---------------------------------------------------------------------------
 

@@ -176,7 +176,7 @@ val worldArchetypeComponents(std::uintptr_t w, std::uint32_t a) {
 }
 
 // ---------------------------------------------------------------------------
-// Iteration (seed 004; DESIGN.md decision 5): the TS each runs over column
+// Iteration (docs/query.md; docs/typescript.md): the TS each runs over column
 // views between beginIteration and endIteration.
 // ---------------------------------------------------------------------------
 

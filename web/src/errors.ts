@@ -1,5 +1,5 @@
 // errors.ts - LaigeError and the error-code registry (mirrors cpp/src/errors.cpp,
-// FACTS.md section 1). Every failing Status of the core becomes a LaigeError;
+// docs/errors.md). Every failing Status of the core becomes a LaigeError;
 // so does every argument the TypeScript layer rejects before it reaches wasm.
 
 /** The snake_case id of an error code (field 1 of the 5-field line). */

@@ -1,7 +1,7 @@
 /// <reference lib="esnext.disposable" preserve="true" />
 // @laige/sim - a deterministic ECS simulation core (C++20 compiled to
-// WebAssembly) with a typed TypeScript API. See DESIGN.md "The TypeScript
-// surface" and README.md.
+// WebAssembly) with a typed TypeScript API. See README.md and
+// docs/typescript.md.
 export { loadLaige, Laige, ScenarioRun } from './sim.js';
 export type { LogRecord, LogLevel, ScenarioInfo, ScenarioOptions, ScenarioStream, OpenScenarioOptions } from './sim.js';
 export type { LoadOptions } from './raw.js';

@@ -1,4 +1,4 @@
-// loop.ts - the fixed-tick GameLoop (FACTS.md section 13) driven by
+// loop.ts - the fixed-tick GameLoop (docs/game_loop.md) driven by
 // requestAnimationFrame: frame(nowMs) converts the browser's millisecond
 // timestamp to integer nanoseconds once, and the C++ loop does the exact
 // integer tick accounting (no fractional accumulator in JS). The optional

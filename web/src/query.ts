@@ -1,5 +1,5 @@
-// query.ts - World.each and World.eachChunk from TypeScript (DESIGN.md
-// decision 5; seed 004): the C++ iteration guard is installed for the whole
+// query.ts - World.each and World.eachChunk from TypeScript
+// (docs/typescript.md, docs/query.md): the C++ iteration guard is installed for the whole
 // walk (beginIteration / endIteration in try/finally), and the callbacks run
 // over views of the archetype columns in wasm memory, one archetype at a
 // time, rows in ascending slot order.

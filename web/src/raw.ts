@@ -1,4 +1,4 @@
-// raw.ts - loading the wasm module (DESIGN.md decision 8) and the view of its
+// raw.ts - loading the wasm module (docs/build.md) and the view of its
 // memory that every other file reads through. Internal.
 import createLaigeModule from '../wasm/laige_wasm.mjs';
 import type { LaigeRawModule, LaigeModuleOptions } from '../wasm/laige_wasm.mjs';
@@ -92,7 +92,7 @@ export function withFastProperties<T extends object>(o: T): T {
  * @internal The module plus views of its memory. Memory growth replaces the
  * ArrayBuffer and detaches every view, so the views are re-derived through
  * sync() after every call that may allocate; nothing hands out long-lived
- * views (DESIGN.md decision 4).
+ * views (docs/typescript.md).
  */
 export class Mem {
   /** The module's functions copied onto a plain object: the emscripten Module is a dictionary-mode object with hundreds of properties, and every lookup on it costs. */

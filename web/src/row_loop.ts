@@ -2,8 +2,8 @@
 // and per callback so that V8 can inline the callback into the loop.
 //
 // Why generated: the cost of `each` from TS is dominated by what happens
-// around the callback, not by the typed-array reads (DESIGN.md
-// "Performance"). A loop shared by every callback has a megamorphic call
+// around the callback, not by the typed-array reads
+// (docs/typescript.md). A loop shared by every callback has a megamorphic call
 // site, so V8 cannot inline the callback and every `p.x` is an accessor call
 // (measured: 11-17 ns per entity for pos += vel, 2.6-4x bitecs). A loop
 // compiled for ONE callback source and ONE component layout has a

@@ -1,4 +1,4 @@
-// schema.ts - components by schema (DESIGN.md decision 1): field kinds, the
+// schema.ts - components by schema (docs/component_registry.md): field kinds, the
 // types inferred from a schema, value encoding into component bytes, and
 // the per-entity views `each` hands to callbacks. The byte layout is the C
 // struct layout the core computes (layoutComponentFields), so a JS schema and

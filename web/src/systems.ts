@@ -1,4 +1,4 @@
-// systems.ts - systems written in TypeScript (DESIGN.md decision 6). They
+// systems.ts - systems written in TypeScript (docs/typescript.md). They
 // live in the world's C++ registry next to native systems: one C++
 // trampoline calls back into JS with (world, system id), so schedule,
 // budgets, timing and PRNG substreams are the core's. A JS exception never
@@ -48,7 +48,7 @@ export interface SystemContext {
 export interface SystemDef {
   /** Unique, non-empty; what other systems' dependsOn name. */
   name: string;
-  /** The declared per-run budget in milliseconds (> 0): a run above it warns, 3x errors (seed 002). */
+  /** The declared per-run budget in milliseconds (> 0): a run above it warns, 3x errors (docs/system_timing.md). */
   budgetMs: number;
   /** Declared component access: [component, 'read' | 'write'] pairs. */
   io?: ReadonlyArray<readonly [AnyComponent, Access]>;

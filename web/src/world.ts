@@ -1,6 +1,6 @@
 /// <reference lib="esnext.disposable" preserve="true" />
 // world.ts - the World of @laige/sim: entities, components by schema,
-// queries (`each` over column views, DESIGN.md decision 5), the column-view
+// queries (`each` over column views, docs/typescript.md), the column-view
 // fast path, state hash and diff. Systems, replays and the game loop build
 // on it (systems.ts, replay.ts, loop.ts). Every argument is validated here
 // before it reaches wasm; every failing Status becomes a LaigeError, and a
@@ -27,7 +27,7 @@ if (typeof (Symbol as { dispose?: symbol }).dispose !== 'symbol') {
 export interface WorldOptions {
   /** The scene budget: the most entities live at once (1..65536). */
   capacity: number;
-  /** The G-R4 per-frame component churn budget; 0 disables it. Default 256. */
+  /** The per-frame component churn budget; 0 disables it. Default 256. */
   churnPerFrameBudget?: number;
   /** The master PRNG seed (a bigint, 0..2^64-1). Default 0n. */
   seed?: bigint;
@@ -46,7 +46,7 @@ export interface EntityStats {
   bytesInUse: number;
 }
 
-/** The guardrail snapshot (GuardrailStats: G-R3 levels, G-R4 churn). */
+/** The guardrail snapshot (GuardrailStats: entity budget levels, churn). */
 export interface GuardrailStats {
   capacity: number;
   entityCount: number;
@@ -491,7 +491,7 @@ export class World implements Disposable {
   #why(e: number, code: number): string {
     if (code === 4) return 'a budget ran out (32 components per entity, 256 archetypes, or memory)';
     if (!this._raw.worldIsValid(this._ptr, e)) return 'not a live entity of this world';
-    if (this._iterating !== 0) return 'rejected by the live each (seed 004 iteration legality)';
+    if (this._iterating !== 0) return 'rejected by the live each (iteration legality, docs/query.md#iteration-legality)';
     return 'rejected by the core';
   }
 
@@ -526,7 +526,7 @@ export class World implements Disposable {
     };
   }
 
-  // --- queries (seed 004) -----------------------------------------------------
+  // --- queries (docs/query.md) -----------------------------------------------------
 
   /** @internal Validates a query and writes its ids (u32) and accesses (u8) to scratch. */
   _query(where: string, components: unknown, access: unknown): Component[] {
@@ -589,7 +589,7 @@ export class World implements Disposable {
    * 'write' component's ref is assignable and validated like add() (NaN,
    * wrong types and out-of-range integers throw); assigning a 'read' one
    * throws. Nothing of a row is stored when one of its checks fails. While
-   * fn runs, the iteration guard of seed 004 is live: a mutation that would
+   * fn runs, the iteration guard is live (docs/query.md): a mutation that would
    * move, destroy or write a row the query walks throws InvalidArgument and
    * changes nothing. If fn throws, the iteration ends, the guard is released
    * and the exception propagates. Refs are valid during their call only:

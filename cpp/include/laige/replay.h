@@ -1,5 +1,5 @@
 // laige/replay.h - replay logs: the LGRP v1 format, the replay identity,
-// the recorders, the parser and the replay runner (FACTS.md section 15).
+// the recorders, the parser and the replay runner (docs/replay.md).
 //
 // A replay is what it takes to re-run a simulation bit for bit: the identity
 // (seed, tick rate, component schema, math backend, configuration) plus, per
@@ -65,7 +65,7 @@ struct ReplayConfig {
   std::uint32_t tickRateHz = kDefaultTickRateHz;
   /// The world's scene budget (World::Options::capacity).
   std::uint32_t entityCapacity = 1024;
-  /// The G-R4 per-frame churn budget (0 disables it).
+  /// The per-frame churn budget (0 disables it).
   std::uint32_t churnPerFrameBudget = kDefaultChurnPerFrameBudget;
   /// The master PRNG seed.
   std::uint64_t seed = 0;

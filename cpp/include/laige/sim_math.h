@@ -8,7 +8,7 @@
 // flags (-ffp-contract=off, never -ffast-math). The backend is picked once at
 // compile time; all operations are static, inline and noexcept. No libm
 // transcendental appears anywhere (glibc and the wasm libc differ on them).
-// See docs/sim_math.md (FACTS.md section 4, DESIGN.md decision 3).
+// See docs/sim_math.md and docs/determinism.md#the-rules.
 #pragma once
 
 #include <cassert>
@@ -76,7 +76,7 @@ constexpr std::uint64_t isqrt64(std::uint64_t n, std::uint64_t& remainder) noexc
   return res;
 }
 
-/// Scalar operations of the fixed-point backend (FACTS section 4).
+/// Scalar operations of the fixed-point backend (docs/sim_math.md).
 /// Every op computes in int64 and saturates to [INT32_MIN, INT32_MAX].
 struct FixedScalarOps {
   /// The backend scalar.
