@@ -2,7 +2,8 @@
 // scenarios and log forwarding over one wasm instance.
 import { invalid, LaigeError } from './errors.js';
 import { GameLoop, type GameLoopOptions } from './loop.js';
-import { type LaigeRawModule, type LoadOptions, Mem, instantiate } from './raw.js';
+import { type LaigeRawModule, Mem, instantiate } from './raw.js';
+import { type LoadOptions, type WasmBytes, wasmBytes } from './wasm_source.js';
 import {
   type RecordOptions, type ReplayDiff, type ReplayInfo, type ReplayRunOptions, ReplayRecorder,
   identityOf, logBytes, mathId, parseFailure,
@@ -429,11 +430,12 @@ export class Laige {
 }
 
 /**
- * Loads the wasm module. In Node the .wasm next to the package's loader is
- * read from disk; in browsers the loader fetches it (override with
- * `wasmUrl`, or pass the bytes as `wasmBinary`).
+ * @internal Loads the wasm module from what `options` name, else from
+ * `fallback` (the entry's own .wasm: next to the loader for '@laige/sim',
+ * inlined for '@laige/sim/embedded'). Failures: LaigeError `wasm_not_found`,
+ * `wasm_invalid`, `wasm_incompatible` (docs/bundlers.md).
  */
-export async function loadLaige(options: LoadOptions = {}): Promise<Laige> {
-  if (typeof options !== 'object' || options === null) throw invalid('loadLaige: options must be an object');
-  return new Laige(await instantiate(options));
+export async function loadLaigeFrom(options: LoadOptions, fallback: () => Promise<WasmBytes>): Promise<Laige> {
+  if (typeof options !== 'object' || options === null) throw invalid('loadLaige: options must be an object', 'invalid_options');
+  return new Laige(await instantiate(await wasmBytes(options, fallback)));
 }
