@@ -146,8 +146,11 @@ class Entities {
 
 }  // namespace laige
 
-/// Entities hash by their 32-bit representation.
+/// Entities hash by their 32-bit representation (hidden from Doxygen 1.9, which
+/// cannot place a std:: specialisation declared outside namespace std).
+/// \cond
 template <>
 struct std::hash<laige::Entity> {
   std::size_t operator()(laige::Entity e) const noexcept { return std::hash<std::uint32_t>{}(e.bits()); }
 };
+/// \endcond
