@@ -58,7 +58,7 @@ void reportBudgetBreach(SystemRecord& rec, std::uint32_t id, double measuredMs) 
 }  // namespace detail
 
 Result<SystemTimingStats> World::systemTimingStats(SystemId id) const noexcept {
-  if (!s_ || !s_->systems.valid(id.value)) return ErrorCode::InvalidArgument;
+  if (!s_ || !s_->systems.valid(id.value)) return detail::systemUnknown(id.value, systemCount());
   const detail::SystemRecord& rec = s_->systems.at(id.value);
   SystemTimingStats st;
   st.runs = rec.runs;
