@@ -32,8 +32,8 @@ constexpr const char* kDroppedText =
     "docs/game_loop.md#catch-up";
 [[maybe_unused]] constexpr const char* kTickAllocText =
     "sim_tick_allocation | a simulation tick allocated heap memory | a system, the tickInput or "
-    "onTick hook or the engine called operator new inside the tick (G-R1: zero per-tick "
-    "allocations) | move the allocation to setup, or use a pool sized at creation | "
+    "onTick hook or the engine called operator new inside the tick (a tick allocates nothing) | "
+    "move the allocation to setup, or use a pool sized at creation | "
     "docs/game_loop.md#g-r1";
 
 }  // namespace
@@ -189,7 +189,7 @@ Status GameLoop::runTick() noexcept {
       LAIGE_LOG_ERROR("alloc", "sim_tick_allocation", kTickAllocText,
                       log::field("tick", stats_.ticks), log::field("allocs", after - before),
                       log::field("site", site));
-      LAIGE_MISUSE("G-R1: a simulation tick allocated (alloc/sim_tick_allocation)");
+      LAIGE_MISUSE("a simulation tick allocated (alloc/sim_tick_allocation)");
     }
   }
 #endif

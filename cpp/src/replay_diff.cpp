@@ -23,8 +23,8 @@ constexpr const char* kSchemaText =
     "compares component columns by id and needs identical registries | set both worlds up with "
     "the same scenario | docs/replay.md#diff";
 constexpr const char* kRunFailedText =
-    "diff_run_failed | a tick failed while diffing replays | runSystems returned an error (see the "
-    "system warn before this one) | fix the failing system or schedule | docs/replay.md#diff";
+    "diff_run_failed | a tick failed while diffing replays | runSystems returned an error (the cause field of the error names it) | "
+    "fix the failing system or schedule | docs/replay.md#diff";
 
 /// One lock-step tick of one side.
 Status stepSide(World& world, const SystemSchedule& schedule, const ReplayLog& log, std::uint64_t index,

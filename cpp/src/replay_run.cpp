@@ -32,8 +32,8 @@ constexpr const char* kDeterminismText =
     "substreams a run is not a function of its inputs | set determinism.enabled in the config | "
     "docs/replay.md#running";
 constexpr const char* kRunFailedText =
-    "run_failed | a tick failed while replaying | runSystems returned an error (see the system "
-    "warn before this one) | fix the failing system or schedule | docs/replay.md#running";
+    "run_failed | a tick failed while replaying | runSystems returned an error (the cause field of the error names it) | "
+    "fix the failing system or schedule | docs/replay.md#running";
 
 /// The log-field keys of one side's identity report (keys must be static).
 struct IdentityKeys {

@@ -43,7 +43,7 @@ constexpr const char* kRunInvalidText =
     "run | set SystemDef::run to the system function | docs/systems.md#registration";
 constexpr const char* kBudgetInvalidText =
     "budget_invalid | registerSystem was given a budget of zero or less | the per-system time "
-    "budget is compared with every measured run and must be positive (G-R5) | declare the "
+    "budget is compared with every measured run and must be positive | declare the "
     "milliseconds the system may take per tick | docs/systems.md#registration";
 constexpr const char* kDepSpecText =
     "dep_spec_invalid | a system's dependsOn list is malformed | it has an empty name, a name "

@@ -24,11 +24,11 @@ namespace {
 
 constexpr const char* kOverrunText =
     "budget_overrun | a system ran longer than its declared budget | the measured run time of "
-    "this tick exceeded SystemDef::budgetMs (G-R5) | cut the system's work or declare a budget "
+    "this tick exceeded SystemDef::budgetMs | cut the system's work or declare a budget "
     "it can meet; the system keeps running either way | docs/system_timing.md#budget-enforcement";
 constexpr const char* kCriticalText =
     "budget_critical | a system ran 3x or more over its declared budget | the measured run time "
-    "of this tick reached kBudgetCriticalMultiplier x SystemDef::budgetMs (G-R5) | cut the "
+    "of this tick reached kBudgetCriticalMultiplier x SystemDef::budgetMs | cut the "
     "system's work or declare an honest budget; the event never stops the system | "
     "docs/system_timing.md#budget-enforcement";
 

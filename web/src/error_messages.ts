@@ -91,7 +91,7 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   log_invalid: (f) => `${side(f)}frame ${f.frame_index} is inconsistent (tick ${f.tick}, ${f.size} bytes)`,
   config_world_mismatch: (f) =>
     `${side(f)}the replay world does not match the replay options (${f.mismatch === 'ticks_run' ? `it already ran ${f.ticks_run} ticks` : `its ${f.mismatch} differs`})`,
-  identity_mismatch: (f) => `the log was recorded under another setup: its ${f.mismatch} differ from the world built from the options`,
+  identity_mismatch: (f) => `the log was recorded under another setup than the world built from the options (differing: ${f.mismatch})`,
   diff_identity_mismatch: (f) =>
     `the logs were recorded under another setup (${[f.a_mismatch ? `log a: ${f.a_mismatch}` : '', f.b_mismatch ? `log b: ${f.b_mismatch}` : ''].filter((x) => x).join('; ')})`,
   determinism_disabled: () => 'a replay needs a deterministic world and config',
