@@ -25,6 +25,16 @@ declare module '*/laige_wasm.mjs' {
     timestampUs: number;
   }
 
+  /**
+   * The last failing Status a binding returned (lastFailure()): its code,
+   * reason (the core's stable event name) and fields (integers as numbers).
+   */
+  export interface RawFailure {
+    code: Code;
+    reason: string;
+    fields: Record<string, string | number>;
+  }
+
   export interface RawRegisterResult {
     code: Code;
     id: number;
@@ -142,6 +152,14 @@ declare module '*/laige_wasm.mjs' {
     // Module
     version(): string;
     errorLine(code: number): string;
+    /**
+     * The failure behind the last non-zero Code any binding returned (its
+     * reason and fields), or null when none was returned since the last
+     * clearLastFailure(). Only failures write it.
+     */
+    lastFailure(): RawFailure | null;
+    /** Forgets the recorded failure (lastFailure() returns null until the next one). */
+    clearLastFailure(): void;
     logInstallJsSink(): void;
     /** 0..6 = trace, debug, info, warn, error, fatal, off */
     logSetLevel(level: number): void;

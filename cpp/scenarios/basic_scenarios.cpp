@@ -32,7 +32,7 @@ Status setup(World& world, std::uint64_t) noexcept {
   LAIGE_SCENARIO_TRY(addSystem(world, SystemDef{"MovePlayer", &movePlayer, fpx16_16::one(), nullptr, nullptr},
                                Io<PlayerPos, Write>{}));
   auto e = world.create();
-  if (e.isError()) return e.error();
+  if (e.isError()) return e.status();
   return world.addComponent(e.value(), PlayerPos{});
 }
 
@@ -85,7 +85,7 @@ Status setup(World& world, std::uint64_t seed) noexcept {
   Prng rng(seed);
   for (std::uint32_t i = 0; i < kBodies; ++i) {
     auto e = world.create();
-    if (e.isError()) return e.error();
+    if (e.isError()) return e.status();
     SynthBody b;
     b.x = fpx16_16::fromRaw(static_cast<std::int32_t>(rng.next_range(0, kBox << 16)));
     b.y = fpx16_16::fromRaw(static_cast<std::int32_t>(rng.next_range(0, kBox << 16)));

@@ -70,6 +70,10 @@ struct Scenario {
 [[nodiscard]] const Scenario* scenarioAt(std::uint32_t index) noexcept;
 /// The scenario named `name`, or nullptr.
 [[nodiscard]] const Scenario* findScenario(std::string_view name) noexcept;
+/// The failure for a scenario name no registered scenario has:
+/// InvalidArgument, reason `scenario_unknown`, fields scenario (the name)
+/// and scenarios (how many exist).
+[[nodiscard]] Status scenarioUnknown(std::string_view name) noexcept;
 /// The World::Options a scenario's world is created with.
 [[nodiscard]] World::Options scenarioWorldOptions(const Scenario& scenario, std::uint64_t seed) noexcept;
 

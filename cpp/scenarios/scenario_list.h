@@ -63,7 +63,7 @@ inline void writeLe32(std::uint8_t* p, std::int32_t v) noexcept {
 template <class... Io>
 Status addSystem(World& world, const SystemDef& def, Io... io) noexcept {
   auto r = world.registerSystem(def, io...);
-  return r.isError() ? Status{r.error()} : Status{};
+  return r.status();
 }
 
 /// The first failing status of a setup sequence.
@@ -76,7 +76,7 @@ Status addSystem(World& world, const SystemDef& def, Io... io) noexcept {
 template <class T>
 Status addComponentType(World& world) noexcept {
   auto r = world.registerComponent<T>();
-  return r.isError() ? Status{r.error()} : Status{};
+  return r.status();
 }
 
 }  // namespace laige::scenarios

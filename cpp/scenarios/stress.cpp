@@ -55,7 +55,7 @@ Status setup(World& world, std::uint64_t seed) noexcept {
   Prng rng(seed);
   for (std::uint32_t i = 0; i < kEntities; ++i) {
     auto e = world.create();
-    if (e.isError()) return e.error();
+    if (e.isError()) return e.status();
     if (i >= kDynamic) continue;
     const auto x = static_cast<std::int32_t>((i / 50) % 50) - 25;
     const auto y = static_cast<std::int32_t>(i % 50);

@@ -106,7 +106,7 @@ describe('loadLaige', () => {
   });
 
   it('bad options are rejected before anything loads', async () => {
-    expect((await loadError(null as unknown as object)).reason).toBe('invalid_options');
+    expect((await loadError(null as unknown as object)).reason).toBe('wrong_type');
     expect((await loadError({ wasmUrl: 42 as unknown as string })).reason).toBe('wasm_url_invalid');
   });
 });

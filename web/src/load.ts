@@ -16,7 +16,7 @@ import { type LoadOptions, readWasm } from './wasm_source.js';
  * Errors (LaigeError): `wasm_not_found` (nothing at the URL or path; the
  * message names it), `wasm_invalid` (the bytes are no wasm binary, e.g. an
  * HTML 404 page), `wasm_incompatible` (a .wasm of another version),
- * `invalid_options`, `wasm_url_invalid`.
+ * `wrong_type`, `wasm_url_invalid`.
  */
 export async function loadLaige(options: LoadOptions = {}): Promise<Laige> {
   return loadLaigeFrom(options, () => readWasm(new URL('../wasm/laige_wasm.wasm', import.meta.url)));

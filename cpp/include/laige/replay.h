@@ -228,8 +228,12 @@ struct ReplayEncoder {
   std::uint64_t frames = 0;
   /// FNV-1a-64 over the bytes written so far.
   std::uint64_t hash = 0xcbf29ce484222325ull;
-  /// The sticky failure (0 = none).
+  /// The sticky failure's code (0 = none).
   std::uint32_t failure = 0;
+  /// The sticky failure with its reason (`record_failed`) and fields
+  /// (reason: tick_sequence, frame_too_large, null_data, size_cap,
+  /// write_failed, taken; frames, bytes, ...); ok while failure == 0.
+  Status failureStatus{};
   /// True after a successful finish().
   bool finished = false;
 
@@ -244,8 +248,9 @@ struct ReplayEncoder {
   Status admitTrailer(std::uint8_t (&trailer)[kReplayTrailerSize]) noexcept;
   /// Accounts `n` written bytes into the count and the hash.
   void commit(const std::uint8_t* data, std::size_t n) noexcept;
-  /// Records a sticky failure and returns it.
-  Status fail(ErrorCode code) noexcept;
+  /// Records a sticky failure `record_failed` with `why` as its reason field
+  /// (the first one sticks) and returns the sticky failure.
+  Status fail(ErrorCode code, const char* why) noexcept;
 };
 
 /// Encodes the 40-byte header.

@@ -72,6 +72,10 @@ struct SystemRegistry {
 /// already in `rec.window`.
 void reportBudgetBreach(SystemRecord& rec, std::uint32_t id, double measuredMs) noexcept;
 
+/// The failure of a lookup by an id no registered system has: InvalidArgument,
+/// reason `system_unknown`, fields id and systems (the registered count).
+[[nodiscard]] Status systemUnknown(std::uint32_t id, std::uint32_t systems) noexcept;
+
 /// The per-run bookkeeping of runSystems (the hot path): converts the
 /// measured nanoseconds to ms, records the sample and compares it with the
 /// budget. O(1), no allocation, no log unless the budget is breached.
