@@ -51,7 +51,7 @@ suite "API reference (typedoc + doxygen, no warnings)" bash scripts/api-docs.sh
 suite "cross-build determinism (goldens x g++/clang++ -O0..-O2 -march=native)" bash tests/determinism/cross_build.sh
 suite "compile-time component rejections (g++, em++)" bash tests/compile_fail/run.sh
 suite "install + find_package consumer" bash tests/install/run.sh
-suite "e2e (chromium)" bash tests/e2e/run.sh
+suite "e2e (chromium + firefox-esr)" bash tests/e2e/run.sh
 suite "browsers: scenario streams, ts-systems stream and replays in firefox-esr + chromium" bash tests/browsers/run.sh
 
 echo

@@ -89,8 +89,10 @@ if (corruptAt !== null) {
   for (const [n, s] of nodeTs) nodeTs.set(n, corrupt(s, corruptAt));
 }
 
-// Only the package, the demo's scenario sources, this folder and the goldens.
-const served = ['/dist/', '/wasm/', '/demo/src/', '/tests/browsers/'];
+// Only the package's files (package.json "files": dist/, wasm/), the demo's
+// scenario sources and this folder.
+const pkgFiles = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).files ?? ['dist', 'wasm'];
+const served = [...pkgFiles.map((f) => `/${f.replace(/^\.?\/+|\/+$/g, '')}/`), '/demo/src/', '/tests/browsers/'];
 const files = staticHandler(root);
 const server = createServer((req, res) => {
   const path = new URL(req.url, 'http://x').pathname;
