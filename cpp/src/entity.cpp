@@ -1,4 +1,4 @@
-// entity.cpp - the Entity printable form and the Entities allocator (seed 003).
+// entity.cpp - the Entity printable form and the Entities allocator (docs/entity.md).
 #include "laige/entity.h"
 
 #include <cstdio>

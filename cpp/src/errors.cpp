@@ -1,4 +1,4 @@
-// errors.cpp - the static error registry (FACTS.md section 1).
+// errors.cpp - the static error registry (docs/errors.md).
 #include "laige/errors.h"
 
 namespace laige {

@@ -1,4 +1,4 @@
-// logging.cpp - the logging facade (FACTS.md section 2; docs/logging.md).
+// logging.cpp - the logging facade (docs/logging.md.
 //
 // Everything the logger needs after init() is preallocated: the subsystem
 // overrides and the rate-limit keys live in fixed tables, fields carry

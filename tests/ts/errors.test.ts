@@ -15,7 +15,7 @@ describe('LaigeError', () => {
     expect(e.codeId).toBe(2);
     expect(e.line.split(' | ')).toHaveLength(5);
     expect(e.line).toBe('invalid_argument | an argument was rejected at the API boundary | the input is outside the documented domain of the call | check the argument against the API contract before calling | docs/errors.md#invalid-argument');
-    expect(e.message).toBe(`${e.line}\nWorld.add: field x`);
+    expect(e.message).toBe(`World.add: field x\n${e.line}`);
     expect(e.detail).toBe('World.add: field x');
   });
   it('maps every code and unknown values', () => {

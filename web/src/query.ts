@@ -1,12 +1,12 @@
-// query.ts - World.each and World.eachChunk from TypeScript (DESIGN.md
-// decision 5; seed 004): the C++ iteration guard is installed for the whole
+// query.ts - World.each and World.eachChunk from TypeScript
+// (docs/typescript.md, docs/query.md): the C++ iteration guard is installed for the whole
 // walk (beginIteration / endIteration in try/finally), and the callbacks run
 // over views of the archetype columns in wasm memory, one archetype at a
 // time, rows in ascending slot order.
 import type { Access, Component } from './component.js';
 import { type RowLoopPlan, RowLoops } from './row_loop.js';
 import type { Entity } from './entity.js';
-import { invalid } from './errors.js';
+import { invalid, typeName } from './errors.js';
 import type { Mem } from './raw.js';
 import { type KindOf, type Schema, type TypedArrayOf, describe, heapOf, kindSize } from './schema.js';
 import type { World } from './world.js';
@@ -43,7 +43,7 @@ export function runEach(world: World, components: unknown, access: unknown, fn: 
   const where = 'World.each';
   world._live(where);
   const comps = world._query(where, components, access);
-  if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`);
+  if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`, 'wrong_type', { where, field: 'fn', got: typeName(fn) });
   const n = comps.length;
   const cur = world._begin(where, n);
   try {
@@ -112,7 +112,7 @@ export function runEachChunk(world: World, components: unknown, access: unknown,
   const where = 'World.eachChunk';
   world._live(where);
   const comps = world._query(where, components, access);
-  if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`);
+  if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`, 'wrong_type', { where, field: 'fn', got: typeName(fn) });
   const n = comps.length;
   const cur = world._begin(where, n);
   try {
@@ -149,7 +149,10 @@ class ChunkImpl implements Chunk {
   }
 
   entity(row: number): Entity {
-    if (!Number.isInteger(row) || row < 0 || row >= this.rows) throw invalid(`Chunk.entity: row ${describe(row)} outside 0..${this.rows - 1}`);
+    if (!Number.isInteger(row) || row < 0 || row >= this.rows) {
+      throw invalid(`Chunk.entity: row ${describe(row)} outside 0..${this.rows - 1}`, typeof row === 'number' ? 'out_of_range' : 'wrong_type',
+        { where: 'Chunk.entity', field: 'row', got: typeof row === 'number' ? row : typeName(row), min: 0, max: this.rows - 1 });
+    }
     if (this.#handles < 0) {
       this.#handles = this.#world._handleBuffer();
       this.#world._raw.worldFillHandles(this.#world._ptr, this.#cur[this.#k + 2]!, this.rows, this.#handles);
@@ -159,9 +162,9 @@ class ChunkImpl implements Chunk {
 
   field<S extends Schema, K extends keyof S & string>(component: Component<S>, name: K): FieldColumn<KindOf<S[K]>> {
     const i = this.#comps.indexOf(component as unknown as Component);
-    if (i < 0) throw invalid(`Chunk.field: ${describe(component)} is not listed in this query`);
+    if (i < 0) throw invalid(`Chunk.field: ${describe(component)} is not listed in this query`, 'unknown_component', { where: 'Chunk.field', field: 'component', got: component instanceof Object && 'name' in component ? String(component.name) : typeName(component) });
     const f = this.#comps[i]!._byName.get(name);
-    if (f === undefined) throw invalid(`Chunk.field: ${this.#comps[i]!.name} has no field ${describe(name)}`);
+    if (f === undefined) throw invalid(`Chunk.field: ${this.#comps[i]!.name} has no field ${describe(name)}`, 'unknown_field', { where: 'Chunk.field', component: this.#comps[i]!.name, field: String(name) });
     const size = kindSize(f.kind);
     const col = this.#cur[this.#k + 3 + i]!;
     this.#m.sync();

@@ -1,11 +1,11 @@
-// systems.ts - systems written in TypeScript (DESIGN.md decision 6). They
+// systems.ts - systems written in TypeScript (docs/typescript.md). They
 // live in the world's C++ registry next to native systems: one C++
 // trampoline calls back into JS with (world, system id), so schedule,
 // budgets, timing and PRNG substreams are the core's. A JS exception never
 // unwinds through C++: the trampoline catches it, records it, and the
 // runSystems call that caused it rethrows after the C++ call returned.
 import type { Access } from './component.js';
-import { LaigeError, check, invalid } from './errors.js';
+import { check, invalid, typeName } from './errors.js';
 import { fx } from './fx.js';
 import { describe } from './schema.js';
 import type { AccessList, AnyComponent, Chunk, Refs, World } from './world.js';
@@ -48,7 +48,7 @@ export interface SystemContext {
 export interface SystemDef {
   /** Unique, non-empty; what other systems' dependsOn name. */
   name: string;
-  /** The declared per-run budget in milliseconds (> 0): a run above it warns, 3x errors (seed 002). */
+  /** The declared per-run budget in milliseconds (> 0): a run above it warns, 3x errors (docs/system_timing.md). */
   budgetMs: number;
   /** Declared component access: [component, 'read' | 'write'] pairs. */
   io?: ReadonlyArray<readonly [AnyComponent, Access]>;
@@ -115,7 +115,7 @@ class Rng implements SystemRng {
     this.ptr = ptr;
   }
   #p(where: string): number {
-    if (this.ptr === 0) throw invalid(`SystemRng.${where}: the system run this rng belongs to has ended`);
+    if (this.ptr === 0) throw invalid(`SystemRng.${where}: the system run this rng belongs to has ended`, 'disposed', { where: `SystemRng.${where}`, object: 'SystemRng' });
     return this.ptr;
   }
   nextU32(): number {
@@ -130,10 +130,11 @@ class Rng implements SystemRng {
     const p = this.#p('nextRange');
     for (const [k, v] of [['min', min], ['max', max]] as const) {
       if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 0xffffffff) {
-        throw invalid(`SystemRng.nextRange: ${k} must be an integer in 0..2^32-1, got ${describe(v)}`);
+        throw invalid(`SystemRng.nextRange: ${k} must be an integer in 0..2^32-1, got ${describe(v)}`,
+          typeof v === 'number' ? 'out_of_range' : 'wrong_type', { where: 'SystemRng.nextRange', field: k, got: typeof v === 'number' ? v : typeName(v) });
       }
     }
-    if (min >= max) throw invalid(`SystemRng.nextRange: requires min < max (got ${min}, ${max})`);
+    if (min >= max) throw invalid(`SystemRng.nextRange: requires min < max (got ${min}, ${max})`, 'out_of_range', { where: 'SystemRng.nextRange', field: 'min', got: min, max });
     return this.#world._raw.prngNextRange(p, min, max);
   }
   nextFloat01(): number {
@@ -158,43 +159,44 @@ export class SystemRegistry {
     const world = this.#world;
     const where = `World.registerSystem(${describe((def as { name?: unknown } | null)?.name)})`;
     const w = world._live(where);
-    if (typeof def !== 'object' || def === null) throw invalid(`${where}: the definition must be an object`);
+    if (typeof def !== 'object' || def === null) throw invalid(`${where}: the definition must be an object, got ${describe(def)}`, 'wrong_type', { where, field: 'def', got: typeName(def) });
     const { name, budgetMs, io = [], dependsOn = [], run } = def;
     if (typeof name !== 'string' || name.length === 0 || !NAME_RE.test(name) || name.trim() !== name) {
-      throw invalid(`${where}: name must be a non-empty string without commas or surrounding whitespace`);
+      throw invalid(`${where}: name must be a non-empty string without commas or surrounding whitespace, got ${describe(name)}`,
+        typeof name === 'string' ? 'invalid_name' : 'wrong_type', { where, field: 'name', got: typeof name === 'string' ? name : typeName(name) });
     }
     if (typeof budgetMs !== 'number' || !Number.isFinite(budgetMs) || budgetMs <= 0 || budgetMs >= 32768) {
-      throw invalid(`${where}: budgetMs must be a finite number of milliseconds in (0, 32768), got ${describe(budgetMs)}`);
+      throw invalid(`${where}: budgetMs must be a finite number of milliseconds in (0, 32768), got ${describe(budgetMs)}`,
+        typeof budgetMs === 'number' ? 'out_of_range' : 'wrong_type', { where, field: 'budgetMs', got: typeof budgetMs === 'number' ? budgetMs : typeName(budgetMs) });
     }
     const budgetRaw = fx.fromDouble(budgetMs);
-    if (budgetRaw <= 0) throw invalid(`${where}: budgetMs ${budgetMs} rounds to 0 in Q16.16`);
-    if (typeof run !== 'function') throw invalid(`${where}: run must be a function`);
-    if (!Array.isArray(dependsOn)) throw invalid(`${where}: dependsOn must be an array of system names`);
-    if (dependsOn.length > 16) throw invalid(`${where}: at most 16 dependencies`);
+    if (budgetRaw <= 0) throw invalid(`${where}: budgetMs ${budgetMs} rounds to 0 in Q16.16`, 'out_of_range', { where, field: 'budgetMs', got: budgetMs });
+    if (typeof run !== 'function') throw invalid(`${where}: run must be a function, got ${describe(run)}`, 'wrong_type', { where, field: 'run', got: typeName(run) });
+    if (!Array.isArray(dependsOn)) throw invalid(`${where}: dependsOn must be an array of system names, got ${describe(dependsOn)}`, 'wrong_type', { where, field: 'dependsOn', got: typeName(dependsOn) });
+    if (dependsOn.length > 16) throw invalid(`${where}: at most 16 dependencies, got ${dependsOn.length}`, 'out_of_range', { where, field: 'dependsOn.length', got: dependsOn.length, max: 16 });
     for (const d of dependsOn as unknown[]) {
       if (typeof d !== 'string' || d.length === 0 || !NAME_RE.test(d) || d.trim() !== d) {
-        throw invalid(`${where}: dependsOn entries must be system names, got ${describe(d)}`);
+        throw invalid(`${where}: dependsOn entries must be system names, got ${describe(d)}`,
+          typeof d === 'string' ? 'invalid_name' : 'wrong_type', { where, field: 'dependsOn', got: typeof d === 'string' ? d : typeName(d) });
       }
     }
-    if (!Array.isArray(io)) throw invalid(`${where}: io must be an array of [component, 'read' | 'write'] pairs`);
-    if (io.length > 256) throw invalid(`${where}: too many io entries`);
+    if (!Array.isArray(io)) throw invalid(`${where}: io must be an array of [component, 'read' | 'write'] pairs, got ${describe(io)}`, 'wrong_type', { where, field: 'io', got: typeName(io) });
+    if (io.length > 256) throw invalid(`${where}: at most 256 io entries, got ${io.length}`, 'out_of_range', { where, field: 'io.length', got: io.length, max: 256 });
     const m = world._mem;
     const ids = m.scratch >>> 2;
     const acc = m.scratch + 1024;
     for (let i = 0; i < io.length; i++) {
       const pair: unknown = io[i];
-      if (!Array.isArray(pair) || pair.length !== 2) throw invalid(`${where}: io[${i}] must be [component, 'read' | 'write']`);
+      if (!Array.isArray(pair) || pair.length !== 2) throw invalid(`${where}: io[${i}] must be [component, 'read' | 'write'], got ${describe(pair)}`, 'wrong_type', { where, field: `io[${i}]`, got: typeName(pair) });
       const c = world._component(where, pair[0], 'io', i);
       const a: unknown = pair[1];
-      if (a !== 'read' && a !== 'write') throw invalid(`${where}: io[${i}] access must be 'read' or 'write', got ${describe(a)}`);
+      if (a !== 'read' && a !== 'write') throw invalid(`${where}: io[${i}] access must be 'read' or 'write', got ${describe(a)}`, 'invalid_value', { where, field: `io[${i}][1]`, got: describe(a) });
       m.u32[ids + i] = c.id;
       m.u8[acc + i] = a === 'write' ? 1 : 0;
     }
     const code = world._raw.worldRegisterSystem(w, name, budgetRaw, dependsOn.join(','), m.scratch, acc, io.length, m.out);
     m.sync();
-    if (code !== 0) {
-      throw new LaigeError(code, `${where}: rejected by the registry (duplicate name, a component declared twice, or ${code === 4 ? 'the 256-system budget' : 'an invalid definition'})`);
-    }
+    check(code, where);
     const id = m.u32[m.out >>> 2]!;
     this.#bodies.set(id, { name, run });
     return Object.freeze({ id, name });
@@ -205,7 +207,7 @@ export class SystemRegistry {
     const w = world._live('World.scheduleSystems');
     const code = world._raw.worldScheduleSystems(w);
     world._mem.sync();
-    check(code, 'World.scheduleSystems: a dependency is missing, the dependencies form a cycle, or two systems declare the same component write (see the log)');
+    check(code, 'World.scheduleSystems');
     const order = world._raw.worldScheduleOrder(w);
     world._mem.sync();
     return order;
@@ -221,9 +223,9 @@ export class SystemRegistry {
     const world = this.#world;
     const where = 'World.runSystems';
     const w = world._live(where);
-    if (input !== undefined && !(input instanceof Uint8Array)) throw invalid(`${where}: input must be a Uint8Array, got ${describe(input)}`);
-    if (input !== undefined && input.length > 1 << 20) throw invalid(`${where}: input is over 1 MiB`);
-    if (this.running) throw invalid(`${where}: nested runSystems (called from a system)`);
+    if (input !== undefined && !(input instanceof Uint8Array)) throw invalid(`${where}: input must be a Uint8Array, got ${describe(input)}`, 'wrong_type', { where, field: 'input', got: typeName(input) });
+    if (input !== undefined && input.length > 1 << 20) throw invalid(`${where}: input is over 1 MiB (${input.length} bytes)`, 'out_of_range', { where, field: 'input.length', got: input.length, max: 1 << 20 });
+    if (this.running) throw invalid(`${where}: nested runSystems (called from a system)`, 'reentrant_call', { where, inside: 'tick' });
     this.ensureScheduled();
     const m = world._mem;
     let ptr = 0;
@@ -235,7 +237,7 @@ export class SystemRegistry {
     } finally {
       if (ptr !== 0) world._raw._free(ptr);
     }
-    check(code, `${where}: the tick was rejected (see the log)`);
+    check(code, where);
   }
 
   /** @internal Runs a C++ call that may run TS systems; rethrows the first system error after it returned. */
@@ -309,10 +311,11 @@ export class SystemRegistry {
         const info = world._raw.worldSystemInfo(world._ptr, id);
         if (info !== null && info.name === system) return id;
       }
-      throw invalid(`${where}: no system named ${describe(system)}`);
+      throw invalid(`${where}: no system named ${describe(system)}`, 'system_unknown', { where, system });
     }
     if (typeof system !== 'number' || !Number.isInteger(system) || system < 1) {
-      throw invalid(`${where}: expected a system id, name or handle, got ${describe(system)}`);
+      throw invalid(`${where}: expected a system id, name or handle, got ${describe(system)}`,
+        typeof system === 'number' ? 'out_of_range' : 'wrong_type', { where, field: 'system', got: typeof system === 'number' ? system : typeName(system) });
     }
     return system;
   }
@@ -341,7 +344,7 @@ export class SystemRegistry {
     const w = world._live(where);
     const id = this.#id(where, system);
     const m = world._mem;
-    check(world._raw.worldSystemTimingStats(w, id, m.out), `${where}: no system ${id}`);
+    check(world._raw.worldSystemTimingStats(w, id, m.out), where);
     const o = m.out >>> 3;
     return { runs: m.f64[o]!, lastMs: m.f64[o + 1]!, warns: m.f64[o + 2]!, errors: m.f64[o + 3]! };
   }
@@ -352,7 +355,7 @@ export class SystemRegistry {
     const w = world._live(where);
     const id = this.#id(where, system);
     const m = world._mem;
-    check(world._raw.worldSystemTimingWindow(w, id, m.scratch, 64), `${where}: no system ${id}`);
+    check(world._raw.worldSystemTimingWindow(w, id, m.scratch, 64), where);
     const o = m.scratch >>> 3;
     const f = m.f64;
     const count = f[o]!;
@@ -370,7 +373,7 @@ export class SystemRegistry {
     const w = world._live(where);
     const id = this.#id(where, system);
     const m = world._mem;
-    check(world._raw.worldSystemRngState(w, id, m.out), `${where}: no system ${id}`);
+    check(world._raw.worldSystemRngState(w, id, m.out), where);
     return {
       id: m.u32[m.out >>> 2]!, hasSubstream: m.u32[(m.out >>> 2) + 1] === 1,
       seed: m.u64At(m.out + 8), state1: m.u64At(m.out + 16), state2: m.u64At(m.out + 24),
@@ -380,7 +383,7 @@ export class SystemRegistry {
   setClock(nowNs: (() => number) | null): void {
     const world = this.#world;
     const w = world._live('World.setTimingClock');
-    if (nowNs !== null && typeof nowNs !== 'function') throw invalid(`World.setTimingClock: expected a function returning ns, or null`);
+    if (nowNs !== null && typeof nowNs !== 'function') throw invalid(`World.setTimingClock: expected a function returning ns, or null, got ${describe(nowNs)}`, 'wrong_type', { where: 'World.setTimingClock', field: 'nowNs', got: typeName(nowNs) });
     this.#clock = nowNs;
     world._raw.worldSetJsTimingClock(w, nowNs !== null);
   }

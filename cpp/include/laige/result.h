@@ -2,7 +2,7 @@
 //
 // The core builds with -fno-exceptions -fno-rtti; every fallible operation
 // returns a Result (a value or an error) or a Status (ok or an error).
-// Neither allocates. Contract: FACTS.md section 1; docs/errors.md.
+// Neither allocates. Contract: docs/errors.md.
 #pragma once
 
 #include <cassert>
@@ -31,6 +31,9 @@ struct ErrorField {
   const char* key;
   /// The value as NUL-terminated text (an integer is rendered in decimal).
   char value[kMaxErrorFieldValue + 1];
+  /// True when the value was given as an integer (the bindings hand it to
+  /// JS as a number, everything else as a string).
+  bool isNumber;
 };
 
 /// Ok, or an ErrorCode with the specific reason and a few fields of why.
@@ -82,6 +85,7 @@ class [[nodiscard]] Status {
       std::memcpy(f.value, value.data(), n);
     }
     f.value[n] = '\0';
+    f.isNumber = false;
     return *this;
   }
   /// with() for a C string (nullptr reads as "").
@@ -101,7 +105,14 @@ class [[nodiscard]] Status {
       u /= 10;
     } while (u != 0);
     if (neg) buf[sizeof buf - 1 - n++] = '-';
-    return with(key, std::string_view{buf + sizeof buf - n, n});
+    const std::size_t before = fieldCount_;
+    with(key, std::string_view{buf + sizeof buf - n, n});
+    if (fieldCount_ != before) fields_[fieldCount_ - 1].isNumber = true;
+    return *this;
+  }
+  /// with() for a bool, rendered "true" / "false" (a string field).
+  Status& with(const char* key, bool value) & noexcept {
+    return with(key, value ? std::string_view{"true"} : std::string_view{"false"});
   }
   /// with() on a temporary: `return Status::failure(...).with(...);`.
   template <class V>

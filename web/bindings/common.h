@@ -1,0 +1,136 @@
+// common.h - what every part of the embind layer between the C++ core and
+// web/src shares. Thin on purpose: every binding forwards to one core call
+// and turns its Status into a number (0 = ok, else the ErrorCode value).
+// Results travel through out-pointers into wasm memory that the TypeScript
+// layer allocated; 64-bit values as two u32 halves (lo, hi) or as a u64
+// slot; handles (World, GameLoop, ReplayWriter) are pointers that only the
+// TypeScript objects owning them ever pass back.
+//
+// The binding is split by concept into web/bindings/*.cpp (module, world,
+// systems, replay); each registers its own functions. The raw surface they
+// make is declared in types/laige_wasm.d.ts; change both together.
+//
+// The core builds with -fno-exceptions: nothing here throws, and a JS
+// exception never unwinds through C++ (the TypeScript system trampoline
+// catches everything; the EM_JS glue in systems.cpp catches again).
+#pragma once
+
+#include <emscripten.h>
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+#include "laige/errors.h"
+#include "laige/game_loop.h"
+#include "laige/logging.h"
+#include "laige/prng.h"
+#include "laige/replay.h"
+#include "laige/replay_diff.h"
+#include "laige/sim.h"
+#include "laige/state_hash.h"
+#include "laige/system.h"
+#include "laige/version.h"
+#include "laige/world.h"
+#include "scenario.h"
+using emscripten::val;
+
+namespace laige_wasm {
+
+using laige::ErrorCode;
+using laige::Status;
+
+
+// The last failing Status a binding handed to JS, with its reason and
+// fields (module.cpp): lastFailure() reads it, clearLastFailure() drops it.
+// The TypeScript check() reads it right after a call returned a non-zero
+// code, so a LaigeError carries the core's own reason, never a guess.
+// Written only on failure (cold, out of line): the ok path costs one test.
+[[gnu::cold, gnu::noinline]] void noteFailure(const Status& s) noexcept;
+
+// A number for JS: 0 for ok, else the ErrorCode value (and the failure is
+// noted for lastFailure()).
+inline std::uint32_t code(const Status& s) {
+  if (s.ok()) [[likely]] return 0u;
+  noteFailure(s);
+  return s.codeValue();
+}
+template <class T>
+std::uint32_t code(const laige::Result<T>& r) {
+  if (r.ok()) [[likely]] return 0u;
+  noteFailure(r.status());
+  return static_cast<std::uint32_t>(r.error());
+}
+// A failure the binding itself detects: give it a reason, as the core does.
+inline std::uint32_t fail(ErrorCode c, const char* reason) {
+  return code(Status::failure(c, reason));
+}
+
+template <class T>
+T* at(std::uintptr_t p) {
+  return reinterpret_cast<T*>(p);
+}
+
+inline std::uint64_t u64(std::uint32_t lo, std::uint32_t hi) {
+  return (std::uint64_t{hi} << 32) | lo;
+}
+
+inline void putU64(std::uintptr_t out, std::uint64_t v) {
+  auto* o = at<std::uint32_t>(out);
+  o[0] = static_cast<std::uint32_t>(v);
+  o[1] = static_cast<std::uint32_t>(v >> 32);
+}
+
+inline laige::Entity ent(std::uint32_t bits) { return laige::Entity::fromBits(bits); }
+
+// A copy of `n` bytes at `p` as a fresh JS Uint8Array (never a view: views
+// die with the next memory growth).
+inline val bytesCopy(const std::uint8_t* p, std::size_t n) {
+  val view(emscripten::typed_memory_view(n, p));
+  return val::global("Uint8Array").new_(view);
+}
+
+inline val u64Pairs(const std::vector<std::uint64_t>& v) {
+  std::vector<std::uint32_t> halves(v.size() * 2);
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    halves[2 * i] = static_cast<std::uint32_t>(v[i]);
+    halves[2 * i + 1] = static_cast<std::uint32_t>(v[i] >> 32);
+  }
+  val view(emscripten::typed_memory_view(halves.size(), halves.data()));
+  return val::global("Uint32Array").new_(view);
+}
+
+inline val hex64(std::uint64_t v) {
+  char buf[17];
+  static const char* digits = "0123456789abcdef";
+  for (int i = 15; i >= 0; --i) {
+    buf[i] = digits[v & 0xF];
+    v >>= 4;
+  }
+  buf[16] = '\0';
+  return val(std::string(buf));
+}
+
+// What the wasm layer keeps per world: the world, its current schedule (a
+// GameLoop points at it, so it lives at a fixed address) and the strings a
+// SystemDef points at (system names and dependsOn lists outlive the world).
+// A scenario run's world (scenarioOpen) is a JsWorld too: `world` then
+// refers into `run`, so every world* binding reads it unchanged.
+struct JsWorld {
+  explicit JsWorld(laige::World w) noexcept : owned(std::move(w)), world(*owned) {}
+  explicit JsWorld(laige::ScenarioRun r) noexcept : run(std::move(r)), world(run->world()) {}
+  std::optional<laige::World> owned;
+  std::optional<laige::ScenarioRun> run;
+  laige::World& world;
+  laige::SystemSchedule schedule{};
+  std::vector<std::unique_ptr<std::string>> strings;
+  bool timingClockJs = false;
+};
+
+inline JsWorld& W(std::uintptr_t w) { return *at<JsWorld>(w); }
+
+}  // namespace laige_wasm

@@ -1,0 +1,75 @@
+// module.cpp - the module: version, error registry, logging
+// (part of the embind layer: web/bindings/common.h says how it is built).
+#include "common.h"
+
+#include <cstdlib>
+
+using namespace laige_wasm;
+using emscripten::val;
+
+namespace {
+
+// ---------------------------------------------------------------------------
+// Module: version, error registry, logging
+// ---------------------------------------------------------------------------
+
+std::string versionString() { return laige::kVersionString; }
+std::string errorLine(std::uint32_t c) { return laige::errorText(static_cast<ErrorCode>(c)); }
+
+void logInstallJsSink() {
+  laige::log::LoggerOptions o = laige::log::Logger::instance().options();
+  o.sink = std::make_shared<laige::log::JsSink>();
+  laige::log::Logger::instance().init(o);
+}
+// Level 0..6 = trace..off.
+void logSetLevel(std::uint32_t level) {
+  laige::log::Logger::instance().setGlobalMinimum(static_cast<laige::log::Level>(level > 6 ? 6 : level));
+}
+void logSetRateLimiting(bool on) {
+  laige::log::LoggerOptions o = laige::log::Logger::instance().options();
+  o.rateLimiting = on;
+  laige::log::Logger::instance().init(o);
+}
+void logShutdown() { laige::log::Logger::instance().shutdown(); }
+
+// The last failure noted by code() (ok = none since the last clear).
+Status gLastFailure{};
+
+// {code, reason, fields: {key: value}} of the last failure, or null. Integer
+// fields come as numbers, the rest as strings.
+val lastFailure() {
+  if (gLastFailure.ok()) return val::null();
+  val o = val::object();
+  o.set("code", gLastFailure.codeValue());
+  o.set("reason", std::string(gLastFailure.reason()));
+  val fields = val::object();
+  for (std::size_t i = 0; i < gLastFailure.fieldCount(); ++i) {
+    const laige::ErrorField& f = gLastFailure.field(i);
+    if (f.isNumber) {
+      fields.set(f.key, std::strtod(f.value, nullptr));
+    } else {
+      fields.set(f.key, std::string(f.value));
+    }
+  }
+  o.set("fields", fields);
+  return o;
+}
+void clearLastFailure() { gLastFailure = Status{}; }
+
+
+}  // namespace
+
+void laige_wasm::noteFailure(const Status& s) noexcept { gLastFailure = s; }
+
+EMSCRIPTEN_BINDINGS(laige_module) {
+  using emscripten::function;
+  // Module
+  function("version", &versionString);
+  function("errorLine", &errorLine);
+  function("lastFailure", &lastFailure);
+  function("clearLastFailure", &clearLastFailure);
+  function("logInstallJsSink", &logInstallJsSink);
+  function("logSetLevel", &logSetLevel);
+  function("logSetRateLimiting", &logSetRateLimiting);
+  function("logShutdown", &logShutdown);
+}

@@ -1,0 +1,349 @@
+// world.cpp - the World, its components, the JS iteration and the state hash
+// (part of the embind layer: web/bindings/common.h says how it is built).
+#include "common.h"
+
+using namespace laige_wasm;
+using emscripten::val;
+
+namespace {
+
+// ---------------------------------------------------------------------------
+// World
+// ---------------------------------------------------------------------------
+
+
+
+std::uint32_t worldCreate(std::uint32_t capacity, std::uint32_t churn, std::uint32_t seedLo,
+                          std::uint32_t seedHi, bool deterministic, std::uintptr_t out) {
+  laige::World::Options o;
+  o.capacity = capacity;
+  o.churnPerFrameBudget = churn;
+  o.seed = u64(seedLo, seedHi);
+  o.deterministic = deterministic;
+  auto r = laige::World::create(o);
+  if (r.isError()) return code(r);
+  auto* jw = new JsWorld(std::move(r).takeValue());
+  *at<std::uint32_t>(out) = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(jw));
+  return 0;
+}
+void worldDestroy(std::uintptr_t w) { delete at<JsWorld>(w); }
+
+std::uint32_t worldCreateEntity(std::uintptr_t w, std::uintptr_t out) {
+  auto r = W(w).world.create();
+  if (r.isError()) return code(r);
+  *at<std::uint32_t>(out) = r.value().bits();
+  return 0;
+}
+std::uint32_t worldDestroyEntity(std::uintptr_t w, std::uint32_t e) { return code(W(w).world.destroy(ent(e))); }
+std::uint32_t worldCheck(std::uintptr_t w, std::uint32_t e) { return code(W(w).world.check(ent(e))); }
+bool worldIsValid(std::uintptr_t w, std::uint32_t e) { return W(w).world.isValid(ent(e)); }
+std::uint32_t worldCapacity(std::uintptr_t w) { return W(w).world.capacity(); }
+std::uint32_t worldEntityCount(std::uintptr_t w) { return W(w).world.entityCount(); }
+std::uint32_t worldClear(std::uintptr_t w) { return code(W(w).world.clear()); }
+std::uint32_t worldHandleAt(std::uintptr_t w, std::uint32_t id) {
+  return id > 0xFFFF ? 0u : W(w).world.handleAt(static_cast<std::uint16_t>(id)).bits();
+}
+void worldBeginFrame(std::uintptr_t w) { W(w).world.beginFrame(); }
+
+// EntityStats as 7 doubles (the counters stay far below 2^53).
+void worldStats(std::uintptr_t w, std::uintptr_t out) {
+  const laige::EntityStats s = W(w).world.stats();
+  double* o = at<double>(out);
+  o[0] = s.capacity;
+  o[1] = s.inUse;
+  o[2] = s.peakInUse;
+  o[3] = static_cast<double>(s.totalCreated);
+  o[4] = static_cast<double>(s.totalDestroyed);
+  o[5] = static_cast<double>(s.bytesCapacity);
+  o[6] = static_cast<double>(s.bytesInUse);
+}
+// GuardrailStats as 9 u32.
+void worldGuardrailStats(std::uintptr_t w, std::uintptr_t out) {
+  const laige::GuardrailStats s = W(w).world.guardrailStats();
+  std::uint32_t* o = at<std::uint32_t>(out);
+  o[0] = s.capacity;
+  o[1] = s.entityCount;
+  o[2] = s.entityBudgetLevel;
+  o[3] = s.entityBudgetWarns[0];
+  o[4] = s.entityBudgetWarns[1];
+  o[5] = s.entityBudgetWarns[2];
+  o[6] = s.frameChurn;
+  o[7] = s.churnPerFrameBudget;
+  o[8] = s.churnWarns;
+}
+// ArchetypeStats as 11 doubles.
+void worldArchetypeStats(std::uintptr_t w, std::uintptr_t out) {
+  const laige::ArchetypeStats s = W(w).world.archetypeStats();
+  double* o = at<double>(out);
+  o[0] = s.archetypeCount;
+  o[1] = s.rowsLive;
+  o[2] = s.rowsReserved;
+  o[3] = static_cast<double>(s.bytesReserved);
+  o[4] = static_cast<double>(s.totalAdds);
+  o[5] = static_cast<double>(s.totalRemoves);
+  o[6] = static_cast<double>(s.totalArchetypeGrowth);
+  o[7] = static_cast<double>(s.totalReservations);
+  o[8] = static_cast<double>(s.totalRowShifts);
+  o[9] = static_cast<double>(s.totalDestroyDetaches);
+  o[10] = static_cast<double>(s.bytesScratch);
+}
+
+// ---------------------------------------------------------------------------
+// Components
+// ---------------------------------------------------------------------------
+
+// fields: a JS array of [name, kind, count]. Lays the fields out in C order
+// (layoutComponentFields) and registers them. Returns {code, id, reason, field}.
+val worldRegisterComponent(std::uintptr_t w, std::string name, val fields) {
+  const std::uint32_t n = fields["length"].as<std::uint32_t>();
+  std::vector<std::string> names(n);
+  std::vector<laige::ComponentField> fs(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    val f = fields[i];
+    names[i] = f[0].as<std::string>();
+    fs[i].kind = static_cast<laige::FieldKind>(f[1].as<std::uint32_t>());
+    fs[i].count = f[2].as<std::uint32_t>();
+  }
+  for (std::uint32_t i = 0; i < n; ++i) fs[i].name = names[i];
+  val out = val::object();
+  laige::ComponentDesc d;
+  d.name = name;
+  const laige::LayoutCheck lc = laige::layoutComponentFields(fs, d.size, d.alignment);
+  if (!lc.ok()) {
+    out.set("code", code(Status::failure(lc.code, "component_desc_invalid")
+                             .with("name", name)
+                             .with("reason", lc.reason)
+                             .with("field", lc.field)
+                             .with("field_name", lc.field < n ? std::string_view(names[lc.field]) : std::string_view{})));
+    out.set("id", 0);
+    out.set("reason", std::string(lc.reason));
+    out.set("field", lc.field);
+    return out;
+  }
+  d.fields = fs;
+  auto r = W(w).world.registerComponentDesc(d);
+  out.set("code", code(r));
+  out.set("id", r.ok() ? r.value() : 0u);
+  out.set("reason", std::string(r.ok() ? "" : "rejected_by_world"));
+  out.set("field", 0);
+  return out;
+}
+
+// {id, name, size, alignment, fields: [[name, kind, count, offset]...]} or null.
+val worldComponentInfo(std::uintptr_t w, std::uint32_t id) {
+  auto r = W(w).world.componentInfo(id);
+  if (r.isError()) return val::null();
+  const laige::ComponentInfo& ci = r.value();
+  val out = val::object();
+  out.set("id", ci.id);
+  out.set("name", std::string(ci.name));
+  out.set("size", ci.size);
+  out.set("alignment", ci.alignment);
+  val fs = val::array();
+  for (const laige::ComponentField& f : ci.fields) {
+    val a = val::array();
+    a.call<void>("push", std::string(f.name), static_cast<std::uint32_t>(f.kind), f.count, f.offset);
+    fs.call<void>("push", a);
+  }
+  out.set("fields", fs);
+  return out;
+}
+std::uint32_t worldComponentCount(std::uintptr_t w) { return W(w).world.componentCount(); }
+std::uint32_t worldComponentIdByName(std::uintptr_t w, std::string name) {
+  return W(w).world.componentIdByName(name);
+}
+
+std::uint32_t worldAdd(std::uintptr_t w, std::uint32_t e, std::uint32_t c, std::uintptr_t bytes,
+                       std::uint32_t size) {
+  return code(W(w).world.addComponentBytes(ent(e), c, at<const void>(bytes), size));
+}
+std::uint32_t worldRemove(std::uintptr_t w, std::uint32_t e, std::uint32_t c) {
+  return code(W(w).world.removeComponentById(ent(e), c));
+}
+bool worldHas(std::uintptr_t w, std::uint32_t e, std::uint32_t c) {
+  return W(w).world.hasComponent(ent(e), c);
+}
+// The component's bytes in its column (0 when absent): valid until the next
+// structural change; the TS layer copies them out at once.
+std::uintptr_t worldGet(std::uintptr_t w, std::uint32_t e, std::uint32_t c) {
+  return reinterpret_cast<std::uintptr_t>(W(w).world.getBytes(ent(e), c));
+}
+std::uint32_t worldArchetypeOf(std::uintptr_t w, std::uint32_t e) { return W(w).world.archetypeOf(ent(e)); }
+std::uint32_t worldArchetypeCount(std::uintptr_t w) { return W(w).world.archetypeCount(); }
+val worldArchetypeComponents(std::uintptr_t w, std::uint32_t a) {
+  val out = val::array();
+  if (a > 0xFFFF) return out;
+  for (laige::ComponentTypeId c : W(w).world.archetypeComponents(static_cast<laige::ArchetypeId>(a))) {
+    out.call<void>("push", c);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Iteration (docs/query.md; docs/typescript.md): the TS each runs over column
+// views between beginIteration and endIteration.
+// ---------------------------------------------------------------------------
+
+std::uint32_t worldBeginIteration(std::uintptr_t w, std::uintptr_t ids, std::uintptr_t access, std::uint32_t n) {
+  return code(W(w).world.beginIteration(std::span<const laige::ComponentTypeId>(at<const laige::ComponentTypeId>(ids), n),
+                                        std::span<const laige::Access>(at<const laige::Access>(access), n)));
+}
+void worldEndIteration(std::uintptr_t w) { W(w).world.endIteration(); }
+bool worldIsIterating(std::uintptr_t w) { return W(w).world.isIterating(); }
+
+// For every archetype the live iteration matched (at most `max`), writes
+// (3 + n) u32: archetype id, rows, slot column, then the column of ids[i]
+// for each listed component. Returns the matched count.
+std::uint32_t worldIterationCursors(std::uintptr_t w, std::uintptr_t ids, std::uint32_t n, std::uintptr_t out,
+                                    std::uint32_t max) {
+  laige::World& world = W(w).world;
+  const std::uint32_t count = world.iterationArchetypeCount();
+  const auto* cids = at<const laige::ComponentTypeId>(ids);
+  auto* o = at<std::uint32_t>(out);
+  for (std::uint32_t k = 0; k < count && k < max; ++k) {
+    const laige::ArchetypeId a = world.iterationArchetype(k);
+    std::uint32_t* row = o + k * (3 + n);
+    row[0] = a;
+    row[1] = world.archetypeRowCount(a);
+    row[2] = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(world.archetypeSlots(a)));
+    for (std::uint32_t i = 0; i < n; ++i) {
+      row[3 + i] = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(world.archetypeColumn(a, cids[i])));
+    }
+  }
+  return count;
+}
+
+// handles[r] = the live handle of slots[r], r < rows: the entity argument of
+// the TS each and Chunk.entity (rows of a matched archetype are live, so the
+// generation table suffices).
+void worldFillHandles(std::uintptr_t w, std::uintptr_t slots, std::uint32_t rows, std::uintptr_t out) {
+  const std::uint16_t* generations = W(w).world.generationTable();
+  const auto* s = at<const std::uint32_t>(slots);
+  auto* o = at<std::uint32_t>(out);
+  for (std::uint32_t r = 0; r < rows; ++r) {
+    const auto id = static_cast<std::uint16_t>(s[r]);
+    o[r] = laige::Entity(id, generations[id]).bits();
+  }
+}
+
+// Archetype column views outside an iteration (the same accessors the
+// cursor uses; re-derive every call).
+std::uint32_t worldArchetypeRowCount(std::uintptr_t w, std::uint32_t a) {
+  return a > 0xFFFF ? 0u : W(w).world.archetypeRowCount(static_cast<laige::ArchetypeId>(a));
+}
+
+// ---------------------------------------------------------------------------
+// State hash and diff
+// ---------------------------------------------------------------------------
+
+void worldStateHash(std::uintptr_t w, std::uint32_t tickLo, std::uint32_t tickHi, std::uintptr_t out) {
+  putU64(out, W(w).world.stateHash(u64(tickLo, tickHi)));
+}
+void worldComponentStateHash(std::uintptr_t w, std::uint32_t tickLo, std::uint32_t tickHi, std::uintptr_t out) {
+  putU64(out, W(w).world.componentStateHash(u64(tickLo, tickHi)));
+}
+// {total, items: [{slot, componentId, size, presentInA, presentInB, bytesA, bytesB}]}
+val worldStateDiff(std::uintptr_t a, std::uintptr_t b, std::uint32_t maxItems) {
+  val items = val::array();
+  const std::uint32_t total = W(a).world.stateDiff(W(b).world, maxItems, [&](const laige::StateDiffItem& it) {
+    val o = val::object();
+    o.set("slot", it.slot);
+    o.set("componentId", it.componentId);
+    o.set("size", it.size);
+    o.set("presentInA", it.presentInA);
+    o.set("presentInB", it.presentInB);
+    o.set("bytesA", it.bytesA != nullptr ? bytesCopy(it.bytesA, it.size) : val::null());
+    o.set("bytesB", it.bytesB != nullptr ? bytesCopy(it.bytesB, it.size) : val::null());
+    items.call<void>("push", o);
+  });
+  val out = val::object();
+  out.set("total", total);
+  out.set("items", items);
+  return out;
+}
+
+
+}  // namespace
+
+
+// ---------------------------------------------------------------------------
+// The per-entity hot path as plain wasm exports, not embind functions: an
+// embind call runs a generated JS invoker (argument-count check, a wire-type
+// conversion per argument, an indirect call through a C++ thunk) that costs
+// more than the core call it wraps. raw.ts calls these straight through the
+// instance's exports under the embind names the rest of web/src uses. The
+// TS layer validates every argument first; booleans come back as 0/1.
+// ---------------------------------------------------------------------------
+extern "C" {
+EMSCRIPTEN_KEEPALIVE std::uint32_t laige_world_create_entity(std::uintptr_t w, std::uintptr_t out) {
+  return worldCreateEntity(w, out);
+}
+EMSCRIPTEN_KEEPALIVE std::uint32_t laige_world_destroy_entity(std::uintptr_t w, std::uint32_t e) {
+  return worldDestroyEntity(w, e);
+}
+EMSCRIPTEN_KEEPALIVE std::uint32_t laige_world_is_valid(std::uintptr_t w, std::uint32_t e) {
+  return worldIsValid(w, e) ? 1u : 0u;
+}
+EMSCRIPTEN_KEEPALIVE std::uint32_t laige_world_add(std::uintptr_t w, std::uint32_t e, std::uint32_t c,
+                                                   std::uintptr_t bytes, std::uint32_t size) {
+  return worldAdd(w, e, c, bytes, size);
+}
+EMSCRIPTEN_KEEPALIVE std::uint32_t laige_world_remove(std::uintptr_t w, std::uint32_t e, std::uint32_t c) {
+  return worldRemove(w, e, c);
+}
+EMSCRIPTEN_KEEPALIVE std::uint32_t laige_world_has(std::uintptr_t w, std::uint32_t e, std::uint32_t c) {
+  return worldHas(w, e, c) ? 1u : 0u;
+}
+EMSCRIPTEN_KEEPALIVE std::uintptr_t laige_world_get(std::uintptr_t w, std::uint32_t e, std::uint32_t c) {
+  return worldGet(w, e, c);
+}
+// Once per each / eachChunk call.
+EMSCRIPTEN_KEEPALIVE std::uint32_t laige_world_begin_iteration(std::uintptr_t w, std::uintptr_t ids,
+                                                               std::uintptr_t access, std::uint32_t n) {
+  return worldBeginIteration(w, ids, access, n);
+}
+EMSCRIPTEN_KEEPALIVE std::uint32_t laige_world_iteration_cursors(std::uintptr_t w, std::uintptr_t ids, std::uint32_t n,
+                                                                 std::uintptr_t out, std::uint32_t max) {
+  return worldIterationCursors(w, ids, n, out, max);
+}
+EMSCRIPTEN_KEEPALIVE void laige_world_end_iteration(std::uintptr_t w) { worldEndIteration(w); }
+EMSCRIPTEN_KEEPALIVE void laige_world_fill_handles(std::uintptr_t w, std::uintptr_t slots, std::uint32_t rows,
+                                                   std::uintptr_t out) {
+  worldFillHandles(w, slots, rows, out);
+}
+}  // extern "C"
+
+EMSCRIPTEN_BINDINGS(laige_world) {
+  using emscripten::function;
+  // World
+  function("worldCreate", &worldCreate);
+  function("worldDestroy", &worldDestroy);
+  function("worldCheck", &worldCheck);
+  function("worldCapacity", &worldCapacity);
+  function("worldEntityCount", &worldEntityCount);
+  function("worldClear", &worldClear);
+  function("worldHandleAt", &worldHandleAt);
+  function("worldBeginFrame", &worldBeginFrame);
+  function("worldStats", &worldStats);
+  function("worldGuardrailStats", &worldGuardrailStats);
+  function("worldArchetypeStats", &worldArchetypeStats);
+  // Components
+  function("worldRegisterComponent", &worldRegisterComponent);
+  function("worldComponentInfo", &worldComponentInfo);
+  function("worldComponentCount", &worldComponentCount);
+  function("worldComponentIdByName", &worldComponentIdByName);
+  function("worldArchetypeOf", &worldArchetypeOf);
+  function("worldArchetypeCount", &worldArchetypeCount);
+  function("worldArchetypeComponents", &worldArchetypeComponents);
+  function("worldArchetypeRowCount", &worldArchetypeRowCount);
+  // Iteration
+  function("worldBeginIteration", &worldBeginIteration);
+  function("worldEndIteration", &worldEndIteration);
+  function("worldIsIterating", &worldIsIterating);
+  function("worldIterationCursors", &worldIterationCursors);
+  function("worldFillHandles", &worldFillHandles);
+  // State hash and diff
+  function("worldStateHash", &worldStateHash);
+  function("worldComponentStateHash", &worldComponentStateHash);
+  function("worldStateDiff", &worldStateDiff);
+}
