@@ -76,7 +76,7 @@ constexpr std::uint64_t isqrt64(std::uint64_t n, std::uint64_t& remainder) noexc
   return res;
 }
 
-/// Scalar operations of the fixed-point backend (docs/sim_math.md#fixed-point-operations).
+/// Scalar operations of the fixed-point backend (`docs/sim_math.md#fixed-point-operations`).
 /// Every op computes in int64 and saturates to [INT32_MIN, INT32_MAX].
 struct FixedScalarOps {
   /// The backend scalar.
