@@ -34,7 +34,7 @@ constexpr const char* kDroppedText =
     "sim_tick_allocation | a simulation tick allocated heap memory | a system, the tickInput or "
     "onTick hook or the engine called operator new inside the tick (a tick allocates nothing) | "
     "move the allocation to setup, or use a pool sized at creation | "
-    "docs/game_loop.md#g-r1";
+    "docs/game_loop.md#tick-allocates-nothing";
 
 }  // namespace
 

@@ -25,7 +25,7 @@ export type { GameLoopOptions, GameLoopStats } from './loop.js';
 export { ReplayRecorder } from './replay.js';
 export type { RecordOptions, ReplayIdentity, ReplayInfo, ReplayRunOptions, ReplayDiff, MathBackend } from './replay.js';
 export { LaigeError, ErrorCodes, errorText, errorName, MAX_ERROR_CODE } from './errors.js';
-export type { LaigeErrorCode } from './errors.js';
+export type { LaigeErrorCode, LaigeErrorFields } from './errors.js';
 export { fx } from './fx.js';
 export type { Fx } from './fx.js';
 export {
