@@ -8,8 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "laige/entity.h"
+#include "laige/logging.h"
 #include "laige/replay.h"
 #include "laige/replay_diff.h"
+#include "laige/replay_text.h"
 #include "scenario.h"
 #include "support/replay_scene.h"
 
@@ -177,6 +180,34 @@ TEST(ErrorReasonsReplay, Scenarios) {
   EXPECT_STREQ(st.reason(), "scenario_ticks_invalid");
   EXPECT_EQ(field(st, "scenario"), "hello");
   EXPECT_EQ(field(st, "max_ticks"), std::to_string(kMaxScenarioTicks));
+}
+
+TEST(ErrorReasonsReplay, TextParsersNameTheCheckAndThePosition) {
+  Status st = parseReplayConfigJson("{\n  \"tickRateHz\": 500\n}").status();
+  EXPECT_EQ(st.error(), ErrorCode::MalformedInput);
+  EXPECT_STREQ(st.reason(), "config_rejected");
+  EXPECT_EQ(field(st, "reason"), "tick_rate_out_of_range");
+  EXPECT_EQ(field(st, "line"), "2");
+  std::vector<std::uint64_t> hashes;
+  st = parseHashBaseline("0 0123456789abcdef\n2 0123456789abcdef\n", hashes);
+  EXPECT_STREQ(st.reason(), "baseline_rejected");
+  EXPECT_EQ(field(st, "reason"), "bad_tick");
+  EXPECT_EQ(field(st, "line"), "2");
+}
+
+TEST(ErrorReasonsReplay, LogFileAndEntityAllocator) {
+  Status st = log::FileSink::create("").status();
+  EXPECT_STREQ(st.reason(), "log_file_failed");
+  EXPECT_EQ(field(st, "reason"), "empty_path");
+  st = log::FileSink::create("/nonexistent-dir/x/laige.log").status();
+  EXPECT_EQ(st.error(), ErrorCode::IoError);
+  EXPECT_EQ(field(st, "reason"), "open_failed");
+
+  Entities pool(1);
+  ASSERT_TRUE(pool.spawn().ok());
+  st = pool.spawn().status();
+  EXPECT_STREQ(st.reason(), "entity_budget_exhausted");
+  EXPECT_EQ(field(st, "capacity"), "1");
 }
 
 }  // namespace
