@@ -27,7 +27,8 @@ declare module '*/laige_wasm.mjs' {
 
   /**
    * The last failing Status a binding returned (lastFailure()): its code,
-   * reason (the core's stable event name) and fields (integers as numbers).
+   * reason (the core's stable event name) and fields (integers as numbers,
+   * as strings above 15 digits).
    */
   export interface RawFailure {
     code: Code;
