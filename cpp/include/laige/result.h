@@ -2,7 +2,7 @@
 //
 // The core builds with -fno-exceptions -fno-rtti; every fallible operation
 // returns a Result (a value or an error) or a Status (ok or an error).
-// Neither allocates. Contract: FACTS.md section 1; docs/errors.md.
+// Neither allocates. Contract: docs/errors.md.
 #pragma once
 
 #include <cassert>
