@@ -57,6 +57,16 @@ describe('reasons, docs and sentences agree', () => {
     }
   });
 
+  it('no core failure is a bare code (every one is built with its reason)', () => {
+    const files = readdirSync(new URL('cpp/src', root)).filter((f) => f.endsWith('.cpp') && f !== 'errors.cpp')
+      .map((f) => `cpp/src/${f}`)
+      .concat(readdirSync(new URL('cpp/scenarios', root)).map((f) => `cpp/scenarios/${f}`), readdirSync(new URL('web/bindings', root)).map((f) => `web/bindings/${f}`));
+    for (const f of files) {
+      const text = readFileSync(new URL(f, root), 'utf8');
+      expect(text, f).not.toMatch(/return ErrorCode::\w+;|Status\{ErrorCode::|Status\(ErrorCode::|\.error\(\);\s*$/m);
+    }
+  });
+
   it('no message or doc points to the log for the cause', () => {
     const texts = [...sources('cpp', /\.(cpp|h)$/), ...sources('web', /\.(ts|cpp|h)$/), ...sources('docs', /\.md$/),
       readFileSync(new URL('README.md', root), 'utf8')];
