@@ -1,9 +1,9 @@
-// laige_wasm.d.ts - the raw wasm module: the contract between web/bindings.cpp
+// laige_wasm.d.ts - the raw wasm module: the contract between web/bindings/*.cpp
 // (embind) and web/src (the TypeScript layer). Nothing here is public API:
 // web/src wraps every function, validates every argument before it gets
 // here, and turns every returned code into a LaigeError.
 //
-// Conventions (see the header of web/bindings.cpp):
+// Conventions (see the header of web/bindings/common.h):
 // - `Ptr` is a wasm address (u32); World, GameLoop and ReplayWriter handles
 //   are pointers too, passed back only by the TS object that owns them.
 // - `Code` is 0 for ok, else an ErrorCode value (1..5).
@@ -27,7 +27,8 @@ declare module '*/laige_wasm.mjs' {
 
   /**
    * The last failing Status a binding returned (lastFailure()): its code,
-   * reason (the core's stable event name) and fields (integers as numbers).
+   * reason (the core's stable event name) and fields (integers as numbers,
+   * as strings above 15 digits).
    */
   export interface RawFailure {
     code: Code;

@@ -342,7 +342,12 @@ std::span<const std::uint8_t> ReplayLog::frameBytes(std::size_t index) const noe
 }
 
 Status ReplayLog::appendFrame(const std::uint8_t* data, std::uint32_t size) {
-  if (size > kMaxReplayFrameBytes || (data == nullptr && size != 0)) return ErrorCode::InvalidArgument;
+  if (size > kMaxReplayFrameBytes || (data == nullptr && size != 0)) {
+    return Status::failure(ErrorCode::InvalidArgument, "log_invalid")
+        .with("frame_index", static_cast<std::uint64_t>(frames.size()))
+        .with("size", size)
+        .with("reason", data == nullptr && size != 0 ? "null_data" : "frame_too_large");
+  }
   frames.push_back(ReplayFrame{frames.size() + 1, payload.size(), size});
   if (size != 0) payload.insert(payload.end(), data, data + size);
   return Status{};

@@ -36,7 +36,8 @@ void logShutdown() { laige::log::Logger::instance().shutdown(); }
 Status gLastFailure{};
 
 // {code, reason, fields: {key: value}} of the last failure, or null. Integer
-// fields come as numbers, the rest as strings.
+// fields come as numbers (as strings above 15 digits, where a double would
+// round them), the rest as strings.
 val lastFailure() {
   if (gLastFailure.ok()) return val::null();
   val o = val::object();
@@ -45,7 +46,7 @@ val lastFailure() {
   val fields = val::object();
   for (std::size_t i = 0; i < gLastFailure.fieldCount(); ++i) {
     const laige::ErrorField& f = gLastFailure.field(i);
-    if (f.isNumber) {
+    if (f.isNumber && std::strlen(f.value) <= 15) {
       fields.set(f.key, std::strtod(f.value, nullptr));
     } else {
       fields.set(f.key, std::string(f.value));

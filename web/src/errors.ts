@@ -78,11 +78,15 @@ export type LaigeErrorFields = Readonly<Record<string, string | number>>;
 /**
  * The error every failing call of @laige/sim throws.
  *
- * - `reason`: the specific cause as a stable snake_case name, the same the
- *   C++ core uses for it (e.g. `double_writer`, `stale_entity`,
- *   `system_io_violation`); `code` is the coarse registry code.
- * - `fields`: what exactly was involved (`{ first: 'A', second: 'B',
- *   component: 'Position' }`).
+ * - `reason`: the specific cause as a stable snake_case name: the C++
+ *   core's own (the event name its log uses, e.g. `double_writer`,
+ *   `stale_entity_access`) or, for arguments rejected before wasm, the
+ *   TypeScript layer's (`wrong_type`, `out_of_range`, `disposed`, ...).
+ *   Every one is listed in docs/errors.md#core-reasons and
+ *   docs/errors.md#typescript-reasons. `code` is the coarse registry code.
+ * - `fields`: what exactly was involved (`{ first_writer: 'A',
+ *   second_writer: 'B', component: 'Position', component_id: 1 }`; for a
+ *   rejected argument `{ where, field, got }`).
  * - `message`: the cause in plain words (`detail`), then the build-stable
  *   5-field line of the code (`line`).
  */

@@ -117,6 +117,7 @@ export function describe(v: unknown): string {
   if (typeof v === 'bigint') return `${v}n`;
   if (typeof v === 'number' || typeof v === 'boolean' || v === undefined || v === null) return String(v);
   if (typeof v === 'function') return 'a function';
+  if (typeof v === 'symbol') return 'a symbol';
   if (Array.isArray(v)) return 'an array';
   return 'an object';
 }

@@ -72,22 +72,8 @@ class [[nodiscard]] Status {
   /// Adds the field `key` (a string literal) = `value` (copied, cut to
   /// kMaxErrorFieldValue bytes). Ignored on an ok status and once
   /// kMaxErrorFields fields are held. Returns *this for chaining.
-  Status& with(const char* key, std::string_view value) & noexcept {
-    if (code_ == 0 || fieldCount_ >= kMaxErrorFields || key == nullptr) return *this;
-    ErrorField& f = fields_[fieldCount_++];
-    f.key = key;
-    std::size_t n = value.size();
-    if (n > kMaxErrorFieldValue) {
-      std::memcpy(f.value, value.data(), kMaxErrorFieldValue - 3);
-      std::memcpy(f.value + kMaxErrorFieldValue - 3, "...", 3);
-      n = kMaxErrorFieldValue;
-    } else if (n > 0) {
-      std::memcpy(f.value, value.data(), n);
-    }
-    f.value[n] = '\0';
-    f.isNumber = false;
-    return *this;
-  }
+  /// Out of line (errors.cpp) and cold: only failure paths build fields.
+  Status& with(const char* key, std::string_view value) & noexcept;
   /// with() for a C string (nullptr reads as "").
   Status& with(const char* key, const char* value) & noexcept {
     return with(key, value == nullptr ? std::string_view{} : std::string_view{value});
@@ -95,20 +81,11 @@ class [[nodiscard]] Status {
   /// with() for an integer, rendered in decimal.
   template <class I, std::enable_if_t<std::is_integral_v<I> && !std::is_same_v<I, bool>, int> = 0>
   Status& with(const char* key, I value) & noexcept {
-    char buf[24];
-    std::size_t n = 0;
     const bool neg = std::is_signed_v<I> && value < 0;
-    auto u = neg ? static_cast<std::uint64_t>(0) - static_cast<std::uint64_t>(value)
-                 : static_cast<std::uint64_t>(value);
-    do {
-      buf[sizeof buf - 1 - n++] = static_cast<char>('0' + u % 10);
-      u /= 10;
-    } while (u != 0);
-    if (neg) buf[sizeof buf - 1 - n++] = '-';
-    const std::size_t before = fieldCount_;
-    with(key, std::string_view{buf + sizeof buf - n, n});
-    if (fieldCount_ != before) fields_[fieldCount_ - 1].isNumber = true;
-    return *this;
+    return withInteger(key,
+                       neg ? static_cast<std::uint64_t>(0) - static_cast<std::uint64_t>(value)
+                           : static_cast<std::uint64_t>(value),
+                       neg);
   }
   /// with() for a bool, rendered "true" / "false" (a string field).
   Status& with(const char* key, bool value) & noexcept {
@@ -130,6 +107,10 @@ class [[nodiscard]] Status {
     assert(isError() && "Status::error() on ok");
     return static_cast<ErrorCode>(code_);
   }
+  /// with() for an integer of magnitude `magnitude` (negative: `-` first);
+  /// out of line (errors.cpp) and cold.
+  Status& withInteger(const char* key, std::uint64_t magnitude, bool negative) & noexcept;
+
   /// The raw code value: 0 when ok, else the ErrorCode value (for bindings).
   [[nodiscard]] constexpr std::uint32_t codeValue() const noexcept { return code_; }
   /// The 5-field line of the held error ("" when ok).
