@@ -1,4 +1,4 @@
-// ecs_bench.cpp - the issue 3 workloads at N = 10,000 and 65,000 entities
+// ecs_bench.cpp - the ECS workloads at N = 10,000 and 65,000 entities
 // with Position{float x, y} + Velocity{float x, y}, in ns per entity:
 //   each      pos += vel through World::each (Write, Read)
 //   create    create() + addComponent<Position> + addComponent<Velocity>
@@ -12,7 +12,7 @@
 //             (so the deferred ordering's merge is paid inside the number)
 // It prints Google Benchmark's table, then a summary table of ns per entity
 // (thread CPU time; with --benchmark_repetitions=N the minimum and the
-// median) with the issue's targets. It asserts nothing (DESIGN.md: benches
+// median) with the issue's targets. It asserts nothing (benches
 // print).
 // Run: build/native-release/ecs_bench   (docs/benchmarks.md)
 #include <benchmark/benchmark.h>

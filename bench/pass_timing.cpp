@@ -1,5 +1,5 @@
 // pass_timing.cpp - the same C++ passes timed natively and inside wasm
-// (issue 6 "Speed": a C++ system inside wasm <= 1.5x the native time for the
+// (target: a C++ system inside wasm <= 1.5x the native time for the
 // same pass). Built twice from this one file: build/native-release/
 // laige_pass_timing and build/wasm/laige_pass_timing.js (run under node);
 // bench/wasm_vs_native.sh runs both, interleaved, and prints the ratios.

@@ -1,5 +1,5 @@
-// stress_bench.cpp - the reference sim tick of FACTS.md section 18 and the
-// state hash's throughput (issue 5 "Speed"; docs/determinism.md#speed).
+// stress_bench.cpp - the reference sim tick of docs/scenarios.md and the
+// state hash's throughput (docs/determinism.md#speed).
 //
 //   BM_StressTick      the `stress` scenario's tick: beginFrame + runSystems
 //                      (BenchMove over 2,000 dynamic entities, then BenchHash:
@@ -15,7 +15,7 @@
 //   BM_ComponentStateHash, BM_StateDiffIdentical  the replay diff's tools on
 //                      the same world.
 // Run: build/native-release/stress_bench. Benchmarks print; they assert
-// nothing (DESIGN.md). Target (issue 5): mean <= 0.06 ms native.
+// nothing. Target: mean <= 0.06 ms native.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -147,7 +147,7 @@ BENCHMARK(BM_StateDiffIdentical)->Iterations(kMeasuredTicks)->Unit(benchmark::kM
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Scenario setup crosses G-R4 on purpose (bulk spawn); keep Info quiet.
+  // Scenario setup crosses the churn budget on purpose (bulk spawn); keep Info quiet.
   log::Logger::instance().setGlobalMinimum(log::Level::Error);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

@@ -1,5 +1,5 @@
 // systems_bench.cpp - the per-system dispatch + timing overhead of
-// World::runSystems (seed 002: "a few hundred nanoseconds" per system per
+// World::runSystems (target: "a few hundred nanoseconds" per system per
 // tick at most), measured with 256 empty systems so that everything timed is
 // overhead: the schedule walk, the SystemContext, the two clock reads, the
 // histogram write and the budget comparison.

@@ -2,7 +2,7 @@
 # wasm_vs_native.sh - the same C++ passes (bench/pass_timing.cpp) natively and
 # inside wasm under node, run alternately 3 times each so that load on this
 # shared machine hits both sides alike; prints the best of each and the
-# ratio wasm / native (issue 6: <= 1.5x). Benchmarks assert nothing.
+# ratio wasm / native (target <= 1.5x). Benchmarks assert nothing.
 #
 #   bash scripts/build.sh native-release wasm && bash bench/wasm_vs_native.sh
 #

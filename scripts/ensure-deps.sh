@@ -7,7 +7,7 @@ set -euo pipefail
 laige_apt_packages=(
   cmake ninja-build g++ clang libclang-rt-14-dev
   libgtest-dev googletest libbenchmark-dev
-  emscripten chromium valgrind
+  emscripten chromium firefox-esr valgrind doxygen
 )
 # node and npm are checked as commands: this machine class ships NodeSource's
 # nodejs (which bundles npm), and Debian's npm package conflicts with it.
@@ -45,5 +45,5 @@ laige_ensure_npm() {
   (cd "$root" && npm ci --no-audit --no-fund --loglevel=error >&2)
 }
 
-# Debian's emscripten needs Debian's acorn (DESIGN.md decision 9).
+# Debian's emscripten needs Debian's acorn (docs/build.md).
 export NODE_PATH=/usr/share/nodejs

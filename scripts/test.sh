@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test.sh - README command 2: installs what is missing, builds every preset,
 # and runs every test suite: GoogleTest natively (debug, release, ASan+UBSan)
-# and compiled to wasm under node, plus the install/find_package consumer.
+# and compiled to wasm under node, plus the install/find_package consumer,
+# the demo e2e and the browser determinism suite (firefox-esr + chromium).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -45,10 +46,13 @@ suite "wasm module size" bash scripts/wasm-size.sh
 suite "build @laige/sim (tsc)" npm run --silent build:ts
 suite "vitest" npm run --silent test:ts
 suite "npm pack smoke" bash tests/pack/run.sh
+suite "docs snippets" bash tests/docs/run.sh
+suite "API reference (typedoc + doxygen, no warnings)" bash scripts/api-docs.sh
 suite "cross-build determinism (goldens x g++/clang++ -O0..-O2 -march=native)" bash tests/determinism/cross_build.sh
 suite "compile-time component rejections (g++, em++)" bash tests/compile_fail/run.sh
 suite "install + find_package consumer" bash tests/install/run.sh
-suite "e2e (chromium)" bash tests/e2e/run.sh
+suite "e2e (chromium + firefox-esr)" bash tests/e2e/run.sh
+suite "browsers: scenario streams, ts-systems stream and replays in firefox-esr + chromium" bash tests/browsers/run.sh
 
 echo
 echo "laige test summary:"

@@ -1,6 +1,6 @@
 // ecs_bench.mjs - @laige/sim from TypeScript/JS versus bitecs 0.4.0, side by
 // side in one Node process; prints ns per entity and ratios (ours / bitecs;
-// < 1 is faster). Benchmarks assert nothing (DESIGN.md "Performance").
+// < 1 is faster). Benchmarks assert nothing.
 //   npm run build && node bench/js/ecs_bench.mjs [--quick]
 import { performance } from 'node:perf_hooks';
 import { loadavg } from 'node:os';

@@ -1,5 +1,5 @@
 // basic_scenarios.cpp - `hello`, `synthetic` and `synthetic-perturbed`, the
-// small scenarios of FACTS.md section 16 (docs/scenarios.md).
+// small scenarios of docs/scenarios.md.
 #include "laige/prng.h"
 #include "laige/system.h"
 #include "laige/world.h"
@@ -9,7 +9,7 @@ namespace laige::scenarios {
 
 namespace hello {
 
-// FACTS section 16: one entity with PlayerPos{Vec2}; MovePlayer moves it one
+// docs/scenarios.md: one entity with PlayerPos{Vec2}; MovePlayer moves it one
 // unit per tick diagonally and wraps it in a 32-unit box.
 struct PlayerPos {
   Fx::Vec2 p;
@@ -32,7 +32,7 @@ Status setup(World& world, std::uint64_t) noexcept {
   LAIGE_SCENARIO_TRY(addSystem(world, SystemDef{"MovePlayer", &movePlayer, fpx16_16::one(), nullptr, nullptr},
                                Io<PlayerPos, Write>{}));
   auto e = world.create();
-  if (e.isError()) return e.error();
+  if (e.isError()) return e.status();
   return world.addComponent(e.value(), PlayerPos{});
 }
 
@@ -40,7 +40,7 @@ Status setup(World& world, std::uint64_t) noexcept {
 
 namespace synthetic {
 
-// FACTS section 16: 32 Q16.16 bodies; per tick every body integrates (x +=
+// docs/scenarios.md: 32 Q16.16 bodies; per tick every body integrates (x +=
 // vx, y += vy) and wraps into a 64-unit box, then the PRNG picks one body
 // and a nudge in [-4, 3] units added to its x. Four raw words per body.
 struct SynthBody {
@@ -85,7 +85,7 @@ Status setup(World& world, std::uint64_t seed) noexcept {
   Prng rng(seed);
   for (std::uint32_t i = 0; i < kBodies; ++i) {
     auto e = world.create();
-    if (e.isError()) return e.error();
+    if (e.isError()) return e.status();
     SynthBody b;
     b.x = fpx16_16::fromRaw(static_cast<std::int32_t>(rng.next_range(0, kBox << 16)));
     b.y = fpx16_16::fromRaw(static_cast<std::int32_t>(rng.next_range(0, kBox << 16)));
@@ -101,13 +101,13 @@ Status setup(World& world, std::uint64_t seed) noexcept {
 
 const Scenario kHelloScenario = {
     "hello",
-    "one PlayerPos body moving one unit per tick diagonally, wrapped in a 32-unit box (FACTS 16)",
+    "one PlayerPos body moving one unit per tick diagonally, wrapped in a 32-unit box (docs/scenarios.md)",
     0x1F055EEDull, 300, 60, 16, kDefaultChurnPerFrameBudget, SimMathBackend::FixedPoint16_16,
     &hello::setup, nullptr};
 
 const Scenario kSyntheticScenario = {
     "synthetic",
-    "32 Q16.16 bodies integrating and wrapping in a 64-unit box, one PRNG nudge per tick (FACTS 16)",
+    "32 Q16.16 bodies integrating and wrapping in a 64-unit box, one PRNG nudge per tick (docs/scenarios.md)",
     0x1de7c0deull, 256, 60, 32, kDefaultChurnPerFrameBudget, SimMathBackend::FixedPoint16_16,
     &synthetic::setup<false>, nullptr};
 

@@ -1,5 +1,5 @@
-// detcheck_stream.cpp - the laige-detcheck stream contract (FACTS.md
-// section 16): validation, comparison, combined output, reports.
+// detcheck_stream.cpp - the laige-detcheck stream contract
+// (docs/determinism.md#laige-detcheck): validation, comparison, combined output, reports.
 #include "detcheck_stream.h"
 
 #include <string>

@@ -1,5 +1,5 @@
 // detcheck_stream.h - the `<tick> <hash>` stream contract of laige-detcheck
-// (FACTS.md section 16; docs/determinism.md#laige-detcheck): validation,
+// (docs/scenarios.md; docs/determinism.md#laige-detcheck): validation,
 // comparison, the combined-output format of --run-a/--run-b and the report
 // lines. Compiled into the library so that the test suite (native and
 // wasm) checks the same code the CLI runs. Tool code: it allocates.

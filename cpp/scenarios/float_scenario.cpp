@@ -101,7 +101,7 @@ Status setup(World& world, std::uint64_t seed) noexcept {
   Prng rng(seed);
   for (std::uint32_t i = 0; i < kBodies; ++i) {
     auto e = world.create();
-    if (e.isError()) return e.error();
+    if (e.isError()) return e.status();
     const float r = Fp::add(10.0f, Fp::mul(60.0f, rng.next_float01()));
     const Fp::Vec2 u{Fp::sub(Fp::mul(2.0f, rng.next_float01()), 1.0f),
                      Fp::sub(Fp::mul(2.0f, rng.next_float01()), 1.0f)};

@@ -187,7 +187,7 @@ Status setup(World& world, std::uint64_t seed) noexcept {
   Prng rng(seed);
   for (std::uint32_t i = 0; i < kPawns; ++i) {
     auto e = world.create();
-    if (e.isError()) return e.error();
+    if (e.isError()) return e.status();
     const PawnPos p{jitterRaw(rng, 48u << 16), jitterRaw(rng, 48u << 16)};
     LAIGE_SCENARIO_TRY(world.addComponent(e.value(), p));
     LAIGE_SCENARIO_TRY(world.addComponent(e.value(), PawnVel{}));

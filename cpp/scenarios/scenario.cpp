@@ -10,7 +10,7 @@ namespace laige {
 
 namespace {
 
-// --list order: the FACTS section 16 scenarios first, then the demo scene,
+// --list order: the reference scenarios first, then the demo scene,
 // the reference tick, and the two that exercise fp32 and input.
 const Scenario* const kScenarios[] = {
     &scenarios::kHelloScenario,   &scenarios::kSyntheticScenario, &scenarios::kSyntheticPerturbedScenario,
@@ -34,6 +34,12 @@ const Scenario* findScenario(std::string_view name) noexcept {
   return nullptr;
 }
 
+Status scenarioUnknown(std::string_view name) noexcept {
+  return Status::failure(ErrorCode::InvalidArgument, "scenario_unknown")
+      .with("scenario", name)
+      .with("scenarios", scenarioCount());
+}
+
 World::Options scenarioWorldOptions(const Scenario& scenario, std::uint64_t seed) noexcept {
   World::Options o;
   o.capacity = scenario.capacity;
@@ -45,10 +51,10 @@ World::Options scenarioWorldOptions(const Scenario& scenario, std::uint64_t seed
 
 Result<ScenarioRun> ScenarioRun::create(const Scenario& scenario, std::uint64_t seed) noexcept {
   auto w = World::create(scenarioWorldOptions(scenario, seed));
-  if (w.isError()) return w.error();
+  if (w.isError()) return w.status();
   ScenarioRun run(scenario, seed, std::move(w).takeValue());
-  if (const Status st = scenario.setup(run.world_, seed); st.isError()) return st.error();
-  if (const Status st = run.world_.scheduleSystems(run.schedule_); st.isError()) return st.error();
+  if (const Status st = scenario.setup(run.world_, seed); st.isError()) return st;
+  if (const Status st = run.world_.scheduleSystems(run.schedule_); st.isError()) return st;
   return run;
 }
 
@@ -85,14 +91,19 @@ Status ScenarioRun::generatedTickInput(void* run, std::uint64_t /*loopTick*/, Ti
 
 Result<std::uint64_t> runScenario(const Scenario& scenario, std::uint64_t seed, std::uint32_t ticks,
                                   ScenarioHashFn fn, void* context) noexcept {
-  if (ticks > kMaxScenarioTicks) return ErrorCode::InvalidArgument;
+  if (ticks > kMaxScenarioTicks) {
+    return Status::failure(ErrorCode::InvalidArgument, "scenario_ticks_invalid")
+        .with("scenario", scenario.name)
+        .with("ticks", ticks)
+        .with("max_ticks", kMaxScenarioTicks);
+  }
   auto created = ScenarioRun::create(scenario, seed);
-  if (created.isError()) return created.error();
+  if (created.isError()) return created.status();
   ScenarioRun& run = created.value();
   std::uint64_t hash = run.hash();
   if (fn != nullptr) fn(context, 0, hash);
   for (std::uint32_t t = 1; t <= ticks; ++t) {
-    if (const Status st = run.step(); st.isError()) return st.error();
+    if (const Status st = run.step(); st.isError()) return st;
     hash = run.hash();
     if (fn != nullptr) fn(context, t, hash);
   }
@@ -102,7 +113,7 @@ Result<std::uint64_t> runScenario(const Scenario& scenario, std::uint64_t seed, 
 Result<std::uint64_t> runScenario(std::string_view name, std::uint64_t seed, std::uint32_t ticks,
                                   ScenarioHashFn fn, void* context) noexcept {
   const Scenario* s = findScenario(name);
-  if (s == nullptr) return ErrorCode::InvalidArgument;
+  if (s == nullptr) return scenarioUnknown(name);
   return runScenario(*s, seed, ticks, fn, context);
 }
 

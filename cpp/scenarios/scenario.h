@@ -1,6 +1,5 @@
 // scenario.h - the reference scenarios: a registry, a stepper and the
-// `<tick> <hash>` stream runner (DESIGN.md decision 10; FACTS.md sections
-// 16 and 18; docs/scenarios.md).
+// `<tick> <hash>` stream runner (docs/scenarios.md).
 //
 // A scenario is C++ data: a setup function (components, systems, initial
 // entities), an optional deterministic input generator, a default seed, a
@@ -31,7 +30,7 @@ namespace laige {
 
 /// The largest input payload a scenario generator writes for one tick.
 inline constexpr std::uint32_t kMaxScenarioInputBytes = 256;
-/// The most ticks one scenario run may be asked for (FACTS section 16).
+/// The most ticks one scenario run may be asked for (docs/scenarios.md).
 inline constexpr std::uint32_t kMaxScenarioTicks = 65536;
 
 /// One reference scenario. Plain constant data; the registry owns them.
@@ -49,7 +48,7 @@ struct Scenario {
   std::uint32_t tickRateHz;
   /// The world's declared entity budget.
   std::uint32_t capacity;
-  /// The G-R4 churn budget (World::Options::churnPerFrameBudget).
+  /// The churn budget (World::Options::churnPerFrameBudget).
   std::uint32_t churnPerFrameBudget;
   /// The math backend the scenario's systems use (replay identity).
   SimMathBackend math;
@@ -71,6 +70,10 @@ struct Scenario {
 [[nodiscard]] const Scenario* scenarioAt(std::uint32_t index) noexcept;
 /// The scenario named `name`, or nullptr.
 [[nodiscard]] const Scenario* findScenario(std::string_view name) noexcept;
+/// The failure for a scenario name no registered scenario has:
+/// InvalidArgument, reason `scenario_unknown`, fields scenario (the name)
+/// and scenarios (how many exist).
+[[nodiscard]] Status scenarioUnknown(std::string_view name) noexcept;
 /// The World::Options a scenario's world is created with.
 [[nodiscard]] World::Options scenarioWorldOptions(const Scenario& scenario, std::uint64_t seed) noexcept;
 

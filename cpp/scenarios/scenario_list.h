@@ -10,15 +10,15 @@
 
 namespace laige::scenarios {
 
-/// FACTS section 16's matrix scenario: one body walking diagonally.
+/// The matrix scenario: one body walking diagonally.
 extern const Scenario kHelloScenario;
-/// FACTS section 16's built-in synthetic: 32 Q16.16 bodies and a PRNG nudge.
+/// The built-in synthetic: 32 Q16.16 bodies and a PRNG nudge.
 extern const Scenario kSyntheticScenario;
 /// synthetic plus one extra unit on body 3's x at tick 7.
 extern const Scenario kSyntheticPerturbedScenario;
 /// The demo scene: a swarm of at least 2,000 agents.
 extern const Scenario kSwarmScenario;
-/// FACTS section 18's reference tick: 10,000 entities, 2,000 dynamic.
+/// The reference tick: 10,000 entities, 2,000 dynamic.
 extern const Scenario kStressScenario;
 /// Orbiting bodies on the pinned fp32 backend.
 extern const Scenario kFloatScenario;
@@ -63,7 +63,7 @@ inline void writeLe32(std::uint8_t* p, std::int32_t v) noexcept {
 template <class... Io>
 Status addSystem(World& world, const SystemDef& def, Io... io) noexcept {
   auto r = world.registerSystem(def, io...);
-  return r.isError() ? Status{r.error()} : Status{};
+  return r.status();
 }
 
 /// The first failing status of a setup sequence.
@@ -76,7 +76,7 @@ Status addSystem(World& world, const SystemDef& def, Io... io) noexcept {
 template <class T>
 Status addComponentType(World& world) noexcept {
   auto r = world.registerComponent<T>();
-  return r.isError() ? Status{r.error()} : Status{};
+  return r.status();
 }
 
 }  // namespace laige::scenarios

@@ -1,4 +1,4 @@
-// stress.cpp - `stress`, the reference sim tick of FACTS.md section 18
+// stress.cpp - `stress`, the reference sim tick of docs/scenarios.md
 // (docs/scenarios.md#stress; the bench is bench/stress_bench.cpp).
 //
 // 10,000 entities in a world of capacity 10,000: 2,000 dynamic ones with
@@ -55,7 +55,7 @@ Status setup(World& world, std::uint64_t seed) noexcept {
   Prng rng(seed);
   for (std::uint32_t i = 0; i < kEntities; ++i) {
     auto e = world.create();
-    if (e.isError()) return e.error();
+    if (e.isError()) return e.status();
     if (i >= kDynamic) continue;
     const auto x = static_cast<std::int32_t>((i / 50) % 50) - 25;
     const auto y = static_cast<std::int32_t>(i % 50);
@@ -71,7 +71,7 @@ Status setup(World& world, std::uint64_t seed) noexcept {
 
 const Scenario kStressScenario = {
     "stress",
-    "FACTS 18 reference tick: 10,000 entities, 2,000 moving (Q16.16), BenchMove + per-tick stateHash",
+    "the reference tick: 10,000 entities, 2,000 moving (Q16.16), BenchMove + per-tick stateHash",
     0x1F055EEDull, 4000, 60, 10000, kDefaultChurnPerFrameBudget, SimMathBackend::FixedPoint16_16,
     &stress::setup, nullptr};
 

@@ -76,7 +76,7 @@ fpx16_16 randomCoord(Prng& rng) noexcept {
 
 Status spawn(World& world, Prng& rng, Kind kind, bool fresh) noexcept {
   auto created = world.create();
-  if (created.isError()) return created.error();
+  if (created.isError()) return created.status();
   const Entity e = created.value();
   const SwarmPos p{randomCoord(rng), randomCoord(rng)};
   const fpx16_16 speed = kind == Kind::Anchor ? fpx16_16::fromRaw(6554)  // 0.1
@@ -196,7 +196,7 @@ Status setup(World& world, std::uint64_t seed) noexcept {
                                Io<SwarmNext, Read>{}, Io<SwarmPos, Write>{}));
   Prng rng(seed);
   auto ctl = world.create();
-  if (ctl.isError()) return ctl.error();
+  if (ctl.isError()) return ctl.status();
   LAIGE_SCENARIO_TRY(world.addComponent(ctl.value(), SwarmCtl{0, 0, kMortal + kAnchors, 0}));
   for (std::uint32_t i = 0; i < kSeekers; ++i) LAIGE_SCENARIO_TRY(spawn(world, rng, Kind::Seeker, false));
   for (std::uint32_t i = 0; i < kDrifters; ++i) LAIGE_SCENARIO_TRY(spawn(world, rng, Kind::Drifter, false));

@@ -1,4 +1,4 @@
-// alloc_watch.cpp - the process-wide allocation-counter slot (G-R1).
+// alloc_watch.cpp - the process-wide allocation-counter slot (the no-allocation guard of a tick).
 #include "laige/alloc_watch.h"
 
 #include <atomic>

@@ -1,4 +1,4 @@
-// archetype.cpp - component access on World (FACTS.md section 7): has, get,
+// archetype.cpp - component access on World (docs/archetype.md): has, get,
 // create-or-update add, remove, their untyped forms, the column views and
 // the accounting snapshot. The row mechanics are in archetype_storage.cpp.
 #include "laige/archetype.h"
@@ -42,19 +42,24 @@ Status staleMutation(Entity e, [[maybe_unused]] const char* what) noexcept {
   LAIGE_MISUSE(what);
   LAIGE_LOG_WARN("ecs", "stale_entity_access", kStaleAccessText, log::field("entity_id", e.id()),
                  log::field("generation", e.generation()));
-  return ErrorCode::InvalidArgument;
+  return Status::failure(ErrorCode::InvalidArgument, "stale_entity_access")
+      .with("entity_id", e.id())
+      .with("generation", e.generation());
 }
 
 Status unregistered(Entity e, std::string_view name, ComponentTypeId id) noexcept {
   LAIGE_LOG_WARN("ecs", "component_unregistered", kUnregisteredText,
                  log::field("entity_id", e.id()), log::field("generation", e.generation()),
                  log::field("component", name), log::field("component_id", id));
-  return ErrorCode::InvalidArgument;
+  return Status::failure(ErrorCode::InvalidArgument, "component_unregistered")
+      .with("entity_id", e.id())
+      .with("component", name)
+      .with("component_id", id);
 }
 
 Status allocFailed(ArchetypeId id) noexcept {
   LAIGE_LOG_WARN("ecs", "archetype_alloc_failed", kAllocText, log::field("archetype_id", id));
-  return ErrorCode::BudgetExhausted;
+  return Status::failure(ErrorCode::BudgetExhausted, "archetype_alloc_failed").with("archetype_id", id);
 }
 
 Status archetypeBudget(const detail::EcsState& s, Entity e, ComponentTypeId c) noexcept {
@@ -62,7 +67,11 @@ Status archetypeBudget(const detail::EcsState& s, Entity e, ComponentTypeId c) n
                  log::field("archetype_count", static_cast<std::uint32_t>(s.archetypes.size() - 1)),
                  log::field("entity_id", e.id()), log::field("generation", e.generation()),
                  log::field("component_id", c));
-  return ErrorCode::BudgetExhausted;
+  return Status::failure(ErrorCode::BudgetExhausted, "archetype_budget")
+      .with("archetype_count", static_cast<std::uint32_t>(s.archetypes.size() - 1))
+      .with("max_archetypes", kMaxArchetypes)
+      .with("entity_id", e.id())
+      .with("component", s.components[c - 1]->name);
 }
 
 // Copies the columns `dst` shares with `src` (row `from`) to row `to`;
@@ -151,7 +160,11 @@ Status World::addComponentBytes(Entity e, ComponentTypeId id, const void* bytes,
     LAIGE_LOG_WARN("ecs", "component_size_mismatch", kSizeText, log::field("entity_id", e.id()),
                    log::field("generation", e.generation()), log::field("component_id", id),
                    log::field("size", size), log::field("expected_size", expected));
-    return ErrorCode::InvalidArgument;
+    return Status::failure(ErrorCode::InvalidArgument, "component_size_mismatch")
+        .with("component", s_->ecs.components[id - 1]->name)
+        .with("component_id", id)
+        .with("size", size)
+        .with("expected_size", expected);
   }
   return addById(e, id, bytes);
 }
@@ -208,7 +221,11 @@ Status World::addComponentBytes(Entity e, ComponentTypeId id, const void* bytes,
     LAIGE_LOG_WARN("ecs", "component_limit", kLimitText, log::field("entity_id", e.id()),
                    log::field("generation", e.generation()), log::field("component_id", c),
                    log::field("components", src->componentCount));
-    return ErrorCode::BudgetExhausted;
+    return Status::failure(ErrorCode::BudgetExhausted, "component_limit")
+        .with("entity_id", e.id())
+        .with("component", s.components[c - 1]->name)
+        .with("components", src->componentCount)
+        .with("max_components", kMaxArchetypeComponents);
   }
   detail::Archetype* dst = nullptr;
   if (to == kNoArchetype) {

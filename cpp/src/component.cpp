@@ -1,4 +1,4 @@
-// component.cpp - the component registry (FACTS.md section 6): typed and
+// component.cpp - the component registry (docs/component_registry.md): typed and
 // runtime-described registration, lookups, and the process-wide type index.
 #include "laige/component.h"
 
@@ -68,19 +68,26 @@ Result<ComponentTypeId> World::registerComponentDesc(const ComponentDesc& desc) 
 }
 
 Result<ComponentTypeId> World::registerTyped(const ComponentDesc& d, std::uint32_t typeIndex) noexcept {
-  if (!s_) return ErrorCode::InvalidArgument;  // moved-from world: no registry
+  if (!s_) return Status::failure(ErrorCode::InvalidArgument, "world_moved_from");  // no registry
   detail::EcsState& ecs = s_->ecs;
   if (d.name.empty() || d.name.size() > kMaxComponentNameLength) {
     LAIGE_LOG_WARN("ecs", "component_name_invalid", kNameText,
                    log::field("name", d.name), log::field("length", static_cast<std::uint32_t>(d.name.size())));
-    return ErrorCode::InvalidArgument;
+    return Status::failure(ErrorCode::InvalidArgument, "component_name_invalid")
+        .with("name", d.name)
+        .with("length", static_cast<std::uint32_t>(d.name.size()))
+        .with("max_length", kMaxComponentNameLength);
   }
   const LayoutCheck layout = checkComponentLayout(d.size, d.alignment, d.fields);
   if (!layout.ok()) {
     LAIGE_LOG_WARN("ecs", "component_desc_invalid", kDescText, log::field("name", d.name),
                    log::field("reason", layout.reason), log::field("field", layout.field),
                    log::field("size", d.size), log::field("alignment", d.alignment));
-    return layout.code;
+    return Status::failure(layout.code, "component_desc_invalid")
+        .with("name", d.name)
+        .with("reason", layout.reason)
+        .with("field", layout.field)
+        .with("field_name", layout.field < d.fields.size() ? d.fields[layout.field].name : std::string_view{});
   }
   const detail::RegisteredComponent* existing = nullptr;
   if (typeIndex != 0 && typeIndex < ecs.typeToId.size() && ecs.typeToId[typeIndex] != 0) {
@@ -93,13 +100,18 @@ Result<ComponentTypeId> World::registerTyped(const ComponentDesc& d, std::uint32
     LAIGE_LOG_WARN("ecs", "component_duplicate", kDuplicateText,
                    log::field("component_id", existing->id), log::field("size", existing->size),
                    log::field("alignment", existing->alignment), log::field("name", d.name));
-    return ErrorCode::InvalidArgument;
+    return Status::failure(ErrorCode::InvalidArgument, "component_duplicate")
+        .with("name", d.name)
+        .with("component_id", existing->id);
   }
   if (ecs.components.size() >= kMaxComponentTypes) {
     LAIGE_LOG_WARN("ecs", "component_budget", kBudgetText,
                    log::field("component_count", static_cast<std::uint32_t>(ecs.components.size())),
                    log::field("name", d.name));
-    return ErrorCode::BudgetExhausted;
+    return Status::failure(ErrorCode::BudgetExhausted, "component_budget")
+        .with("name", d.name)
+        .with("component_count", static_cast<std::uint32_t>(ecs.components.size()))
+        .with("max_components", kMaxComponentTypes);
   }
   // Setup path: the only allocations of the registry.
   auto entry = std::make_unique<detail::RegisteredComponent>();
@@ -131,7 +143,9 @@ std::uint32_t World::componentCount() const noexcept {
 
 Result<ComponentInfo> World::componentInfo(ComponentTypeId id) const noexcept {
   if (!s_ || id == kInvalidComponentTypeId || id > s_->ecs.components.size()) {
-    return Result<ComponentInfo>::failure(ErrorCode::InvalidArgument);
+    return Status::failure(ErrorCode::InvalidArgument, "component_unknown")
+        .with("component_id", id)
+        .with("components", componentCount());
   }
   const detail::RegisteredComponent& c = *s_->ecs.components[id - 1];
   ComponentInfo info;

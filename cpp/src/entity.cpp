@@ -1,4 +1,4 @@
-// entity.cpp - the Entity printable form and the Entities allocator (seed 003).
+// entity.cpp - the Entity printable form and the Entities allocator (docs/entity.md).
 #include "laige/entity.h"
 
 #include <cstdio>
@@ -57,7 +57,11 @@ Entities& Entities::operator=(Entities&& other) noexcept {
 }
 
 Result<Entity> Entities::spawn() noexcept {
-  if (live_ >= capacity_) return ErrorCode::BudgetExhausted;
+  if (live_ >= capacity_) {
+    return Status::failure(ErrorCode::BudgetExhausted, "entity_budget_exhausted")
+        .with("entity_count", live_)
+        .with("capacity", capacity_);
+  }
   std::uint32_t id;
   if (freeCount_ > 0) {
     id = freed_[--freeCount_];  // the one freed last comes back first

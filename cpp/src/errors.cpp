@@ -1,5 +1,10 @@
-// errors.cpp - the static error registry (FACTS.md section 1).
+// errors.cpp - the static error registry (docs/errors.md) and the cold,
+// out-of-line half of Status (building a failure's fields).
 #include "laige/errors.h"
+
+#include <cstring>
+
+#include "laige/result.h"
 
 namespace laige {
 namespace {
@@ -51,6 +56,39 @@ const ErrorEntry& errorInfo(ErrorCode code) noexcept {
 const char* errorName(ErrorCode code) noexcept { return errorInfo(code).codeId; }
 
 const char* errorText(ErrorCode code) noexcept { return errorInfo(code).text; }
+
+// Failure paths only: kept out of line so that the many call sites that
+// build a failure cost a call each, not an inlined copy loop.
+[[gnu::cold]] Status& Status::with(const char* key, std::string_view value) & noexcept {
+  if (code_ == 0 || fieldCount_ >= kMaxErrorFields || key == nullptr) return *this;
+  ErrorField& f = fields_[fieldCount_++];
+  f.key = key;
+  std::size_t n = value.size();
+  if (n > kMaxErrorFieldValue) {
+    std::memcpy(f.value, value.data(), kMaxErrorFieldValue - 3);
+    std::memcpy(f.value + kMaxErrorFieldValue - 3, "...", 3);
+    n = kMaxErrorFieldValue;
+  } else if (n > 0) {
+    std::memcpy(f.value, value.data(), n);
+  }
+  f.value[n] = '\0';
+  f.isNumber = false;
+  return *this;
+}
+
+[[gnu::cold]] Status& Status::withInteger(const char* key, std::uint64_t magnitude, bool negative) & noexcept {
+  char buf[24];
+  std::size_t n = 0;
+  do {
+    buf[sizeof buf - 1 - n++] = static_cast<char>('0' + magnitude % 10);
+    magnitude /= 10;
+  } while (magnitude != 0);
+  if (negative) buf[sizeof buf - 1 - n++] = '-';
+  const std::uint32_t before = fieldCount_;
+  with(key, std::string_view{buf + sizeof buf - n, n});
+  if (fieldCount_ != before) fields_[fieldCount_ - 1].isNumber = true;
+  return *this;
+}
 
 ErrorCode errorCodeFromName(std::string_view codeId) noexcept {
   for (std::uint32_t v = 1; v <= kMaxErrorCodeValue; ++v) {

@@ -1,5 +1,5 @@
 // game_loop.cpp - the integer tick accumulator, the catch-up cap and the
-// G-R1 allocation guard around every tick.
+// the no-allocation guard around every tick.
 #include "laige/game_loop.h"
 
 #include <utility>
@@ -32,9 +32,9 @@ constexpr const char* kDroppedText =
     "docs/game_loop.md#catch-up";
 [[maybe_unused]] constexpr const char* kTickAllocText =
     "sim_tick_allocation | a simulation tick allocated heap memory | a system, the tickInput or "
-    "onTick hook or the engine called operator new inside the tick (G-R1: zero per-tick "
-    "allocations) | move the allocation to setup, or use a pool sized at creation | "
-    "docs/game_loop.md#g-r1";
+    "onTick hook or the engine called operator new inside the tick (a tick allocates nothing) | "
+    "move the allocation to setup, or use a pool sized at creation | "
+    "docs/game_loop.md#tick-allocates-nothing";
 
 }  // namespace
 
@@ -83,23 +83,27 @@ Result<GameLoop> GameLoop::create(World& world, const SystemSchedule& schedule,
   if (options.tickRateHz < kMinTickRateHz || options.tickRateHz > kMaxTickRateHz) {
     LAIGE_LOG_WARN("loop", "tick_rate_invalid", kTickRateText,
                    log::field("tick_rate_hz", options.tickRateHz));
-    return ErrorCode::InvalidArgument;
+    return Status::failure(ErrorCode::InvalidArgument, "tick_rate_invalid")
+        .with("tick_rate_hz", options.tickRateHz)
+        .with("min_hz", kMinTickRateHz)
+        .with("max_hz", kMaxTickRateHz);
   }
   if (options.maxCatchUpTicks == 0) {
     LAIGE_LOG_WARN("loop", "catchup_invalid", kCatchUpText,
                    log::field("max_catch_up", options.maxCatchUpTicks));
-    return ErrorCode::InvalidArgument;
+    return Status::failure(ErrorCode::InvalidArgument, "catchup_invalid")
+        .with("max_catch_up", options.maxCatchUpTicks);
   }
   return GameLoop(world, schedule, options);
 }
 
 Status GameLoop::frame() noexcept {
-  if (world_ == nullptr) return ErrorCode::InvalidArgument;
+  if (world_ == nullptr) return Status::failure(ErrorCode::InvalidArgument, "loop_moved_from");
   return frameAt(options_.nowNs(options_.clockContext));
 }
 
 Status GameLoop::frameAt(std::int64_t nowNs) noexcept {
-  if (world_ == nullptr) return ErrorCode::InvalidArgument;
+  if (world_ == nullptr) return Status::failure(ErrorCode::InvalidArgument, "loop_moved_from");
   // Decision 12: once per frame, before its ticks, whether or not any run.
   world_->beginFrame();
   ++stats_.frames;
@@ -145,7 +149,7 @@ Status GameLoop::frameAt(std::int64_t nowNs) noexcept {
 }
 
 Status GameLoop::step(std::uint64_t n) noexcept {
-  if (world_ == nullptr) return ErrorCode::InvalidArgument;
+  if (world_ == nullptr) return Status::failure(ErrorCode::InvalidArgument, "loop_moved_from");
   world_->beginFrame();
   ++stats_.frames;
   for (std::uint64_t i = 0; i < n; ++i) {
@@ -157,7 +161,7 @@ Status GameLoop::step(std::uint64_t n) noexcept {
 
 Status GameLoop::runTick() noexcept {
 #if LAIGE_DEBUG_ASSERTS
-  // G-R1: the watch covers the whole tick body, both hooks included.
+  // No allocation in a tick: the watch covers the whole tick body, both hooks included.
   const AllocationCounterFn counter = allocationCounter();
   const std::uint64_t before = counter != nullptr ? counter() : 0;
 #endif
@@ -185,7 +189,7 @@ Status GameLoop::runTick() noexcept {
       LAIGE_LOG_ERROR("alloc", "sim_tick_allocation", kTickAllocText,
                       log::field("tick", stats_.ticks), log::field("allocs", after - before),
                       log::field("site", site));
-      LAIGE_MISUSE("G-R1: a simulation tick allocated (alloc/sim_tick_allocation)");
+      LAIGE_MISUSE("a simulation tick allocated (alloc/sim_tick_allocation)");
     }
   }
 #endif

@@ -1,4 +1,4 @@
-// logging.cpp - the logging facade (FACTS.md section 2; docs/logging.md).
+// logging.cpp - the logging facade (docs/logging.md.
 //
 // Everything the logger needs after init() is preallocated: the subsystem
 // overrides and the rate-limit keys live in fixed tables, fields carry
@@ -9,6 +9,7 @@
 #include "laige/logging.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -304,13 +305,20 @@ void ConsoleSink::emit(const LogRecord& record) noexcept { writeLine(stream_, re
 void ConsoleSink::flush() noexcept { flushStream(stream_, failedWrites_); }
 
 Result<std::unique_ptr<FileSink>> FileSink::create(const char* path) noexcept {
-  if (path == nullptr || path[0] == '\0') return ErrorCode::InvalidArgument;
+  if (path == nullptr || path[0] == '\0') {
+    return Status::failure(ErrorCode::InvalidArgument, "log_file_failed").with("reason", "empty_path");
+  }
   std::FILE* file = std::fopen(path, "ab");
-  if (file == nullptr) return ErrorCode::IoError;
+  if (file == nullptr) {
+    return Status::failure(ErrorCode::IoError, "log_file_failed")
+        .with("reason", "open_failed")
+        .with("path", path)
+        .with("errno", errno);
+  }
   FileSink* sink = new (std::nothrow) FileSink(file);
   if (sink == nullptr) {
     std::fclose(file);
-    return ErrorCode::BudgetExhausted;
+    return Status::failure(ErrorCode::BudgetExhausted, "log_file_failed").with("reason", "out_of_memory");
   }
   return std::unique_ptr<FileSink>(sink);
 }
@@ -654,8 +662,9 @@ Status installCrashHandling() noexcept {
   struct sigaction previous[std::size(kCrashSignals)] {};
   for (std::size_t i = 0; i < std::size(kCrashSignals); ++i) {
     if (::sigaction(kCrashSignals[i].number, &action, &previous[i]) != 0) {
+      const int signal = kCrashSignals[i].number;
       while (i-- > 0) ::sigaction(kCrashSignals[i].number, &previous[i], nullptr);  // all or nothing
-      return ErrorCode::IoError;
+      return Status::failure(ErrorCode::IoError, "crash_handler_failed").with("signal", signal);
     }
   }
   return Status{};

@@ -1,4 +1,4 @@
-// query.cpp - the iteration guard (seed 004, "Iteration legality"): begin
+// query.cpp - the iteration guard (docs/query.md, "Iteration legality"): begin
 // and end, the matched-archetype scan, and the checks every mutating World
 // call runs while an each is live. The per-entity loop is the header-
 // defined World::each (detail/world_ecs_inl.h).
@@ -48,7 +48,11 @@ Status guardDestroy(const WorldState& s, Entity e) noexcept {
                  log::field("generation", e.generation()), log::field("operation", "destroy"),
                  log::field("archetype_id", aid),
                  log::field("rows", s.ecs.archetypes[aid]->liveRows()));
-  return ErrorCode::InvalidArgument;
+  return Status::failure(ErrorCode::InvalidArgument, "iteration_mutation")
+      .with("operation", "destroy")
+      .with("entity_id", e.id())
+      .with("archetype_id", aid)
+      .with("rows", s.ecs.archetypes[aid]->liveRows());
 }
 
 Status guardClear(const WorldState& s) noexcept {
@@ -65,7 +69,10 @@ Status guardClear(const WorldState& s) noexcept {
     LAIGE_LOG_WARN("ecs", "iteration_clear", kClearText, log::field("entity_id", first.id()),
                    log::field("generation", first.generation()), log::field("archetype_id", a.id),
                    log::field("rows", a.liveRows()));
-    return ErrorCode::InvalidArgument;
+    return Status::failure(ErrorCode::InvalidArgument, "iteration_clear")
+        .with("entity_id", first.id())
+        .with("archetype_id", a.id)
+        .with("rows", a.liveRows());
   }
   return Status{};
 }
@@ -76,7 +83,11 @@ Status guardInPlace(const WorldState& s, Entity e, ComponentTypeId c, ArchetypeI
   LAIGE_LOG_WARN("ecs", "iteration_write_during_read", kWriteText, log::field("entity_id", e.id()),
                  log::field("generation", e.generation()), log::field("component_id", c),
                  log::field("archetype_id", at));
-  return ErrorCode::InvalidArgument;
+  return Status::failure(ErrorCode::InvalidArgument, "iteration_write_during_read")
+      .with("entity_id", e.id())
+      .with("component", s.ecs.components[c - 1]->name)
+      .with("component_id", c)
+      .with("archetype_id", at);
 }
 
 Status guardMove(const WorldState& s, Entity e, ComponentTypeId c, ArchetypeId from,
@@ -93,7 +104,11 @@ Status guardMove(const WorldState& s, Entity e, ComponentTypeId c, ArchetypeId f
                  log::field("source_archetype", from), log::field("target_archetype", to),
                  log::field("archetype_id", hit),
                  log::field("rows", s.ecs.archetypes[hit]->liveRows()));
-  return ErrorCode::InvalidArgument;
+  return Status::failure(ErrorCode::InvalidArgument, "iteration_mutation")
+      .with("operation", removing ? "remove" : "add")
+      .with("entity_id", e.id())
+      .with("component", s.ecs.components[c - 1]->name)
+      .with("archetype_id", hit);
 }
 
 }  // namespace detail
@@ -107,7 +122,8 @@ Status World::beginIteration(std::span<const ComponentTypeId> ids,
     LAIGE_MISUSE("nested World::each (or beginIteration) while an iteration is live");
     LAIGE_LOG_WARN("ecs", "iteration_nested", detail::kNestedText, log::field("entity_id", 0u),
                    log::field("generation", 0u), log::field("archetype_count", g.matchedCount));
-    return ErrorCode::InvalidArgument;
+    return Status::failure(ErrorCode::InvalidArgument, "iteration_nested")
+        .with("archetype_count", g.matchedCount);
   }
   const char* reason = nullptr;
   if (ids.size() != access.size()) reason = "length_mismatch";
@@ -121,7 +137,9 @@ Status World::beginIteration(std::span<const ComponentTypeId> ids,
   if (reason != nullptr) {
     LAIGE_LOG_WARN("ecs", "iteration_invalid", detail::kInvalidText, log::field("reason", reason),
                    log::field("count", static_cast<std::uint32_t>(ids.size())));
-    return ErrorCode::InvalidArgument;
+    return Status::failure(ErrorCode::InvalidArgument, "iteration_invalid")
+        .with("reason", reason)
+        .with("count", static_cast<std::uint32_t>(ids.size()));
   }
   g.matched.reset();
   g.read.reset();

@@ -1,5 +1,5 @@
 // replay.cpp - the LGRP v1 codec: the shared encoder checks, the file and
-// memory recorders, the parser and the bounded loader (FACTS.md section 15).
+// memory recorders, the parser and the bounded loader (docs/replay.md).
 #include "laige/replay.h"
 
 #include <cerrno>
@@ -51,30 +51,37 @@ std::uint64_t effectiveCap(std::uint64_t maxBytes) noexcept {
 
 namespace detail {
 
-Status ReplayEncoder::fail(ErrorCode code) noexcept {
-  if (failure == 0) failure = static_cast<std::uint32_t>(code);
-  return static_cast<ErrorCode>(failure);
+Status ReplayEncoder::fail(ErrorCode code, const char* why) noexcept {
+  if (failure == 0) {
+    failure = static_cast<std::uint32_t>(code);
+    failureStatus = Status::failure(code, "record_failed")
+                        .with("reason", why)
+                        .with("frames", frames)
+                        .with("bytes", bytes)
+                        .with("max_bytes", maxBytes);
+  }
+  return failureStatus;
 }
 
 Status ReplayEncoder::admitFrame(std::uint64_t tick, const std::uint8_t* data, std::uint32_t len,
                                  std::uint8_t (&record)[kReplayFrameOverhead]) noexcept {
-  if (failure != 0) return static_cast<ErrorCode>(failure);
+  if (failure != 0) return failureStatus;
   // A published log is immutable: misuse after finish is reported without
   // turning the (already renamed) recording into a failure.
-  if (finished) return ErrorCode::InvalidArgument;
-  if (tick != frames + 1) return fail(ErrorCode::InvalidArgument);
-  if (len > kMaxReplayFrameBytes) return fail(ErrorCode::InvalidArgument);
-  if (data == nullptr && len != 0) return fail(ErrorCode::InvalidArgument);
-  if (bytes + kReplayFrameOverhead + len > maxBytes) return fail(ErrorCode::BudgetExhausted);
+  if (finished) return Status::failure(ErrorCode::InvalidArgument, "record_after_finish").with("frames", frames);
+  if (tick != frames + 1) return fail(ErrorCode::InvalidArgument, "tick_sequence");
+  if (len > kMaxReplayFrameBytes) return fail(ErrorCode::InvalidArgument, "frame_too_large");
+  if (data == nullptr && len != 0) return fail(ErrorCode::InvalidArgument, "null_data");
+  if (bytes + kReplayFrameOverhead + len > maxBytes) return fail(ErrorCode::BudgetExhausted, "size_cap");
   putLe64(record, tick);
   putLe32(record + 8, len);
   return Status{};
 }
 
 Status ReplayEncoder::admitTrailer(std::uint8_t (&trailer)[kReplayTrailerSize]) noexcept {
-  if (failure != 0) return static_cast<ErrorCode>(failure);
-  if (finished) return ErrorCode::InvalidArgument;
-  if (bytes + kReplayTrailerSize > maxBytes) return fail(ErrorCode::BudgetExhausted);
+  if (failure != 0) return failureStatus;
+  if (finished) return Status::failure(ErrorCode::InvalidArgument, "record_after_finish").with("frames", frames);
+  if (bytes + kReplayTrailerSize > maxBytes) return fail(ErrorCode::BudgetExhausted, "size_cap");
   putLe64(trailer, frames);
   putLe64(trailer + 8, hash);
   return Status{};
@@ -130,7 +137,10 @@ Result<ReplayRecorder> ReplayRecorder::create(const ReplayIdentity& identity, co
     LAIGE_LOG_WARN("replay", "record_start_failed", kStartFailedText,
                    log::field("reason", path == nullptr || path[0] == '\0' ? "empty_path" : "cap_too_small"),
                    log::field("max_bytes", cap));
-    return ErrorCode::InvalidArgument;
+    return Status::failure(ErrorCode::InvalidArgument, "record_start_failed")
+        .with("reason", path == nullptr || path[0] == '\0' ? "empty_path" : "cap_too_small")
+        .with("max_bytes", cap)
+        .with("min_bytes", kMinReplaySizeLimit);
   }
   auto s = std::make_unique<detail::ReplayFileState>();
   s->enc.maxBytes = cap;
@@ -140,7 +150,10 @@ Result<ReplayRecorder> ReplayRecorder::create(const ReplayIdentity& identity, co
   if (s->file == nullptr) {
     LAIGE_LOG_WARN("replay", "record_start_failed", kStartFailedText, log::field("reason", "open_failed"),
                    log::field("path", s->tempPath.c_str()), log::field("errno", errno));
-    return ErrorCode::IoError;
+    return Status::failure(ErrorCode::IoError, "record_start_failed")
+        .with("reason", "open_failed")
+        .with("path", s->tempPath)
+        .with("errno", errno);
   }
   std::setvbuf(s->file, s->ioBuffer, _IOFBF, sizeof s->ioBuffer);
   std::uint8_t header[kReplayHeaderSize];
@@ -150,7 +163,9 @@ Result<ReplayRecorder> ReplayRecorder::create(const ReplayIdentity& identity, co
     std::remove(s->tempPath.c_str());
     LAIGE_LOG_WARN("replay", "record_start_failed", kStartFailedText, log::field("reason", "write_failed"),
                    log::field("path", s->tempPath.c_str()));
-    return ErrorCode::IoError;
+    return Status::failure(ErrorCode::IoError, "record_start_failed")
+        .with("reason", "write_failed")
+        .with("path", s->tempPath);
   }
   s->enc.commit(header, sizeof header);
   LAIGE_LOG_INFO("replay", "record_started", "replay recording started", log::field("path", path),
@@ -159,8 +174,8 @@ Result<ReplayRecorder> ReplayRecorder::create(const ReplayIdentity& identity, co
 }
 
 // Closes and deletes the temp file of a failed recording (once) and logs it.
-static Status failRecording(detail::ReplayFileState& s, ErrorCode code) noexcept {
-  const Status st = s.enc.fail(code);
+static Status failRecording(detail::ReplayFileState& s, ErrorCode code, const char* why) noexcept {
+  const Status st = s.enc.fail(code, why);
   if (s.file != nullptr) {
     std::fclose(s.file);
     s.file = nullptr;
@@ -176,15 +191,15 @@ static Status failRecording(detail::ReplayFileState& s, ErrorCode code) noexcept
 }
 
 Status ReplayRecorder::writeFrame(std::uint64_t tick, const std::uint8_t* data, std::uint32_t len) noexcept {
-  if (!s_) return ErrorCode::InvalidArgument;
+  if (!s_) return Status::failure(ErrorCode::InvalidArgument, "recorder_moved_from");
   detail::ReplayFileState& s = *s_;
   const bool wasFailed = s.enc.failure != 0;
   std::uint8_t record[kReplayFrameOverhead];
   const Status st = s.enc.admitFrame(tick, data, len, record);
-  if (st.isError()) return wasFailed || s.enc.finished ? st : failRecording(s, st.error());
+  if (st.isError()) return wasFailed || s.enc.finished ? st : failRecording(s, st.error(), st.fieldValue("reason"));
   if (std::fwrite(record, 1, sizeof record, s.file) != sizeof record ||
       (len != 0 && std::fwrite(data, 1, len, s.file) != len)) {
-    return failRecording(s, ErrorCode::IoError);
+    return failRecording(s, ErrorCode::IoError, "write_failed");
   }
   s.enc.commit(record, sizeof record);
   s.enc.commit(data, len);
@@ -193,12 +208,12 @@ Status ReplayRecorder::writeFrame(std::uint64_t tick, const std::uint8_t* data, 
 }
 
 Status ReplayRecorder::finish() noexcept {
-  if (!s_) return ErrorCode::InvalidArgument;
+  if (!s_) return Status::failure(ErrorCode::InvalidArgument, "recorder_moved_from");
   detail::ReplayFileState& s = *s_;
   const bool wasFailed = s.enc.failure != 0;
   std::uint8_t trailer[kReplayTrailerSize];
   const Status st = s.enc.admitTrailer(trailer);
-  if (st.isError()) return wasFailed || s.enc.finished ? st : failRecording(s, st.error());
+  if (st.isError()) return wasFailed || s.enc.finished ? st : failRecording(s, st.error(), st.fieldValue("reason"));
   // fclose reports the flush of the last buffered bytes: check both, since a
   // full disk usually shows up only here.
   const bool wrote = std::fwrite(trailer, 1, sizeof trailer, s.file) == sizeof trailer;
@@ -207,11 +222,11 @@ Status ReplayRecorder::finish() noexcept {
   s.file = nullptr;
   if (!wrote || !flushed || !closed) {
     std::remove(s.tempPath.c_str());
-    return failRecording(s, ErrorCode::IoError);
+    return failRecording(s, ErrorCode::IoError, "write_failed");
   }
   if (std::rename(s.tempPath.c_str(), s.path.c_str()) != 0) {
     std::remove(s.tempPath.c_str());
-    return failRecording(s, ErrorCode::IoError);
+    return failRecording(s, ErrorCode::IoError, "rename_failed");
   }
   s.enc.bytes += sizeof trailer;
   s.enc.finished = true;
@@ -238,8 +253,8 @@ void ReplayRecorder::abandon() noexcept {
 std::uint64_t ReplayRecorder::frameCount() const noexcept { return s_ ? s_->enc.frames : 0; }
 std::uint64_t ReplayRecorder::bytesWritten() const noexcept { return s_ ? s_->enc.bytes : 0; }
 Status ReplayRecorder::status() const noexcept {
-  if (!s_) return ErrorCode::InvalidArgument;
-  return s_->enc.failure == 0 ? Status{} : Status{static_cast<ErrorCode>(s_->enc.failure)};
+  if (!s_) return Status::failure(ErrorCode::InvalidArgument, "recorder_moved_from");
+  return s_->enc.failureStatus;
 }
 bool ReplayRecorder::finished() const noexcept { return s_ && s_->enc.finished; }
 
@@ -250,7 +265,10 @@ Result<ReplayWriter> ReplayWriter::create(const ReplayIdentity& identity, std::u
   if (cap < kMinReplaySizeLimit) {
     LAIGE_LOG_WARN("replay", "record_start_failed", kStartFailedText, log::field("reason", "cap_too_small"),
                    log::field("max_bytes", cap));
-    return ErrorCode::InvalidArgument;
+    return Status::failure(ErrorCode::InvalidArgument, "record_start_failed")
+        .with("reason", "cap_too_small")
+        .with("max_bytes", cap)
+        .with("min_bytes", kMinReplaySizeLimit);
   }
   ReplayWriter w;
   w.enc_.maxBytes = cap;
@@ -306,12 +324,12 @@ Status ReplayWriter::finish() {
 std::vector<std::uint8_t> ReplayWriter::takeBytes() noexcept {
   std::vector<std::uint8_t> out = std::move(bytes_);
   bytes_ = {};
-  if (!enc_.finished) static_cast<void>(enc_.fail(ErrorCode::InvalidArgument));
+  if (!enc_.finished) static_cast<void>(enc_.fail(ErrorCode::InvalidArgument, "taken"));
   return out;
 }
 
 Status ReplayWriter::status() const noexcept {
-  return enc_.failure == 0 ? Status{} : Status{static_cast<ErrorCode>(enc_.failure)};
+  return enc_.failureStatus;
 }
 
 // --- ReplayLog ------------------------------------------------------------------
@@ -324,7 +342,12 @@ std::span<const std::uint8_t> ReplayLog::frameBytes(std::size_t index) const noe
 }
 
 Status ReplayLog::appendFrame(const std::uint8_t* data, std::uint32_t size) {
-  if (size > kMaxReplayFrameBytes || (data == nullptr && size != 0)) return ErrorCode::InvalidArgument;
+  if (size > kMaxReplayFrameBytes || (data == nullptr && size != 0)) {
+    return Status::failure(ErrorCode::InvalidArgument, "log_invalid")
+        .with("frame_index", static_cast<std::uint64_t>(frames.size()))
+        .with("size", size)
+        .with("reason", data == nullptr && size != 0 ? "null_data" : "frame_too_large");
+  }
   frames.push_back(ReplayFrame{frames.size() + 1, payload.size(), size});
   if (size != 0) payload.insert(payload.end(), data, data + size);
   return Status{};
@@ -338,7 +361,7 @@ Result<ReplayLog> reject(ReplayParseError* why, const char* reason, std::uint64_
   if (why != nullptr) *why = ReplayParseError{reason, offset};
   LAIGE_LOG_WARN("replay", "parse_rejected", kParseText, log::field("reason", reason),
                  log::field("offset", offset));
-  return ErrorCode::MalformedInput;
+  return Status::failure(ErrorCode::MalformedInput, "parse_rejected").with("reason", reason).with("offset", offset);
 }
 
 }  // namespace
@@ -414,7 +437,7 @@ Result<ReplayLog> loadReplay(const char* path, std::uint64_t maxBytes, ReplayPar
   if (path == nullptr || path[0] == '\0') {
     if (why != nullptr) *why = ReplayParseError{"empty_path", 0};
     LAIGE_LOG_WARN("replay", "load_failed", kLoadFailedText, log::field("reason", "empty_path"));
-    return ErrorCode::MalformedInput;
+    return Status::failure(ErrorCode::MalformedInput, "load_failed").with("reason", "empty_path");
   }
   const std::uint64_t cap = effectiveCap(maxBytes);
   std::FILE* f = std::fopen(path, "rb");
@@ -422,7 +445,10 @@ Result<ReplayLog> loadReplay(const char* path, std::uint64_t maxBytes, ReplayPar
     if (why != nullptr) *why = ReplayParseError{"open_failed", 0};
     LAIGE_LOG_WARN("replay", "load_failed", kLoadFailedText, log::field("reason", "open_failed"),
                    log::field("path", path), log::field("errno", errno));
-    return ErrorCode::IoError;
+    return Status::failure(ErrorCode::IoError, "load_failed")
+        .with("reason", "open_failed")
+        .with("path", path)
+        .with("errno", errno);
   }
   std::vector<std::uint8_t> bytes;
   // A regular file tells its size up front: an oversize one is rejected
@@ -458,13 +484,13 @@ Result<ReplayLog> loadReplay(const char* path, std::uint64_t maxBytes, ReplayPar
     if (why != nullptr) *why = ReplayParseError{"read_failed", bytes.size()};
     LAIGE_LOG_WARN("replay", "load_failed", kLoadFailedText, log::field("reason", "read_failed"),
                    log::field("path", path));
-    return ErrorCode::IoError;
+    return Status::failure(ErrorCode::IoError, "load_failed").with("reason", "read_failed").with("path", path);
   }
   if (oversize) {
     if (why != nullptr) *why = ReplayParseError{"oversize", cap};
     LAIGE_LOG_WARN("replay", "load_oversize", kOversizeText, log::field("path", path),
                    log::field("max_bytes", cap));
-    return ErrorCode::MalformedInput;
+    return Status::failure(ErrorCode::MalformedInput, "load_oversize").with("path", path).with("max_bytes", cap);
   }
   return parseReplay(bytes.data(), bytes.size(), why);
 }

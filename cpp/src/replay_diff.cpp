@@ -23,8 +23,8 @@ constexpr const char* kSchemaText =
     "compares component columns by id and needs identical registries | set both worlds up with "
     "the same scenario | docs/replay.md#diff";
 constexpr const char* kRunFailedText =
-    "diff_run_failed | a tick failed while diffing replays | runSystems returned an error (see the "
-    "system warn before this one) | fix the failing system or schedule | docs/replay.md#diff";
+    "diff_run_failed | a tick failed while diffing replays | runSystems returned an error (the cause field of the error names it) | "
+    "fix the failing system or schedule | docs/replay.md#diff";
 
 /// One lock-step tick of one side.
 Status stepSide(World& world, const SystemSchedule& schedule, const ReplayLog& log, std::uint64_t index,
@@ -36,6 +36,11 @@ Status stepSide(World& world, const SystemSchedule& schedule, const ReplayLog& l
   if (st.isError()) {
     LAIGE_LOG_WARN("replay", "diff_run_failed", kRunFailedText, log::field("side", side),
                    log::field("tick", index + 1), log::field("code", errorName(st.error())));
+    return Status::failure(st.error(), "diff_run_failed")
+        .with("side", side)
+        .with("tick", index + 1)
+        .with("code", errorName(st.error()))
+        .with("cause", st.reason());
   }
   return st;
 }
@@ -45,19 +50,26 @@ Status stepSide(World& world, const SystemSchedule& schedule, const ReplayLog& l
 Result<ReplayDiffResult> diffReplays(const ReplayLog& logA, const ReplayLog& logB, World& worldA, World& worldB,
                                      const ReplayConfig& configA, const ReplayConfig& configB,
                                      std::uint32_t maxEntries, const ReplayProgress* progress) {
-  if (Status st = detail::checkReplayLogShape(logA, "a"); st.isError()) return st.error();
-  if (Status st = detail::checkReplayLogShape(logB, "b"); st.isError()) return st.error();
-  if (Status st = detail::checkReplayWorld(worldA, configA, "a"); st.isError()) return st.error();
-  if (Status st = detail::checkReplayWorld(worldB, configB, "b"); st.isError()) return st.error();
+  if (Status st = detail::checkReplayLogShape(logA, "a"); st.isError()) return st;
+  if (Status st = detail::checkReplayLogShape(logB, "b"); st.isError()) return st;
+  if (Status st = detail::checkReplayWorld(worldA, configA, "a"); st.isError()) return st;
+  if (Status st = detail::checkReplayWorld(worldB, configB, "b"); st.isError()) return st;
   if (detail::reportDiffIdentityMismatch(logA, worldA, configA, logB, worldB, configB)) {
-    return ErrorCode::InvalidArgument;
+    Status st = detail::identityMismatch("diff_identity_mismatch", "a_mismatch", logA.identity,
+                                         makeReplayIdentity(worldA, configA));
+    const Status b = detail::identityMismatch("diff_identity_mismatch", "b_mismatch", logB.identity,
+                                              makeReplayIdentity(worldB, configB));
+    st.with("b_mismatch", b.fieldValue("b_mismatch"));
+    return st;
   }
   const bool detA = detail::replayDeterministic(worldA, configA);
   const bool detB = detail::replayDeterministic(worldB, configB);
   if (!detA || !detB) {
     LAIGE_LOG_WARN("replay", "diff_determinism_disabled", kDeterminismText, log::field("a_enabled", detA),
                    log::field("b_enabled", detB));
-    return ErrorCode::InvalidArgument;
+    return Status::failure(ErrorCode::InvalidArgument, "diff_determinism_disabled")
+        .with("a_enabled", detA)
+        .with("b_enabled", detB);
   }
   const std::uint64_t schemaA = componentSchemaHash(worldA);
   const std::uint64_t schemaB = componentSchemaHash(worldB);
@@ -65,12 +77,14 @@ Result<ReplayDiffResult> diffReplays(const ReplayLog& logA, const ReplayLog& log
     LAIGE_LOG_WARN("replay", "diff_schema_mismatch", kSchemaText,
                    log::field("a_components", worldA.componentCount()),
                    log::field("b_components", worldB.componentCount()));
-    return ErrorCode::InvalidArgument;
+    return Status::failure(ErrorCode::InvalidArgument, "diff_schema_mismatch")
+        .with("a_components", worldA.componentCount())
+        .with("b_components", worldB.componentCount());
   }
   SystemSchedule scheduleA;
   SystemSchedule scheduleB;
-  if (Status st = worldA.scheduleSystems(scheduleA); st.isError()) return st.error();
-  if (Status st = worldB.scheduleSystems(scheduleB); st.isError()) return st.error();
+  if (Status st = worldA.scheduleSystems(scheduleA); st.isError()) return st;
+  if (Status st = worldB.scheduleSystems(scheduleB); st.isError()) return st;
 
   const std::uint32_t cap = maxEntries > kMaxReplayDiffEntries ? kMaxReplayDiffEntries : maxEntries;
   ReplayDiffResult r;
@@ -81,8 +95,8 @@ Result<ReplayDiffResult> diffReplays(const ReplayLog& logA, const ReplayLog& log
   bool diverged = false;
   for (std::uint64_t t = 0;; ++t) {
     if (t > 0) {
-      if (Status st = stepSide(worldA, scheduleA, logA, t - 1, "a"); st.isError()) return st.error();
-      if (Status st = stepSide(worldB, scheduleB, logB, t - 1, "b"); st.isError()) return st.error();
+      if (Status st = stepSide(worldA, scheduleA, logA, t - 1, "a"); st.isError()) return st;
+      if (Status st = stepSide(worldB, scheduleB, logB, t - 1, "b"); st.isError()) return st;
       if (progress != nullptr && progress->fn != nullptr && progress->interval != 0 &&
           t % progress->interval == 0 && t != common) {
         progress->fn(progress->ctx, t, common);

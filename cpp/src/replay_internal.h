@@ -68,6 +68,12 @@ bool reportIdentityMismatch(const char* event, const char* side, const ReplayLog
 bool reportDiffIdentityMismatch(const ReplayLog& logA, const World& worldA, const ReplayConfig& configA,
                                 const ReplayLog& logB, const World& worldB, const ReplayConfig& configB) noexcept;
 
+/// The failure of an identity check: InvalidArgument, reason `event`, field
+/// `key` = the comma-separated names of the identity fields that differ
+/// (seed, tickRateHz, componentSchemaHash, mathBackendId, configHash).
+[[nodiscard]] Status identityMismatch(const char* event, const char* key, const ReplayIdentity& recorded,
+                                      const ReplayIdentity& current) noexcept;
+
 /// True when both the config and the world are deterministic.
 [[nodiscard]] bool replayDeterministic(const World& world, const ReplayConfig& config) noexcept;
 

@@ -32,8 +32,8 @@ constexpr const char* kDeterminismText =
     "substreams a run is not a function of its inputs | set determinism.enabled in the config | "
     "docs/replay.md#running";
 constexpr const char* kRunFailedText =
-    "run_failed | a tick failed while replaying | runSystems returned an error (see the system "
-    "warn before this one) | fix the failing system or schedule | docs/replay.md#running";
+    "run_failed | a tick failed while replaying | runSystems returned an error (the cause field of the error names it) | "
+    "fix the failing system or schedule | docs/replay.md#running";
 
 /// The log-field keys of one side's identity report (keys must be static).
 struct IdentityKeys {
@@ -112,7 +112,11 @@ Status checkReplayLogShape(const ReplayLog& log, const char* side) noexcept {
       LAIGE_LOG_WARN("replay", "log_invalid", kLogInvalidText, log::field("side", side),
                      log::field("frame_index", static_cast<std::uint64_t>(i)), log::field("tick", f.tick),
                      log::field("size", f.size));
-      return ErrorCode::MalformedInput;
+      return Status::failure(ErrorCode::MalformedInput, "log_invalid")
+          .with("side", side)
+          .with("frame_index", static_cast<std::uint64_t>(i))
+          .with("tick", f.tick)
+          .with("size", f.size);
     }
   }
   return Status{};
@@ -127,7 +131,17 @@ Status checkReplayWorld(const World& world, const ReplayConfig& config, const ch
                    log::field("world_capacity", o.capacity), log::field("config_capacity", want.capacity),
                    log::field("world_seed", o.seed), log::field("config_seed", want.seed),
                    log::field("ticks_run", world.systemTicksRun()));
-    return ErrorCode::InvalidArgument;
+    // Which of the conditions failed, first one first (the log has the values).
+    const char* mismatch = !world.isLive() ? "world_empty"
+                           : world.systemTicksRun() != 0 ? "ticks_run"
+                           : o.seed != want.seed ? "seed"
+                           : o.capacity != want.capacity ? "capacity"
+                           : o.churnPerFrameBudget != want.churnPerFrameBudget ? "churn_budget"
+                                                                                : "deterministic";
+    return Status::failure(ErrorCode::InvalidArgument, "config_world_mismatch")
+        .with("side", side)
+        .with("mismatch", mismatch)
+        .with("ticks_run", world.systemTicksRun());
   }
   return Status{};
 }
@@ -140,6 +154,20 @@ bool reportIdentityMismatch(const char* event, const char* side, const ReplayLog
   if (!appendIdentityFields(keys, log.identity, makeReplayIdentity(world, config), fields, n)) return false;
   emitWarn(event, kIdentityText, fields, n);
   return true;
+}
+
+Status identityMismatch(const char* event, const char* key, const ReplayIdentity& recorded,
+                        const ReplayIdentity& current) noexcept {
+  const ReplayIdentityDiff d = replayIdentityDiff(recorded, current);
+  const bool differs[5] = {d.seed, d.tickRateHz, d.componentSchemaHash, d.mathBackendId, d.configHash};
+  char list[80];
+  std::size_t len = 0;
+  for (int i = 0; i < 5; ++i) {
+    if (!differs[i]) continue;
+    if (len != 0) list[len++] = ',';
+    for (const char* p = kFieldNames[i]; *p != '\0' && len + 2 < sizeof list; ++p) list[len++] = *p;
+  }
+  return Status::failure(ErrorCode::InvalidArgument, event).with(key, std::string_view(list, len));
 }
 
 bool replayDeterministic(const World& world, const ReplayConfig& config) noexcept {
@@ -163,20 +191,23 @@ bool reportDiffIdentityMismatch(const ReplayLog& logA, const World& worldA, cons
 
 Result<ReplayRunResult> runReplay(const ReplayLog& log, World& world, const ReplayConfig& config,
                                   const ReplayProgress* progress) {
-  if (Status st = detail::checkReplayLogShape(log, ""); st.isError()) return st.error();
-  if (Status st = detail::checkReplayWorld(world, config, ""); st.isError()) return st.error();
+  if (Status st = detail::checkReplayLogShape(log, ""); st.isError()) return st;
+  if (Status st = detail::checkReplayWorld(world, config, ""); st.isError()) return st;
   if (detail::reportIdentityMismatch("identity_mismatch", "", log, world, config)) {
-    return ErrorCode::InvalidArgument;
+    return detail::identityMismatch("identity_mismatch", "mismatch", log.identity,
+                                    makeReplayIdentity(world, config));
   }
   if (!detail::replayDeterministic(world, config)) {
     LAIGE_LOG_WARN("replay", "determinism_disabled", kDeterminismText,
                    log::field("config_enabled", config.determinism.enabled),
                    log::field("world_deterministic", world.options().deterministic));
-    return ErrorCode::InvalidArgument;
+    return Status::failure(ErrorCode::InvalidArgument, "determinism_disabled")
+        .with("config_enabled", config.determinism.enabled)
+        .with("world_deterministic", world.options().deterministic);
   }
   // The schedule is 1 KiB of plain data: a local, not an allocation.
   SystemSchedule schedule;
-  if (Status st = world.scheduleSystems(schedule); st.isError()) return st.error();
+  if (Status st = world.scheduleSystems(schedule); st.isError()) return st;
 
   const std::uint64_t frames = log.frameCount();
   ReplayRunResult result;
@@ -190,7 +221,10 @@ Result<ReplayRunResult> runReplay(const ReplayLog& log, World& world, const Repl
     if (Status st = world.runSystems(schedule, input); st.isError()) {
       LAIGE_LOG_WARN("replay", "run_failed", kRunFailedText, log::field("tick", tick),
                      log::field("code", errorName(st.error())));
-      return st.error();
+      return Status::failure(st.error(), "run_failed")
+          .with("tick", tick)
+          .with("code", errorName(st.error()))
+          .with("cause", st.reason());
     }
     result.tickHashes.push_back(world.stateHash(tick));
     if (progress != nullptr && progress->fn != nullptr && progress->interval != 0 &&

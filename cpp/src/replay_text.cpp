@@ -281,13 +281,28 @@ bool validScenarioName(const std::string& s) noexcept {
 
 }  // namespace
 
+namespace {
+
+/// The failure of a text parser: reason `event`, fields reason (the failed
+/// check), line and column.
+Status textRejected(const char* event, const TextParseError& e) noexcept {
+  return Status::failure(ErrorCode::MalformedInput, event)
+      .with("reason", e.reason)
+      .with("line", e.line)
+      .with("column", e.column);
+}
+
+}  // namespace
+
 Result<ReplayConfigFile> parseReplayConfigJson(std::string_view text, TextParseError* why) {
-  if (why != nullptr) *why = TextParseError{};
+  TextParseError local;
+  TextParseError& e = why != nullptr ? *why : local;
+  e = TextParseError{};
   if (text.size() > kMaxReplayConfigBytes) {
-    if (why != nullptr) why->reason = "too_large";
-    return ErrorCode::MalformedInput;
+    e.reason = "too_large";
+    return textRejected("config_rejected", e);
   }
-  JsonReader r(text, why);
+  JsonReader r(text, &e);
   ReplayConfigFile out;
   // One bit per known key, for duplicate detection.
   enum : unsigned { kRate = 1, kCap = 2, kChurn = 4, kSeed = 8, kDet = 16, kScen = 32 };
@@ -340,7 +355,7 @@ Result<ReplayConfigFile> parseReplayConfigJson(std::string_view text, TextParseE
     }
   }
   if (ok && !r.atEnd()) ok = r.fail("syntax");  // one object, nothing after it
-  if (!ok) return ErrorCode::MalformedInput;
+  if (!ok) return textRejected("config_rejected", e);
   return out;
 }
 
@@ -348,12 +363,9 @@ Status parseHashBaseline(std::string_view text, std::vector<std::uint64_t>& out,
   out.clear();
   if (why != nullptr) *why = TextParseError{};
   auto fail = [why](const char* reason, std::size_t line, std::size_t column) -> Status {
-    if (why != nullptr) {
-      why->reason = reason;
-      why->line = static_cast<std::uint32_t>(line);
-      why->column = static_cast<std::uint32_t>(column);
-    }
-    return ErrorCode::MalformedInput;
+    const TextParseError e{reason, static_cast<std::uint32_t>(line), static_cast<std::uint32_t>(column)};
+    if (why != nullptr) *why = e;
+    return textRejected("baseline_rejected", e);
   };
   if (text.size() > kMaxBaselineBytes) return fail("too_large", 0, 0);
   std::size_t pos = 0;

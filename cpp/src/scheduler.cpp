@@ -44,7 +44,7 @@ constexpr const char* kNestedText =
     "one at a time; a nested tick would interleave them | return from the system and let the "
     "loop run the next tick | docs/scheduler.md#running";
 
-// The longest cycle text assembled (FACTS section 11); the log field itself
+// The longest cycle text assembled (docs/scheduler.md); the log field itself
 // keeps at most log::kFieldValueCapacity - 1 bytes of it.
 constexpr std::size_t kCycleTextMax = 256;
 
@@ -60,7 +60,7 @@ std::string_view tokenOf(const detail::SystemRecord& rec, std::uint32_t k) noexc
 
 Status World::scheduleSystems(SystemSchedule& out) const noexcept {
   out.systemCount = 0;
-  if (!s_) return ErrorCode::InvalidArgument;
+  if (!s_) return Status::failure(ErrorCode::InvalidArgument, "world_moved_from");
   const detail::SystemRegistry& reg = s_->systems;
   const std::uint32_t n = reg.count;
 
@@ -78,7 +78,10 @@ Status World::scheduleSystems(SystemSchedule& out) const noexcept {
       if (found == 0) {
         LAIGE_LOG_WARN("system", "dep_missing", kDepMissingText, log::field("system", rec.def.name),
                        log::field("missing_dep", want.substr(0, 64)), log::field("position", k));
-        return ErrorCode::InvalidArgument;
+        return Status::failure(ErrorCode::InvalidArgument, "dep_missing")
+            .with("system", rec.def.name)
+            .with("missing_dep", want)
+            .with("position", k);
       }
       dep[id - 1][k] = static_cast<std::uint16_t>(found);
     }
@@ -131,7 +134,9 @@ Status World::scheduleSystems(SystemSchedule& out) const noexcept {
       text[used] = '\0';
       LAIGE_LOG_WARN("system", "dependency_cycle", kCycleText, log::field("cycle", text),
                      log::field("cycle_length", len - first));
-      return ErrorCode::InvalidArgument;
+      return Status::failure(ErrorCode::InvalidArgument, "dependency_cycle")
+          .with("cycle", std::string_view(text, used))
+          .with("cycle_length", len - first);
     }
     placed[pick] = true;
     order[pos] = pick;
@@ -150,7 +155,11 @@ Status World::scheduleSystems(SystemSchedule& out) const noexcept {
       LAIGE_LOG_WARN("system", "double_writer", kDoubleWriterText, log::field("component_id", cid),
                      log::field("first_writer", reg.at(firstWriter).def.name),
                      log::field("second_writer", reg.at(id).def.name));
-      return ErrorCode::InvalidArgument;
+      return Status::failure(ErrorCode::InvalidArgument, "double_writer")
+          .with("first_writer", reg.at(firstWriter).def.name)
+          .with("second_writer", reg.at(id).def.name)
+          .with("component", s_->ecs.components[cid - 1]->name)
+          .with("component_id", cid);
     }
   }
 
@@ -183,18 +192,20 @@ Status World::runSystems(const SystemSchedule& schedule) noexcept {
 }
 
 Status World::runSystems(const SystemSchedule& schedule, const TickInput& input) noexcept {
-  if (!s_) return ErrorCode::InvalidArgument;
+  if (!s_) return Status::failure(ErrorCode::InvalidArgument, "world_moved_from");
   detail::SystemRegistry& reg = s_->systems;
   if (reg.running) {
     LAIGE_MISUSE("World::runSystems called from inside a running system");
     LAIGE_LOG_WARN("system", "run_nested", kNestedText, log::field("tick", reg.ticksRun + 1));
-    return ErrorCode::InvalidArgument;
+    return Status::failure(ErrorCode::InvalidArgument, "run_nested").with("tick", reg.ticksRun + 1);
   }
   const std::uint32_t n = schedule.systemCount;
   if (n != reg.count) {
     LAIGE_LOG_WARN("system", "schedule_stale", kStaleText, log::field("scheduled_systems", n),
                    log::field("current_systems", reg.count));
-    return ErrorCode::InvalidArgument;
+    return Status::failure(ErrorCode::InvalidArgument, "schedule_stale")
+        .with("scheduled_systems", n)
+        .with("current_systems", reg.count);
   }
   // Validation precedes dispatch: a rejected schedule leaves the world untouched.
   detail::IdSet256 seen;
@@ -203,7 +214,7 @@ Status World::runSystems(const SystemSchedule& schedule, const TickInput& input)
     if (id == 0 || id > n || seen.contains(id)) {
       LAIGE_LOG_WARN("system", "schedule_invalid", kInvalidText, log::field("slot", slot),
                      log::field("id", id));
-      return ErrorCode::InvalidArgument;
+      return Status::failure(ErrorCode::InvalidArgument, "schedule_invalid").with("slot", slot).with("id", id);
     }
     seen.insert(id);
   }
@@ -217,7 +228,7 @@ Status World::runSystems(const SystemSchedule& schedule, const TickInput& input)
     detail::SystemRecord& rec = reg.at(id);
     SystemContext ctx{*this,      rec.hasSubstream ? &rec.rng : nullptr, tick, input.data, input.size,
                       SystemId{id}, rec.def.userData};
-    // The measured window (seed 002): the run function only; the dispatch
+    // The measured window (docs/system_timing.md): the run function only; the dispatch
     // and the context above stay outside it.
     const std::int64_t start = clock(clockContext);
     rec.def.run(*this, ctx);

@@ -1,5 +1,5 @@
 // state_hash.cpp - World::stateHash, World::componentStateHash and the
-// walk behind World::stateDiff (seed 000; FACTS.md section 14). The stream
+// walk behind World::stateDiff (docs/determinism.md#the-state-hash). The stream
 // is spelled out in laige/state_hash.h; docs/determinism.md#the-state-hash.
 #include "laige/state_hash.h"
 

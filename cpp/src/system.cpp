@@ -16,7 +16,7 @@ namespace detail {
 
 SystemRegistry::SystemRegistry() noexcept {
   // The setup path: the whole table and every timing window now, so that
-  // registering and running systems never allocate (seed 002: 256 records x
+  // registering and running systems never allocate (docs/system_timing.md: 256 records x
   // 2 small window allocations, once per world).
   records.reset(new (std::nothrow) SystemRecord[kMaxSystems]);
   if (!records) return;  // capacity 0: every registration is BudgetExhausted
@@ -24,6 +24,10 @@ SystemRegistry::SystemRegistry() noexcept {
     records[i].window = Histogram(kSystemTimingWindowSamples);
   }
   capacity = kMaxSystems;
+}
+
+Status systemUnknown(std::uint32_t id, std::uint32_t systems) noexcept {
+  return Status::failure(ErrorCode::InvalidArgument, "system_unknown").with("id", id).with("systems", systems);
 }
 
 }  // namespace detail
@@ -39,7 +43,7 @@ constexpr const char* kRunInvalidText =
     "run | set SystemDef::run to the system function | docs/systems.md#registration";
 constexpr const char* kBudgetInvalidText =
     "budget_invalid | registerSystem was given a budget of zero or less | the per-system time "
-    "budget is compared with every measured run and must be positive (G-R5) | declare the "
+    "budget is compared with every measured run and must be positive | declare the "
     "milliseconds the system may take per tick | docs/systems.md#registration";
 constexpr const char* kDepSpecText =
     "dep_spec_invalid | a system's dependsOn list is malformed | it has an empty name, a name "
@@ -103,23 +107,26 @@ const char* parseDeps(const char* spec, detail::DepToken (&out)[kMaxSystemDepend
 
 Result<SystemId> World::registerSystem(const SystemDef& def, const SystemIo* io,
                                        std::uint32_t count) noexcept {
-  if (!s_) return ErrorCode::InvalidArgument;
+  if (!s_) return Status::failure(ErrorCode::InvalidArgument, "world_moved_from");
   detail::WorldState& ws = *s_;
   detail::SystemRegistry& reg = ws.systems;
   const char* name = def.name;
   if (name == nullptr || name[0] == '\0') {
     LAIGE_LOG_WARN("system", "name_invalid", kNameInvalidText,
                    log::field("reason", name == nullptr ? "null" : "empty"));
-    return ErrorCode::InvalidArgument;
+    return Status::failure(ErrorCode::InvalidArgument, "name_invalid")
+        .with("reason", name == nullptr ? "null" : "empty");
   }
   if (def.run == nullptr) {
     LAIGE_LOG_WARN("system", "run_invalid", kRunInvalidText, log::field("system", name));
-    return ErrorCode::InvalidArgument;
+    return Status::failure(ErrorCode::InvalidArgument, "run_invalid").with("system", name);
   }
   if (def.budgetMs.raw <= 0) {
     LAIGE_LOG_WARN("system", "budget_invalid", kBudgetInvalidText, log::field("system", name),
                    log::field("budget_raw", def.budgetMs.raw));
-    return ErrorCode::InvalidArgument;
+    return Status::failure(ErrorCode::InvalidArgument, "budget_invalid")
+        .with("system", name)
+        .with("budget_raw", def.budgetMs.raw);
   }
   detail::DepToken deps[kMaxSystemDependencies];
   std::uint32_t depCount = 0;
@@ -127,35 +134,49 @@ Result<SystemId> World::registerSystem(const SystemDef& def, const SystemIo* io,
   if (const char* why = parseDeps(def.dependsOn, deps, depCount, depPosition); why != nullptr) {
     LAIGE_LOG_WARN("system", "dep_spec_invalid", kDepSpecText, log::field("system", name),
                    log::field("reason", why), log::field("position", depPosition));
-    return ErrorCode::InvalidArgument;
+    return Status::failure(ErrorCode::InvalidArgument, "dep_spec_invalid")
+        .with("system", name)
+        .with("reason", why)
+        .with("position", depPosition);
   }
   for (std::uint32_t id = 1; id <= reg.count; ++id) {
     if (std::strcmp(reg.at(id).def.name, name) == 0) {
       LAIGE_LOG_WARN("system", "duplicate", kDuplicateText, log::field("system", name),
                      log::field("existing_system_id", id));
-      return ErrorCode::InvalidArgument;
+      return Status::failure(ErrorCode::InvalidArgument, "duplicate")
+          .with("system", name)
+          .with("existing_system_id", id);
     }
   }
   if (count > 0 && io == nullptr) {
     LAIGE_LOG_WARN("system", "io_invalid", kIoInvalidText, log::field("system", name),
                    log::field("reason", "null_list"), log::field("position", 0u));
-    return ErrorCode::InvalidArgument;
+    return Status::failure(ErrorCode::InvalidArgument, "io_invalid")
+        .with("system", name)
+        .with("reason", "null_list")
+        .with("position", 0u);
   }
   for (std::uint32_t i = 0; i < count; ++i) {
     if (io[i].access != Access::Read && io[i].access != Access::Write) {
       LAIGE_LOG_WARN("system", "io_invalid", kIoInvalidText, log::field("system", name),
                      log::field("reason", "access_invalid"), log::field("position", i));
-      return ErrorCode::InvalidArgument;
+      return Status::failure(ErrorCode::InvalidArgument, "io_invalid")
+          .with("system", name)
+          .with("reason", "access_invalid")
+          .with("position", i);
     }
   }
-  // Every unregistered id is reported before any duplicate (FACTS section 10
+  // Every unregistered id is reported before any duplicate (docs/systems.md
   // lists the two checks in that order).
   const std::uint32_t components = componentCount();
   for (std::uint32_t i = 0; i < count; ++i) {
     if (io[i].component == kInvalidComponentTypeId || io[i].component > components) {
       LAIGE_LOG_WARN("system", "io_unregistered", kIoUnregisteredText, log::field("system", name),
                      log::field("position", i), log::field("component_id", io[i].component));
-      return ErrorCode::InvalidArgument;
+      return Status::failure(ErrorCode::InvalidArgument, "io_unregistered")
+          .with("system", name)
+          .with("position", i)
+          .with("component_id", io[i].component);
     }
   }
   detail::IdSet256 reads;
@@ -165,14 +186,20 @@ Result<SystemId> World::registerSystem(const SystemDef& def, const SystemIo* io,
     if (reads.contains(cid) || writes.contains(cid)) {
       LAIGE_LOG_WARN("system", "io_duplicate", kIoDuplicateText, log::field("system", name),
                      log::field("position", i), log::field("component_id", cid));
-      return ErrorCode::InvalidArgument;
+      return Status::failure(ErrorCode::InvalidArgument, "io_duplicate")
+          .with("system", name)
+          .with("component", ws.ecs.components[cid - 1]->name)
+          .with("component_id", cid)
+          .with("position", i);
     }
     (io[i].access == Access::Write ? writes : reads).insert(cid);
   }
   if (reg.count >= reg.capacity) {
     LAIGE_LOG_WARN("system", "budget_exhausted", kBudgetExhaustedText, log::field("system", name),
                    log::field("max_systems", kMaxSystems));
-    return ErrorCode::BudgetExhausted;
+    return Status::failure(ErrorCode::BudgetExhausted, "budget_exhausted")
+        .with("system", name)
+        .with("max_systems", kMaxSystems);
   }
 
   const std::uint32_t id = ++reg.count;
@@ -185,7 +212,7 @@ Result<SystemId> World::registerSystem(const SystemDef& def, const SystemIo* io,
   rec.nameLength = static_cast<std::uint32_t>(std::strlen(name));
   rec.budgetMs = fpx16_16::toDouble(def.budgetMs);
   // Deterministic mode: the substream is a pure function of (seed, id), so
-  // the same registration order gives the same streams (FACTS section 5).
+  // the same registration order gives the same streams (docs/determinism.md).
   rec.hasSubstream = ws.options.deterministic;
   rec.rng = rec.hasSubstream ? Prng::deriveSubstream(ws.options.seed, id) : Prng{};
   rec.window.clear();
@@ -197,7 +224,7 @@ Result<SystemId> World::registerSystem(const SystemDef& def, const SystemIo* io,
 }
 
 Result<SystemInfo> World::system(SystemId id) const noexcept {
-  if (!s_ || !s_->systems.valid(id.value)) return ErrorCode::InvalidArgument;
+  if (!s_ || !s_->systems.valid(id.value)) return detail::systemUnknown(id.value, systemCount());
   const detail::SystemRecord& rec = s_->systems.at(id.value);
   return SystemInfo{rec.def, id, rec.reads, rec.writes};
 }
@@ -205,7 +232,7 @@ Result<SystemInfo> World::system(SystemId id) const noexcept {
 std::uint32_t World::systemCount() const noexcept { return s_ ? s_->systems.count : 0; }
 
 Result<SystemRngState> World::systemRngState(SystemId id) const noexcept {
-  if (!s_ || !s_->systems.valid(id.value)) return ErrorCode::InvalidArgument;
+  if (!s_ || !s_->systems.valid(id.value)) return detail::systemUnknown(id.value, systemCount());
   const detail::SystemRecord& rec = s_->systems.at(id.value);
   SystemRngState st;
   st.id = id;

@@ -1,4 +1,4 @@
-// system_timing.cpp - seed 002's cold path (the budget events) and the
+// system_timing.cpp - the budget cold path (docs/system_timing.md) (the budget events) and the
 // timing queries. The per-run measurement itself is inline in runSystems
 // (detail::recordSystemTiming).
 #include "laige/system_timing.h"
@@ -24,11 +24,11 @@ namespace {
 
 constexpr const char* kOverrunText =
     "budget_overrun | a system ran longer than its declared budget | the measured run time of "
-    "this tick exceeded SystemDef::budgetMs (G-R5) | cut the system's work or declare a budget "
+    "this tick exceeded SystemDef::budgetMs | cut the system's work or declare a budget "
     "it can meet; the system keeps running either way | docs/system_timing.md#budget-enforcement";
 constexpr const char* kCriticalText =
     "budget_critical | a system ran 3x or more over its declared budget | the measured run time "
-    "of this tick reached kBudgetCriticalMultiplier x SystemDef::budgetMs (G-R5) | cut the "
+    "of this tick reached kBudgetCriticalMultiplier x SystemDef::budgetMs | cut the "
     "system's work or declare an honest budget; the event never stops the system | "
     "docs/system_timing.md#budget-enforcement";
 
@@ -58,7 +58,7 @@ void reportBudgetBreach(SystemRecord& rec, std::uint32_t id, double measuredMs) 
 }  // namespace detail
 
 Result<SystemTimingStats> World::systemTimingStats(SystemId id) const noexcept {
-  if (!s_ || !s_->systems.valid(id.value)) return ErrorCode::InvalidArgument;
+  if (!s_ || !s_->systems.valid(id.value)) return detail::systemUnknown(id.value, systemCount());
   const detail::SystemRecord& rec = s_->systems.at(id.value);
   SystemTimingStats st;
   st.runs = rec.runs;

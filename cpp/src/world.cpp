@@ -1,4 +1,4 @@
-// world.cpp - entity storage, guardrails (G-R3, G-R4) and World ownership.
+// world.cpp - entity storage, guardrails (entity budget, churn budget) and World ownership.
 #include "laige/world.h"
 
 #include <cstdio>
@@ -52,9 +52,12 @@ constexpr const char* kChurnText =
     "a dedicated system, or raise churnPerFrameBudget through typed configuration | "
     "docs/entity.md#guardrails";
 
-void warnStale(const char* event, const char* text, Entity e) noexcept {
+Status warnStale(const char* event, const char* text, Entity e) noexcept {
   LAIGE_LOG_WARN("ecs", event, text, log::field("entity_id", e.id()),
                  log::field("generation", e.generation()));
+  return Status::failure(ErrorCode::InvalidArgument, event)
+      .with("entity_id", e.id())
+      .with("generation", e.generation());
 }
 
 }  // namespace
@@ -76,21 +79,27 @@ Result<World> World::create(const Options& options) noexcept {
                    "scene budget of at most 65536 entities | docs/entity.md#errors",
                    log::field("capacity", options.capacity),
                    log::field("max_capacity", Entity::kMaxEntities));
-    return ErrorCode::InvalidArgument;
+    return Status::failure(ErrorCode::InvalidArgument, "capacity_invalid")
+        .with("capacity", options.capacity)
+        .with("max_capacity", Entity::kMaxEntities);
   }
   auto state = std::make_unique<detail::WorldState>(options);
   return World(std::move(state));
 }
 
 Result<Entity> World::create() noexcept {
-  if (!s_) return ErrorCode::BudgetExhausted;
+  if (!s_) return Status::failure(ErrorCode::BudgetExhausted, "world_moved_from");
   detail::WorldState& s = *s_;
   Result<Entity> r = s.entities.spawn();
-  if (r.isError()) return r;
+  if (r.isError()) {
+    return Status::failure(ErrorCode::BudgetExhausted, "entity_budget_exhausted")
+        .with("entity_count", s.entities.length())
+        .with("capacity", s.options.capacity);
+  }
   ++s.totalCreated;
   const std::uint32_t live = s.entities.length();
   if (live > s.peakInUse) s.peakInUse = live;
-  // G-R3: warn exactly when the live count reaches a threshold, once per
+  // entity budget: warn exactly when the live count reaches a threshold, once per
   // level per frame. A threshold that computes to 0 never fires.
   for (int level = 0; level < 3; ++level) {
     if (live != s.budgetThreshold[level] || s.budgetThreshold[level] == 0) continue;
@@ -115,11 +124,10 @@ Result<Entity> World::create() noexcept {
 Status World::destroy(Entity e) noexcept {
   if (!s_ || !s_->entities.isAlive(e)) {
     LAIGE_MISUSE("World::destroy on a stale or invalid entity handle");
-    warnStale("stale_entity_destroy", kStaleDestroyText, e);
-    return ErrorCode::InvalidArgument;
+    return warnStale("stale_entity_destroy", kStaleDestroyText, e);
   }
   detail::WorldState& s = *s_;
-  // The iteration guard (seed 004): checked before any side effect.
+  // The iteration guard (docs/query.md): checked before any side effect.
   if (const Status g = detail::guardDestroy(s, e); !g.ok()) return g;
   s.detachRow(e.id());
   s.entities.despawn(e);
@@ -129,8 +137,7 @@ Status World::destroy(Entity e) noexcept {
 
 Status World::check(Entity e) const noexcept {
   if (s_ && s_->entities.isAlive(e)) return Status{};
-  warnStale("stale_entity_access", kStaleAccessText, e);
-  return ErrorCode::InvalidArgument;
+  return warnStale("stale_entity_access", kStaleAccessText, e);
 }
 
 bool World::isValid(Entity e) const noexcept { return s_ && s_->entities.isAlive(e); }
@@ -155,7 +162,7 @@ EntityStats World::stats() const noexcept {
 Status World::clear() noexcept {
   if (!s_) return Status{};
   detail::WorldState& s = *s_;
-  if (const Status g = detail::guardClear(s); !g.ok()) return g;  // seed 004
+  if (const Status g = detail::guardClear(s); !g.ok()) return g;  // docs/query.md
   const std::uint32_t high = s.entities.highWater();
   for (std::uint32_t id = 0; id < high; ++id) {
     if (s.entities.isIndexAlive(id)) s.detachRow(static_cast<std::uint16_t>(id));

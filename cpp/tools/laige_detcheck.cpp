@@ -1,5 +1,5 @@
-// laige_detcheck.cpp - laige-detcheck, the determinism checker (FACTS.md
-// section 16; docs/determinism.md#laige-detcheck).
+// laige_detcheck.cpp - laige-detcheck, the determinism checker
+// (docs/determinism.md#laige-detcheck).
 //
 //   laige-detcheck --scenario=<name> [--ticks=N] [--seed=HEX|DEC] [--expect=<file>]
 //   laige-detcheck --run-a=<bin> --run-b=<bin> [-- args...]
@@ -37,7 +37,7 @@ using namespace laige;
 constexpr int kExitOk = 0;
 constexpr int kExitDiverged = 1;
 constexpr int kExitError = 2;
-// The comparison verdicts are the exit codes (FACTS section 16).
+// The comparison verdicts are the exit codes (docs/scenarios.md).
 static_assert(static_cast<int>(detcheck::Verdict::Agree) == kExitOk &&
               static_cast<int>(detcheck::Verdict::Diverged) == kExitDiverged &&
               static_cast<int>(detcheck::Verdict::ContractError) == kExitError);
@@ -247,7 +247,7 @@ const char* valueOf(const char* arg, std::string_view flag) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Scenario setup legitimately crosses G-R4 and the scheduler notes the
+  // Scenario setup legitimately crosses the churn budget and the scheduler notes the
   // intended read-before-write lags: warnings stay, the info chatter goes.
   log::Logger::instance().setGlobalMinimum(log::Level::Warn);
   const char* scenario = nullptr;

@@ -1,4 +1,4 @@
-// laige-replay - replays LGRP v1 logs (FACTS.md section 15; docs/replay.md).
+// laige-replay - replays LGRP v1 logs (docs/replay.md).
 //
 //   laige-replay --log <log> --config <cfg.json> [--expect <baseline>] [--scenario <name>]
 //   laige-replay --diff <logA> <logB> --config <cfg.json> [--entries <n>] [--scenario <name>]
@@ -285,7 +285,7 @@ void printHex(const std::vector<std::uint8_t>& bytes) {
 int runDiffMode(const Args& a, const ReplayConfigFile& cfg, const tools::ResolvedScenario& scenario) {
   ReplayLog logA, logB;
   if (!loadLog(a.diffA, logA) || !loadLog(a.diffB, logB)) return kExitError;
-  // Each side runs with its own log's seed (FACTS 15: configX = base config
+  // Each side runs with its own log's seed (docs/replay.md: configX = base config
   // with the seed of log X's header), so two seeds can be compared.
   ReplayConfig configA = cfg.config, configB = cfg.config;
   configA.seed = logA.identity.seed;

@@ -37,16 +37,16 @@ int main() {
   std::printf("laige-sim %s self-check (%s)\n", laige::kVersionString, target);
 
   laige::log::LoggerOptions quiet;
-  quiet.globalMinimum = laige::log::Level::Error;  // the workload hits G-R3 warns on purpose
+  quiet.globalMinimum = laige::log::Level::Error;  // the workload hits the entity-budget warns on purpose
   laige::log::Logger::instance().init(quiet);
 
   expect(std::string_view(laige::errorName(laige::ErrorCode::BudgetExhausted)) == "budget_exhausted",
          "errors: registry");
 
   laige::Prng rng(0x1234567890ABCDEFull);
-  expect(rng.next_u64() == 0x6C6322B836E9CA2Aull, "prng: first master draw (FACTS KAT)");
+  expect(rng.next_u64() == 0x6C6322B836E9CA2Aull, "prng: first master draw (known answer)");
   expect(laige::Prng::deriveSubstream(0x1234567890ABCDEFull, 3).next_u64() == 0x50A8E8673127AD76ull,
-         "prng: substream 3 first draw (FACTS KAT)");
+         "prng: substream 3 first draw (known answer)");
 
   using M = laige::SimMathFpx16;
   const auto three = laige::fpx16_16::fromRaw(3 << 16);

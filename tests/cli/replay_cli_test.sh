@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# replay_cli_test.sh [BUILD_DIR] - the laige-replay CLI contract (FACTS.md
-# section 15): stdout grammar of log and diff mode, baseline grammar and
+# replay_cli_test.sh [BUILD_DIR] - the laige-replay CLI contract
+# (docs/replay.md): stdout grammar of log and diff mode, baseline grammar and
 # bounds, exit codes 0/1/2, diagnostics on stderr only, progress for long
 # logs. Fixtures are recorded by laige-replay-fixture from the built-in
 # replay-selftest scenario. BUILD_DIR defaults to build/native-debug.

@@ -1,6 +1,6 @@
-// archetype_test.cpp - archetype SoA storage (FACTS.md section 7, seed 000's
+// archetype_test.cpp - archetype SoA storage (docs/archetype.md,
 // component parts): has/get/add/remove, archetype ids, the deferred slot
-// ordering, growth, the limits, G-R4 churn, destroy/clear detaches, stats,
+// ordering, growth, the limits, churn, destroy/clear detaches, stats,
 // the untyped and column APIs, and the steady-state zero-allocation churn.
 #include "laige/archetype.h"
 

@@ -1,4 +1,4 @@
-// component_test.cpp - the component registry (FACTS.md section 6): the
+// component_test.cpp - the component registry (docs/component_registry.md): the
 // LAIGE_COMPONENT mark, typed and runtime-described registration, the
 // layout rules shared by C++ structs and JS schemas, and the errors.
 //

@@ -1,5 +1,5 @@
-// detcheck_stream_test.cpp - the laige-detcheck stream contract (FACTS.md
-// section 16): validation, comparison, reports, the combined format.
+// detcheck_stream_test.cpp - the laige-detcheck stream contract
+// (docs/determinism.md#laige-detcheck): validation, comparison, reports, the combined format.
 #include "detcheck_stream.h"
 
 #include <gtest/gtest.h>

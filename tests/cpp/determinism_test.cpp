@@ -1,5 +1,5 @@
 // determinism_test.cpp - the determinism configuration and the storage
-// trait (FACTS.md section 5): what is determinism-safe, what the marks do.
+// trait (docs/determinism.md): what is determinism-safe, what the marks do.
 #include "laige/determinism.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// entity_test.cpp - the 32-bit handle and the seed 003 Entities allocator.
+// entity_test.cpp - the 32-bit handle and the Entities allocator (docs/entity.md).
 #include "laige/entity.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// errors_test.cpp - the frozen registry and its 5-field line (FACTS section 1).
+// errors_test.cpp - the frozen registry and its 5-field line (docs/errors.md).
 #include "laige/errors.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // Tests for laige/fpx16_16.h: representation, constants, and the four
-// conversions of FACTS section 4 with their saturation and tie rules.
+// conversions (docs/sim_math.md) with their saturation and tie rules.
 // fromFloat is checked against an independent oracle (std::nearbyint under
 // the default rounding mode, which the implementation must NOT use itself).
 #include "laige/fpx16_16.h"
@@ -92,7 +92,7 @@ TEST(Fpx16_16, FromInt32Saturates) {
 }
 
 TEST(Fpx16_16, ToInt32KatsAndTies) {
-  // FACTS KATs.
+  // Known answers (docs/sim_math.md).
   EXPECT_EQ(fpx16_16::toInt32(R(0x8000)), 0);
   EXPECT_EQ(fpx16_16::toInt32(R(0x18000)), 2);
   EXPECT_EQ(fpx16_16::toInt32(R(-0x8000)), 0);
@@ -117,7 +117,7 @@ TEST(Fpx16_16, ToInt32KatsAndTies) {
 }
 
 TEST(Fpx16_16, ToFloatAndToDouble) {
-  EXPECT_EQ(fpx16_16::toFloat(fpx16_16::max()), 32768.0f);  // FACTS KAT (rounds up)
+  EXPECT_EQ(fpx16_16::toFloat(fpx16_16::max()), 32768.0f);  // known answer (rounds up)
   EXPECT_EQ(fpx16_16::toFloat(fpx16_16::min()), -32768.0f);
   EXPECT_EQ(fpx16_16::toFloat(fpx16_16::one()), 1.0f);
   EXPECT_EQ(fpx16_16::toFloat(R(1)), 0x1.0p-16f);

@@ -1,8 +1,8 @@
-// game_loop_test.cpp - the fixed-tick loop (FACTS.md section 13): create()
+// game_loop_test.cpp - the fixed-tick loop (docs/game_loop.md): create()
 // validation, the integer accumulator and its KATs, the catch-up cap and
-// dropped ticks, beginFrame once per frame (DESIGN.md decision 12), onTick,
+// dropped ticks, beginFrame once per frame (docs/game_loop.md), onTick,
 // the tickInput provider, hooks that end a frame, failed ticks, moves, and
-// the G-R1 allocation guard.
+// the no-allocation guard of a tick.
 #include "laige/game_loop.h"
 
 #include <gtest/gtest.h>
@@ -187,7 +187,7 @@ TEST(GameLoop, KatOneTickPerFrameAtTheBenchClockStep) {
 TEST(GameLoop, Kat300FramesOf2TicksAre600TicksNoDropsNoAllocations) {
   Rig r;
   GameLoop loop = r.loop();
-  // The G-R1 guard is armed (debug builds); disarmed however the test ends.
+  // The no-allocation guard is armed (debug builds); disarmed however the test ends.
   struct Armed {
     Armed() { setAllocationCounter(&test::allocationCount); }
     ~Armed() { setAllocationCounter(nullptr); }
@@ -536,7 +536,7 @@ TEST(GameLoop, ClockBeforeTheStartIsMisuse) {
 }
 
 #if LAIGE_DEBUG_ASSERTS
-// G-R1: in debug builds a tick that allocates is reported and asserts.
+// No allocation in a tick: in debug builds a tick that allocates is reported and asserts.
 int* volatile gLeakSink = nullptr;
 void allocating(World&, SystemContext&) {
   gLeakSink = new int(1);

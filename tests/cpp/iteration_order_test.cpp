@@ -1,5 +1,5 @@
-// iteration_order_test.cpp - the deterministic visit contract (FACTS.md
-// section 8): ascending archetype id (first-seen order), then ascending slot
+// iteration_order_test.cpp - the deterministic visit contract
+// (docs/iteration_order.md): ascending archetype id (first-seen order), then ascending slot
 // id; each<> in ascending slot id; and the convergence property - two
 // histories that reach the same live state (slots, handles, archetype
 // assignment, archetype ids, values) visit identically, whatever their

@@ -1,4 +1,4 @@
-// logging_test.cpp - the logging facade contract (FACTS.md section 2;
+// logging_test.cpp - the logging facade contract (docs/logging.md;
 // docs/logging.md): gates, fields, line format, rate limiting, shutdown,
 // sinks and crash handling. Every test restores the global logger (the
 // fixture re-inits it to defaults) because other suites share the process.

@@ -6,7 +6,7 @@
 // order, visit order computed from sorted containers. Same handles, same
 // values, same visit order, same errors, same churn. It is the proof that
 // the deferred row ordering (append + tombstone + normalise) keeps the
-// seed 004 / FACTS section 8 visit contract.
+// visit contract (docs/query.md).
 //
 // Seed: LAIGE_TEST_SEED (default 0x1F055EED); every failure prints it.
 // Native debug builds skip the operations that assert by design (stale
@@ -338,7 +338,7 @@ class Runner {
     ASSERT_EQ(world_.guardrailStats().frameChurn, model_.churn);
   }
 
-  // The state hash of seed 000 (laige/state_hash.h), recomputed from the
+  // The state hash (laige/state_hash.h), recomputed from the
   // model's maps alone: FNV-1a 64 over a byte stream, words big-endian. No
   // archetypes, rows or storage of the world are used: live slots ascending,
   // then the non-empty component sets in lexicographic order of their
@@ -552,7 +552,7 @@ TEST(ModelTest, TinyWorldAtItsBudget) {
   r.run(30000 / kScale);
 }
 
-// The long run (issue 8): several seeds, every operation followed by a
+// The long run: several seeds, every operation followed by a
 // stateHash comparison with the model's independent hash. One million
 // operations per seed in a native optimised build without sanitizers,
 // 100,000 under wasm; debug and sanitizer builds keep a short run (their

@@ -1,4 +1,4 @@
-// Tests for laige/prng.h: the FACTS section 3 known-answer vectors, the
+// Tests for laige/prng.h: the known-answer vectors (docs/prng.md), the
 // substream algebra, next_range's rejection path, an independent
 // re-implementation check, and a proof that every nonzero state has period
 // 2^128 - 1. No timing, no threads, no filesystem (runs under node too).
@@ -17,7 +17,7 @@ using laige::Prng;
 
 constexpr std::uint64_t kKatSeed = 0x1234567890ABCDEFULL;
 
-// The "word-stream BE" FNV-1a-64 house convention (FACTS conventions).
+// The "word-stream BE" FNV-1a-64 house convention (docs/prng.md).
 std::uint64_t fnvWordBE(std::uint64_t h, std::uint64_t word) {
   for (int shift = 56; shift >= 0; shift -= 8) {
     h ^= (word >> shift) & 0xFF;
@@ -266,7 +266,7 @@ TEST(Prng, Float01IsExactAndBelowOne) {
 }
 
 // Vigna's published xorshift128+ (shifts 23, 18, 5), written in the
-// original array form rather than the FACTS form, as an independent
+// original array form rather than the documented form, as an independent
 // transcription to compare against.
 std::uint64_t referenceNext(std::uint64_t s[2]) {
   std::uint64_t s1 = s[0];

@@ -1,4 +1,4 @@
-// query_test.cpp - World::each (seed 004 in full): superset match, the
+// query_test.cpp - World::each (docs/query.md in full): superset match, the
 // references by access, the empty query, unregistered types, the visit
 // order, the iteration-legality table (both sides of every row, debug
 // asserts and release degradation with the events and fields), the
@@ -401,7 +401,7 @@ TEST(Query, TheJsDrivenGuard) {
   EXPECT_FALSE(w.isIterating());
 }
 
-// Seed 004's zero-allocation evidence: 10k entities x {Pos, Vel}, a
+// The zero-allocation evidence (docs/query.md): 10k entities x {Pos, Vel}, a
 // Read/Write pass with a legal in-place write per visit and a Read/Read
 // pass, inside a counted window; the stats lines are machine-greppable.
 TEST(QueryZeroAlloc, TenThousandEntityWindow) {

@@ -1,4 +1,4 @@
-// result_test.cpp - Result<T, E> and Status (FACTS section 1).
+// result_test.cpp - Result<T, E> and Status (docs/errors.md).
 #include "laige/result.h"
 
 #include <gtest/gtest.h>

@@ -252,7 +252,7 @@ TEST(Scenario, AGameLoopDrivingARunReproducesTheGoldenStream) {
       const std::uint64_t left = kMinGoldenTicks - loop.currentTick();
       const std::uint64_t due = (k + 1) % 4 < left ? (k + 1) % 4 : left;
       clock.now += static_cast<std::int64_t>(due) * kTickNs;
-      const bool watch = loop.currentTick() >= 240 && loop.currentTick() < 300;  // warm: G-R1
+      const bool watch = loop.currentTick() >= 240 && loop.currentTick() < 300;  // warm: the no-allocation guard
       test::AllocationWindow window;
       ASSERT_TRUE(loop.frame().ok()) << name << " frame " << k;
       if (watch) allocations += window.allocations();
@@ -365,7 +365,7 @@ TEST(Scenario, InputScenarioSurvivesGarbagePayloads) {
 }
 
 TEST(Scenario, StepsAllocateNothingOnceWarm) {
-  // G-R1 for the scenario ticks: after a warm-up (archetype creation and
+  // No allocation in a tick, for the scenario ticks: after a warm-up (archetype creation and
   // growth are setup-like events), a tick allocates nothing.
   for (const char* name : {"hello", "synthetic", "stress", "float", "swarm", "input"}) {
     const Scenario& s = *findScenario(name);

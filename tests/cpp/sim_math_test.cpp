@@ -1,4 +1,4 @@
-// Tests for laige/sim_math.h: the FACTS section 4 known answers for the
+// Tests for laige/sim_math.h: the known answers (docs/sim_math.md) for the
 // fixed-point backend, our true-sign div policy, independent oracles for
 // mul/div/sqrt, the composite ops, and the IEEE rules of the fp32 backend.
 #include "laige/sim_math.h"
@@ -100,8 +100,8 @@ TEST(SimMathFixed, DivKats) {
 }
 
 // Upstream chooses the rounding step from `q >= 0`, so a NEGATIVE true
-// quotient whose truncated q is 0 rounds to +1 raw. Laige (DESIGN decision
-// 3) steps by the true sign: such quotients round to -1, making div
+// quotient whose truncated q is 0 rounds to +1 raw. Laige
+// (docs/sim_math.md) steps by the true sign: such quotients round to -1, making div
 // odd-symmetric, div(-a, b) == -div(a, b). Only raw quotients in (-1, -0.5)
 // (and the ties at -0.5 that stay 0 either way) are affected.
 TEST(SimMathFixed, DivTrueSignPolicy) {

@@ -1,4 +1,4 @@
-// state_diff_test.cpp - World::stateDiff (seed 000, FACTS.md section 14):
+// state_diff_test.cpp - World::stateDiff (docs/determinism.md#the-state-hash):
 // canonical order (slots ascending, presence first, components ascending
 // over the union), presence and one-sided items, raw-byte comparison, the
 // bounded report with the exact total, and the byte views.

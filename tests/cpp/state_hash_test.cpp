@@ -1,5 +1,5 @@
-// state_hash_test.cpp - World::stateHash / componentStateHash (seed 000,
-// FACTS.md section 14): the empty-world known answer, the stream checked
+// state_hash_test.cpp - World::stateHash / componentStateHash (docs/entity.md,
+// docs/determinism.md#the-state-hash): the empty-world known answer, the stream checked
 // against an independent byte-at-a-time reference, sensitivity (tick,
 // handle, component byte, archetype, PRNG state), capacity independence,
 // convergence equality, NaN canonicalisation and zero allocation. The diff
@@ -122,7 +122,7 @@ std::uint64_t referenceHash(World& w, std::uint64_t tick, bool withSystems) {
 }
 
 TEST(StateHash, EmptyWorldKnownAnswer) {
-  // FACTS section 14: an empty world hashes as FNV(words [tick, 0]).
+  // docs/determinism.md#the-state-hash: an empty world hashes as FNV(words [tick, 0]).
   World w = makeWorld(16);
   const std::uint64_t kat0 = fnv1a64Word(fnv1a64Word(kStateHashFnvBasis, 0), 0);
   EXPECT_EQ(kat0, 0x88201fb960ff6465ull);

@@ -1,4 +1,4 @@
-// system_test.cpp - the system registry (FACTS.md section 10): SystemDef,
+// system_test.cpp - the system registry (docs/systems.md): SystemDef,
 // LAIGE_SYSTEM, every registerSystem validation in its order with its warn
 // event, SystemContext (rng substreams, tick, input, userData, each) and the
 // registry queries.
@@ -385,7 +385,7 @@ TEST(SystemContext, EachSystemDrawsFromItsOwnSubstream) {
   ASSERT_TRUE(w.scheduleSystems(s).ok());
   ASSERT_TRUE(w.runSystems(s).ok());
   EXPECT_EQ(seen.calls, 3);
-  // FACTS section 3's substream KATs: first draws of ids 1..3.
+  // The substream known answers (docs/prng.md): first draws of ids 1..3.
   EXPECT_EQ(seen.firstDraw[1], 0x7CFF34A370249EC4ULL);
   EXPECT_EQ(seen.firstDraw[2], 0xE486F33C42EB03B8ULL);
   EXPECT_EQ(seen.firstDraw[3], 0x50A8E8673127AD76ULL);

@@ -1,4 +1,4 @@
-// system_timing_test.cpp - seed 002: the measured window, the rolling
+// system_timing_test.cpp - per-system timing (docs/system_timing.md): the measured window, the rolling
 // histogram, budget_overrun / budget_critical with every field, the rate
 // limit and the counters, and the timing queries. The clock is injected, so
 // every measurement is exact and nothing sleeps.

@@ -1,5 +1,5 @@
-// world_test.cpp - World entity storage, the stale-handle matrix, the G-R3
-// and G-R4 guardrails, and ownership (seed 000).
+// world_test.cpp - World entity storage, the stale-handle matrix, the entity-budget
+// and churn guardrails, and ownership (docs/entity.md).
 #include "laige/world.h"
 
 #include <gtest/gtest.h>

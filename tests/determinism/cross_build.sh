@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# cross_build.sh - cross-build determinism (issue 5; docs/determinism.md).
+# cross_build.sh - cross-build determinism (docs/determinism.md#cross-build-check).
 #
 # Builds laige-detcheck (the library with every scenario) four ways:
 #   gcc-O0            g++      -O0

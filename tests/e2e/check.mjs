@@ -1,14 +1,16 @@
 // check.mjs - `scripts/run.sh --check`: the demo's live comparison, headless
-// in chromium, one verdict line per scenario; exit 1 on any divergence.
+// in chromium (or the browser named by $LAIGE_CHECK_BROWSER: chromium,
+// firefox), one verdict line per scenario; exit 1 on any divergence.
 // Usage: node tests/e2e/check.mjs <built demo dir>
-import { launchChromium, openDemo, runScenario, serveStatic, verdictLine } from './harness.mjs';
+import { launchBrowser, openDemo, runScenario, serveStatic, verdictLine } from './harness.mjs';
 
 const dir = process.argv[2] ?? 'demo/dist';
 const server = await serveStatic(dir);
-const chrome = await launchChromium();
+let run = null;
 let bad = 0;
 try {
-  const page = await openDemo(chrome.context, server.url, (m) => console.error(m));
+  run = await launchBrowser(process.env.LAIGE_CHECK_BROWSER ?? 'chromium');
+  const page = await openDemo(run.page, server.url, (m) => console.error(m));
   const names = await page.evaluate(() => window.__demo.scenarios());
   for (const name of names) {
     const s = await runScenario(page, name, 600);
@@ -20,7 +22,7 @@ try {
   console.error(`check: ${e.message}`);
   bad++;
 } finally {
-  await chrome.close();
+  await run?.close();
   await server.close();
 }
 process.exit(bad === 0 ? 0 : 1);

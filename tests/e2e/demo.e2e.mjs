@@ -1,140 +1,160 @@
-// demo.e2e.mjs - the browser demo in real headless chromium (playwright-core,
-// Debian's /usr/bin/chromium): every scenario runs >= 600 ticks with every
+// demo.e2e.mjs - the browser demo in real headless chromium and firefox-esr
+// (Debian's /usr/bin/chromium and /usr/bin/firefox-esr, the same test for
+// both through puppeteer-core over WebDriver BiDi; LAIGE_E2E_BROWSERS picks
+// a subset, e.g. `chromium`): every scenario runs >= 600 ticks with every
 // tick's wasm stateHash equal to the native golden (MATCH); then swarm is
 // perturbed and must show DIVERGED at the tick after the perturbation with
 // at least one stateDiff item on the page. A swarm session steered by the
 // pointer (recorded as each tick's input payload) is downloaded as a replay
 // and native laige-replay must reproduce every tick's hash.
-// Screenshot: test-results/demo.png.
+// Screenshots: test-results/demo.png (chromium, copied to docs/demo.png) and
+// test-results/demo-firefox.png.
 // Usage: node tests/e2e/demo.e2e.mjs <built demo dir>
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchChromium, openDemo, runScenario, serveStatic, verdictLine } from './harness.mjs';
+import { launchBrowser, openDemo, runScenario, serveStatic, verdictLine } from './harness.mjs';
 
 const dir = process.argv[2] ?? 'demo/dist';
+const browsers = (process.env.LAIGE_E2E_BROWSERS ?? 'chromium,firefox').split(',');
 const failures = [];
+let current = '';
 const expect = (ok, what) => {
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
-  if (!ok) failures.push(what);
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${current.padEnd(8)} ${what}`);
+  if (!ok) failures.push(`${current}: ${what}`);
 };
 
 const server = await serveStatic(dir);
-const chrome = await launchChromium();
-const pageErrors = [];
 try {
-  const page = await openDemo(chrome.context, server.url, (m) => { pageErrors.push(m); console.error(m); });
-  const names = await page.evaluate(() => window.__demo.scenarios());
-  // Real time: GameLoop.frame(now) in requestAnimationFrame at 60 Hz.
-  const rt = await page.evaluate(async () => {
-    const d = window.__demo;
-    await d.select('swarm');
-    d.setFast(false);
-    const t0 = d.status().tick;
-    const ms0 = performance.now();
-    await new Promise((r) => setTimeout(r, 1500));
-    const s = d.status();
-    const ms = performance.now() - ms0;
-    d.setFast(true);
-    return { ticks: s.tick - t0, ms, verdict: s.verdict };
-  });
-  // Bounds that hold on any machine speed: it advanced, and a fixed 60 Hz
-  // loop never runs ahead of the clock.
-  expect(rt.ticks >= 1 && rt.ticks <= Math.ceil((rt.ms / 1000) * 60) + 1 && rt.verdict === 'MATCH',
-    `real time: ${rt.ticks} ticks in ${rt.ms.toFixed(0)} ms at a fixed 60 Hz tick in rAF (C++ swarm via openScenario), ${rt.verdict}`);
-  expect(await page.evaluate(() => globalThis.crossOriginIsolated === true), 'the page is cross-origin isolated (5 us performance.now() for the frame graph)');
-  expect(names.length >= 7 && names.includes('swarm'), `the picker lists every scenario (${names.join(', ')})`);
-  const tsOnly = new Set(['ts-orbits']);
-  for (const name of names) {
-    const s = await runScenario(page, name, 600);
-    expect(s.verdict === 'MATCH' && s.tick >= 600 && s.checked >= 601, `${verdictLine(name, s)} (${s.checked} hashes checked, ${s.kind})`);
-    // Every scenario is live; the core's are the C++ scenario itself (sim.openScenario), not a port.
-    expect(s.kind === 'live' && s.native === !tsOnly.has(name), `${name} is live (${s.native ? 'C++ scenario via openScenario' : 'TypeScript systems'})`);
+  for (const name of browsers) {
+    current = name;
+    await e2e(name);
   }
-  for (const n of ['swarm', 'stress', 'float', 'input']) expect(names.includes(n), `the picker lists ${n}`);
-  // The live swarm is the C++ scenario: without pointer input its tick-600
-  // hash is line 600 of the native golden (stepped exactly 600 ticks).
-  const swarmGolden = readFileSync('tests/golden/swarm.txt', 'utf8').trim().split('\n');
-  const at600 = await page.evaluate(async () => {
-    const d = window.__demo;
-    await d.select('swarm', { paused: true });
-    d.runTicks(600);
-    const s = d.status();
-    return { tick: s.tick, hash: d.hashAt(600), native: s.native, verdict: s.verdict, inputSince: s.inputSince };
-  });
-  expect(at600.native && at600.tick === 600 && at600.inputSince === null && `600 ${at600.hash}` === swarmGolden[600] && at600.verdict === 'MATCH',
-    `live swarm is the C++ scenario: tick 600 ${at600.hash} = golden ${swarmGolden[600]?.split(' ')[1]}`);
-  // The verdict text the user sees.
-  expect(/^MATCH/.test(await page.textContent('#verdict')), 'the verdict box shows MATCH');
-
-  // Pointer input recorded into the replay; native laige-replay reproduces it.
-  await page.evaluate(async () => {
-    const d = window.__demo;
-    await d.select('swarm', { paused: true });
-    d.runTicks(40);
-    d.setPointer([20, -10]);
-    d.runTicks(60);
-    d.setPointer([-30, 25]);
-    d.runTicks(30);
-    d.setPointer(null);
-    d.runTicks(20);
-  });
-  const ps = await page.evaluate(() => window.__demo.status());
-  const golden = readFileSync('tests/golden/swarm.txt', 'utf8').trim().split('\n');
-  expect(ps.inputSince === 41 && ps.tick === 150 && ps.verdict === 'MATCH' && `${ps.tick} ${ps.lastHash}` !== golden[ps.tick],
-    `pointer input from tick ${ps.inputSince} changed the stream (tick ${ps.tick}: ${ps.lastHash}, golden ${golden[ps.tick]?.split(' ')[1]})`);
-  const bundle = await page.evaluate(() => window.__demo.replayBundle());
-  const replayTool = ['build/native-release/laige-replay', 'build/native-debug/laige-replay'].find((f) => existsSync(f));
-  expect(replayTool !== undefined, `a native laige-replay is built (${replayTool})`);
-  if (replayTool !== undefined) {
-    const tmp = mkdtempSync(join(tmpdir(), 'laige-e2e-'));
-    try {
-      writeFileSync(join(tmp, 's.lgrp'), Buffer.from(bundle.bytes, 'base64'));
-      writeFileSync(join(tmp, 's.json'), JSON.stringify(bundle.config));
-      writeFileSync(join(tmp, 's.hashes.txt'), bundle.hashes);
-      let ok = true;
-      let out = '';
-      try {
-        out = execFileSync(replayTool, ['--log', join(tmp, 's.lgrp'), '--config', join(tmp, 's.json'), '--expect', join(tmp, 's.hashes.txt')],
-          { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-      } catch (e) {
-        ok = false;
-        console.error(e.stderr);
-      }
-      const lines = out.trim().split('\n');
-      expect(ok && lines.length === 151 && out === bundle.hashes,
-        `native ${replayTool} reproduces the downloaded session's ${lines.length - 1} ticks (pointer input included)`);
-    } finally {
-      rmSync(tmp, { recursive: true, force: true });
-    }
-  }
-
-  // Perturb swarm: DIVERGED at the tick after the perturbation, diff items shown.
-  await runScenario(page, 'swarm', 120);
-  await page.evaluate(() => window.__demo.setPaused(true));
-  await page.click('#perturb');
-  const p = await page.evaluate(() => window.__demo.status());
-  expect(p.perturbTick !== null, `perturb applied after tick ${p.perturbTick}`);
-  await page.evaluate(() => window.__demo.runTicks(5));
-  const d = await page.evaluate(() => window.__demo.status());
-  expect(d.verdict === 'DIVERGED' && d.divergedAt === p.perturbTick + 1, `DIVERGED at tick ${d.divergedAt} (perturbed after tick ${p.perturbTick})`);
-  const shown = await page.locator('#diff .diff-item').count();
-  expect(shown >= 1 && d.diffItems >= 1, `${shown} stateDiff item(s) shown (total ${d.diffTotal})`);
-  expect(/DIVERGED at tick \d+/.test(await page.textContent('#verdict')), 'the verdict box shows DIVERGED at tick N');
-  // A few real-time frames for the screenshot (GameLoop.frame in rAF).
-  await page.evaluate(() => { window.__demo.setFast(false); window.__demo.setPaused(false); });
-  await page.waitForTimeout(1000);
-  mkdirSync('test-results', { recursive: true });
-  await page.screenshot({ path: 'test-results/demo.png' });
-  try { copyFileSync('test-results/demo.png', 'docs/demo.png'); } catch { /* docs/ read-only: the artifact stays */ }
-  console.log('screenshot: test-results/demo.png (copied to docs/demo.png)');
-  expect(pageErrors.length === 0, `no page errors (${pageErrors.length})`);
-} catch (e) {
-  expect(false, `e2e run: ${e.stack ?? e.message}`);
 } finally {
-  await chrome.close();
   await server.close();
 }
-console.log(failures.length === 0 ? 'e2e: PASS' : `e2e: ${failures.length} failure(s)`);
+console.log(failures.length === 0 ? `e2e: PASS (${browsers.join(', ')})` : `e2e: ${failures.length} failure(s)`);
 process.exit(failures.length === 0 ? 0 : 1);
+
+async function e2e(browserName) {
+  const pageErrors = [];
+  let run = null;
+  try {
+    run = await launchBrowser(browserName);
+    console.log(`     ${browserName.padEnd(8)} ${run.version}`);
+    const page = await openDemo(run.page, server.url, (m) => { pageErrors.push(m); console.error(m); });
+    const names = await page.evaluate(() => window.__demo.scenarios());
+    // Real time: GameLoop.frame(now) in requestAnimationFrame at 60 Hz.
+    const rt = await page.evaluate(async () => {
+      const d = window.__demo;
+      await d.select('swarm');
+      d.setFast(false);
+      const t0 = d.status().tick;
+      const ms0 = performance.now();
+      await new Promise((r) => setTimeout(r, 1500));
+      const s = d.status();
+      const ms = performance.now() - ms0;
+      d.setFast(true);
+      return { ticks: s.tick - t0, ms, verdict: s.verdict };
+    });
+    // Bounds that hold on any machine speed: it advanced, and a fixed 60 Hz
+    // loop never runs ahead of the clock.
+    expect(rt.ticks >= 1 && rt.ticks <= Math.ceil((rt.ms / 1000) * 60) + 1 && rt.verdict === 'MATCH',
+      `real time: ${rt.ticks} ticks in ${rt.ms.toFixed(0)} ms at a fixed 60 Hz tick in rAF (C++ swarm via openScenario), ${rt.verdict}`);
+    expect(await page.evaluate(() => globalThis.crossOriginIsolated === true), 'the page is cross-origin isolated (the finer performance.now() the frame graph needs)');
+    expect(names.length >= 7 && names.includes('swarm'), `the picker lists every scenario (${names.join(', ')})`);
+    const tsOnly = new Set(['ts-orbits']);
+    for (const name of names) {
+      const s = await runScenario(page, name, 600);
+      expect(s.verdict === 'MATCH' && s.tick >= 600 && s.checked >= 601, `${verdictLine(name, s)} (${s.checked} hashes checked, ${s.kind})`);
+      // Every scenario is live; the core's are the C++ scenario itself (sim.openScenario), not a port.
+      expect(s.kind === 'live' && s.native === !tsOnly.has(name), `${name} is live (${s.native ? 'C++ scenario via openScenario' : 'TypeScript systems'})`);
+    }
+    for (const n of ['swarm', 'stress', 'float', 'input']) expect(names.includes(n), `the picker lists ${n}`);
+    // The live swarm is the C++ scenario: without pointer input its tick-600
+    // hash is line 600 of the native golden (stepped exactly 600 ticks).
+    const swarmGolden = readFileSync('tests/golden/swarm.txt', 'utf8').trim().split('\n');
+    const at600 = await page.evaluate(async () => {
+      const d = window.__demo;
+      await d.select('swarm', { paused: true });
+      d.runTicks(600);
+      const s = d.status();
+      return { tick: s.tick, hash: d.hashAt(600), native: s.native, verdict: s.verdict, inputSince: s.inputSince };
+    });
+    expect(at600.native && at600.tick === 600 && at600.inputSince === null && `600 ${at600.hash}` === swarmGolden[600] && at600.verdict === 'MATCH',
+      `live swarm is the C++ scenario: tick 600 ${at600.hash} = golden ${swarmGolden[600]?.split(' ')[1]}`);
+    // The verdict text the user sees.
+    expect(/^MATCH/.test(await page.$eval('#verdict', (e) => e.textContent)), 'the verdict box shows MATCH');
+
+    // Pointer input recorded into the replay; native laige-replay reproduces it.
+    await page.evaluate(async () => {
+      const d = window.__demo;
+      await d.select('swarm', { paused: true });
+      d.runTicks(40);
+      d.setPointer([20, -10]);
+      d.runTicks(60);
+      d.setPointer([-30, 25]);
+      d.runTicks(30);
+      d.setPointer(null);
+      d.runTicks(20);
+    });
+    const ps = await page.evaluate(() => window.__demo.status());
+    const golden = readFileSync('tests/golden/swarm.txt', 'utf8').trim().split('\n');
+    expect(ps.inputSince === 41 && ps.tick === 150 && ps.verdict === 'MATCH' && `${ps.tick} ${ps.lastHash}` !== golden[ps.tick],
+      `pointer input from tick ${ps.inputSince} changed the stream (tick ${ps.tick}: ${ps.lastHash}, golden ${golden[ps.tick]?.split(' ')[1]})`);
+    const bundle = await page.evaluate(() => window.__demo.replayBundle());
+    const replayTool = ['build/native-release/laige-replay', 'build/native-debug/laige-replay'].find((f) => existsSync(f));
+    expect(replayTool !== undefined, `a native laige-replay is built (${replayTool})`);
+    if (replayTool !== undefined) {
+      const tmp = mkdtempSync(join(tmpdir(), 'laige-e2e-'));
+      try {
+        writeFileSync(join(tmp, 's.lgrp'), Buffer.from(bundle.bytes, 'base64'));
+        writeFileSync(join(tmp, 's.json'), JSON.stringify(bundle.config));
+        writeFileSync(join(tmp, 's.hashes.txt'), bundle.hashes);
+        let ok = true;
+        let out = '';
+        try {
+          out = execFileSync(replayTool, ['--log', join(tmp, 's.lgrp'), '--config', join(tmp, 's.json'), '--expect', join(tmp, 's.hashes.txt')],
+            { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+        } catch (e) {
+          ok = false;
+          console.error(e.stderr);
+        }
+        const lines = out.trim().split('\n');
+        expect(ok && lines.length === 151 && out === bundle.hashes,
+          `native ${replayTool} reproduces the downloaded session's ${lines.length - 1} ticks (pointer input included)`);
+      } finally {
+        rmSync(tmp, { recursive: true, force: true });
+      }
+    }
+
+    // Perturb swarm: DIVERGED at the tick after the perturbation, diff items shown.
+    await runScenario(page, 'swarm', 120);
+    await page.evaluate(() => window.__demo.setPaused(true));
+    await page.click('#perturb');
+    const p = await page.evaluate(() => window.__demo.status());
+    expect(p.perturbTick !== null, `perturb applied after tick ${p.perturbTick}`);
+    await page.evaluate(() => window.__demo.runTicks(5));
+    const d = await page.evaluate(() => window.__demo.status());
+    expect(d.verdict === 'DIVERGED' && d.divergedAt === p.perturbTick + 1, `DIVERGED at tick ${d.divergedAt} (perturbed after tick ${p.perturbTick})`);
+    const shown = (await page.$$('#diff .diff-item')).length;
+    expect(shown >= 1 && d.diffItems >= 1, `${shown} stateDiff item(s) shown (total ${d.diffTotal})`);
+    expect(/DIVERGED at tick \d+/.test(await page.$eval('#verdict', (e) => e.textContent)), 'the verdict box shows DIVERGED at tick N');
+    // A few real-time frames for the screenshot (GameLoop.frame in rAF).
+    await page.evaluate(() => { window.__demo.setFast(false); window.__demo.setPaused(false); });
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 1000)));
+    mkdirSync('test-results', { recursive: true });
+    const shot = browserName === 'chromium' ? 'test-results/demo.png' : `test-results/demo-${browserName}.png`;
+    await page.screenshot({ path: shot });
+    if (browserName === 'chromium') {
+      try { copyFileSync(shot, 'docs/demo.png'); } catch { /* docs/ read-only: the artifact stays */ }
+    }
+    console.log(`screenshot: ${shot}${browserName === 'chromium' ? ' (copied to docs/demo.png)' : ''}`);
+    expect(pageErrors.length === 0, `no page errors (${pageErrors.length})`);
+  } catch (e) {
+    expect(false, `e2e run: ${e.stack ?? e.message}`);
+  } finally {
+    await run?.close();
+  }
+}

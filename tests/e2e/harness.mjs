@@ -1,11 +1,9 @@
 // harness.mjs - shared by the e2e test (tests/e2e/demo.e2e.mjs) and
 // `scripts/run.sh --check`: a tiny static server for the built demo on
-// 127.0.0.1 (a free port) and Debian's chromium driven by playwright-core.
+// 127.0.0.1 (a free port) and Debian's chromium or firefox-esr, headless,
+// driven by puppeteer-core over WebDriver BiDi (the same calls for both).
+import puppeteer from 'puppeteer-core';
 import { createServer } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { staticHandler } from '../../demo/serve.mjs';
 
 /** Serves `dir` on 127.0.0.1 at a free port; resolves to { url, close() }. */
@@ -20,32 +18,45 @@ export function serveStatic(dir) {
   });
 }
 
-/** Launches headless Debian chromium with a fresh profile; resolves to { browser, close() }. */
-export async function launchChromium() {
-  const profile = mkdtempSync(join(tmpdir(), 'laige-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.LAIGE_CHROMIUM ?? '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1160, height: 760 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+/** The browsers the harness drives: Debian's packages (override the paths with the env vars). */
+export const BROWSERS = {
+  chromium: {
+    browser: 'chrome', executablePath: () => process.env.LAIGE_CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  },
+  firefox: { browser: 'firefox', executablePath: () => process.env.LAIGE_FIREFOX ?? '/usr/bin/firefox-esr', args: [] },
+};
+
+/**
+ * Launches `name` ('chromium' or 'firefox') headless with a fresh profile
+ * (puppeteer-core creates and removes it; it never downloads a browser);
+ * resolves to { name, browser, page, version, close() }.
+ */
+export async function launchBrowser(name) {
+  const spec = BROWSERS[name];
+  if (spec === undefined) throw new Error(`unknown browser '${name}' (one of ${Object.keys(BROWSERS).join(', ')})`);
+  const browser = await puppeteer.launch({
+    browser: spec.browser, protocol: 'webDriverBiDi', executablePath: spec.executablePath(), headless: true,
+    args: spec.args, defaultViewport: { width: 1160, height: 760 },
   });
-  return {
-    context,
-    async close() {
-      await context.close().catch(() => {});
-      rmSync(profile, { recursive: true, force: true });
-    },
-  };
+  try {
+    const page = (await browser.pages())[0] ?? await browser.newPage();
+    // defaultViewport does not reach the page a browser starts with over BiDi.
+    await page.setViewport({ width: 1160, height: 760 });
+    return { name, browser, page, version: await browser.version(), close: () => browser.close().catch(() => {}) };
+  } catch (e) {
+    await browser.close().catch(() => {});
+    throw e;
+  }
 }
 
-/** Opens the demo in fast mode and waits for the test hook. */
-export async function openDemo(context, url, log = () => {}) {
-  const page = context.pages()[0] ?? await context.newPage();
+/** Opens the demo in fast mode in `page` and waits for the test hook. */
+export async function openDemo(page, url, log = () => {}) {
   page.on('pageerror', (e) => log(`pageerror: ${e.message}`));
   page.on('console', (m) => { if (m.type() === 'error') log(`console: ${m.text()}`); });
   await page.goto(`${url}?fast=1`, { waitUntil: 'load' });
-  await page.waitForFunction(() => (window.__demo && window.__demo.status().ready) || window.__demoError, null, { timeout: 60_000 });
+  await page.waitForFunction(() => (window.__demo && window.__demo.status().ready) || window.__demoError, { timeout: 60_000 });
   const err = await page.evaluate(() => window.__demoError ?? null);
   if (err) throw new Error(`the demo reports: ${err}`);
   return page;
@@ -55,11 +66,11 @@ export async function openDemo(context, url, log = () => {}) {
 export async function runScenario(page, name, ticks = 600, timeoutMs = 180_000) {
   await page.evaluate((n) => window.__demo.select(n), name);
   await page.waitForFunction(
-    ([n, t]) => {
+    (n, t) => {
       const s = window.__demo.status();
       return (s.ready && s.scenario === n && (s.tick >= t || s.divergedAt !== null)) || window.__demoError;
     },
-    [name, ticks], { timeout: timeoutMs, polling: 100 });
+    { timeout: timeoutMs, polling: 100 }, name, ticks);
   return page.evaluate(() => ({ ...window.__demo.status(), error: window.__demoError ?? null }));
 }
 

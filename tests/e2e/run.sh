@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# tests/e2e/run.sh - builds the demo (Vite) and runs the chromium e2e test.
+# tests/e2e/run.sh - builds the demo (Vite) and runs the e2e test in chromium
+# and firefox-esr (LAIGE_E2E_BROWSERS=chromium runs one).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"

@@ -1,4 +1,4 @@
-// The bad-input matrix (issue 8): every public function of the World and of
+// The bad-input matrix: every public function of the World and of
 // the package called with wrong types, NaN / Infinity, negative and huge
 // integers, bigint where a number is expected and the reverse, stale,
 // foreign and forged handles, disposed worlds, components of another world,
@@ -9,6 +9,7 @@
 // the remaining gaps and runs every case against the hash.
 import { describe, expect, it } from 'vitest';
 import { LaigeError, makeEntity, type World } from '../../dist/index.js';
+import { DOCUMENTED_REASONS } from './support/reasons.js';
 import { sim, thrown } from './support/sim.js';
 
 /** Values that are not a valid non-negative safe integer argument. */
@@ -24,6 +25,9 @@ const BAD_TICKS: unknown[] = [
 function code(fn: () => unknown): string {
   const e = thrown(fn);
   if (!(e instanceof LaigeError)) throw new Error(`expected a LaigeError, got ${String(e)}`);
+  // Every failure names its specific, documented reason (docs/errors.md#reasons-and-fields).
+  expect(DOCUMENTED_REASONS.has(e.reason), `${e.reason}: ${e.message}`).toBe(true);
+  expect(e.fields.where ?? e.reason, e.message).toBeTruthy();
   return e.code;
 }
 

@@ -68,7 +68,7 @@ describe('each', () => {
     w.dispose();
   });
 
-  it('the legality table of seed 004, enforced for mutations made from JS', () => {
+  it('the legality table (docs/query.md), enforced for mutations made from JS', () => {
     const { w, P, V, F, es } = world();
     const A = w.registerComponent('Other', { v: 'i32' });
     const outside = w.create(); // component-less: archetype 0, not matched

@@ -33,7 +33,7 @@ describe('entity handles', () => {
   });
 });
 
-describe('Entities (seed 003)', () => {
+describe('Entities (docs/entity.md)', () => {
   it('the seed example', () => {
     const entities = new Entities();
     const first = entities.spawn()!;

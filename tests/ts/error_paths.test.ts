@@ -2,6 +2,7 @@
 // the right code, and the world is unchanged afterwards (same state hash).
 import { describe, expect, it } from 'vitest';
 import { LaigeError, makeEntity, type World } from '../../dist/index.js';
+import { DOCUMENTED_REASONS } from './support/reasons.js';
 import { sim, thrown } from './support/sim.js';
 
 function code(fn: () => unknown): string {
@@ -9,6 +10,8 @@ function code(fn: () => unknown): string {
   if (!(e instanceof LaigeError)) throw new Error(`expected a LaigeError, got ${String(e)}`);
   expect(e.line.split(' | ')).toHaveLength(5);
   expect(e.detail.length).toBeGreaterThan(0);
+  // Every failure names its specific, documented reason (docs/errors.md#reasons-and-fields).
+  expect(DOCUMENTED_REASONS.has(e.reason), `${e.reason}: ${e.message}`).toBe(true);
   return e.code;
 }
 

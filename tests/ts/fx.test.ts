@@ -1,4 +1,4 @@
-// The TypeScript Q16.16 helpers: FACTS.md section 4 known answers, and a
+// The TypeScript Q16.16 helpers: docs/sim_math.md known answers, and a
 // bit-for-bit comparison with the C++ core over a table of ~30k random and
 // edge operations printed by the native laige-fx-table.
 import { execFileSync } from 'node:child_process';
@@ -10,7 +10,7 @@ const S = (v: number) => fx.fromFloat(v);
 const MIN = -2147483648;
 const MAX = 2147483647;
 
-describe('fx known answers (FACTS.md section 4)', () => {
+describe('fx known answers (docs/sim_math.md)', () => {
   it('div', () => {
     expect(fx.div(S(3), S(5))).toBe(39322);
     expect(fx.div(1, 3)).toBe(21845);
@@ -20,7 +20,7 @@ describe('fx known answers (FACTS.md section 4)', () => {
     expect(fx.div(-1, 0)).toBe(MIN);
     expect(fx.div(0, 0)).toBe(0);
   });
-  it('div rounds with the true sign (DESIGN.md decision 3)', () => {
+  it('div rounds with the true sign (docs/determinism.md#the-rules)', () => {
     // -0.75 raw units rounds to -1, not +1.
     expect(fx.div(-3, 4 * 65536)).toBe(-1);
     expect(fx.div(3, -4 * 65536)).toBe(-1);

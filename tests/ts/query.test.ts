@@ -134,7 +134,7 @@ describe('World.query', () => {
       expect(e).toBeInstanceOf(LaigeError);
       expect((e as LaigeError).code).toBe('invalid_argument');
     }
-    expect((thrown(bad[0]!) as LaigeError).reason).toBe('component_repeated');
+    expect((thrown(bad[0]!) as LaigeError).reason).toBe('duplicate_entry');
     other.dispose();
     w.dispose();
   });
@@ -371,7 +371,7 @@ describe('field handles', () => {
     expect(thrown(() => C.field.k.get(e))).toMatchObject({ reason: 'component_missing' });
     const stale = w.create();
     w.destroy(stale);
-    expect(thrown(() => A.field.x.get(stale))).toMatchObject({ reason: 'stale_entity' });
+    expect(thrown(() => A.field.x.get(stale))).toMatchObject({ reason: 'stale_entity_access' });
     expect(thrown(() => A.field.x.get(-1 as Entity))).toBeInstanceOf(LaigeError);
     expect(w.stateHash(0)).toBe(h);
     w.dispose();

@@ -12,7 +12,7 @@ function mix(z: bigint): bigint {
   z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & M64;
   return z ^ (z >> 31n);
 }
-/** xorshift128+ seeded by splitmix64 (FACTS.md section 3), in BigInt: the reference for ctx.rng. */
+/** xorshift128+ seeded by splitmix64 (docs/prng.md), in BigInt: the reference for ctx.rng. */
 function refPrng(seed: bigint): () => bigint {
   const z = (seed + K) & M64;
   let s0 = mix(z);

@@ -45,13 +45,30 @@ using laige::ErrorCode;
 using laige::Status;
 
 
-// A number for JS: 0 for ok, else the ErrorCode value.
-inline std::uint32_t code(Status s) { return s.codeValue(); }
+// The last failing Status a binding handed to JS, with its reason and
+// fields (module.cpp): lastFailure() reads it, clearLastFailure() drops it.
+// The TypeScript check() reads it right after a call returned a non-zero
+// code, so a LaigeError carries the core's own reason, never a guess.
+// Written only on failure (cold, out of line): the ok path costs one test.
+[[gnu::cold, gnu::noinline]] void noteFailure(const Status& s) noexcept;
+
+// A number for JS: 0 for ok, else the ErrorCode value (and the failure is
+// noted for lastFailure()).
+inline std::uint32_t code(const Status& s) {
+  if (s.ok()) [[likely]] return 0u;
+  noteFailure(s);
+  return s.codeValue();
+}
 template <class T>
 std::uint32_t code(const laige::Result<T>& r) {
-  return r.ok() ? 0u : static_cast<std::uint32_t>(r.error());
+  if (r.ok()) [[likely]] return 0u;
+  noteFailure(r.status());
+  return static_cast<std::uint32_t>(r.error());
 }
-inline std::uint32_t code(ErrorCode c) { return static_cast<std::uint32_t>(c); }
+// A failure the binding itself detects: give it a reason, as the core does.
+inline std::uint32_t fail(ErrorCode c, const char* reason) {
+  return code(Status::failure(c, reason));
+}
 
 template <class T>
 T* at(std::uintptr_t p) {

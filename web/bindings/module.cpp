@@ -2,6 +2,8 @@
 // (part of the embind layer: web/bindings/common.h says how it is built).
 #include "common.h"
 
+#include <cstdlib>
+
 using namespace laige_wasm;
 using emscripten::val;
 
@@ -30,14 +32,43 @@ void logSetRateLimiting(bool on) {
 }
 void logShutdown() { laige::log::Logger::instance().shutdown(); }
 
+// The last failure noted by code() (ok = none since the last clear).
+Status gLastFailure{};
+
+// {code, reason, fields: {key: value}} of the last failure, or null. Integer
+// fields come as numbers (as strings above 15 digits, where a double would
+// round them), the rest as strings.
+val lastFailure() {
+  if (gLastFailure.ok()) return val::null();
+  val o = val::object();
+  o.set("code", gLastFailure.codeValue());
+  o.set("reason", std::string(gLastFailure.reason()));
+  val fields = val::object();
+  for (std::size_t i = 0; i < gLastFailure.fieldCount(); ++i) {
+    const laige::ErrorField& f = gLastFailure.field(i);
+    if (f.isNumber && std::strlen(f.value) <= 15) {
+      fields.set(f.key, std::strtod(f.value, nullptr));
+    } else {
+      fields.set(f.key, std::string(f.value));
+    }
+  }
+  o.set("fields", fields);
+  return o;
+}
+void clearLastFailure() { gLastFailure = Status{}; }
+
 
 }  // namespace
+
+void laige_wasm::noteFailure(const Status& s) noexcept { gLastFailure = s; }
 
 EMSCRIPTEN_BINDINGS(laige_module) {
   using emscripten::function;
   // Module
   function("version", &versionString);
   function("errorLine", &errorLine);
+  function("lastFailure", &lastFailure);
+  function("clearLastFailure", &clearLastFailure);
   function("logInstallJsSink", &logInstallJsSink);
   function("logSetLevel", &logSetLevel);
   function("logSetRateLimiting", &logSetRateLimiting);

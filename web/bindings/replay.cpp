@@ -139,7 +139,7 @@ val replayDiff(std::uintptr_t wa, std::uintptr_t wb, std::uintptr_t dataA, std::
 }
 
 // ---------------------------------------------------------------------------
-// Scenarios (DESIGN.md decision 10): the same C++ as laige-detcheck
+// Scenarios (docs/scenarios.md): the same C++ as laige-detcheck
 // ---------------------------------------------------------------------------
 
 val scenarioList() {
@@ -172,7 +172,7 @@ val scenarioRun(std::string name, std::uint32_t seedLo, std::uint32_t seedHi, bo
   val o = val::object();
   const laige::Scenario* s = laige::findScenario(name);
   if (s == nullptr) {
-    o.set("code", code(ErrorCode::InvalidArgument));
+    o.set("code", code(laige::scenarioUnknown(name)));
     return o;
   }
   std::string text;
@@ -192,7 +192,7 @@ val scenarioRun(std::string name, std::uint32_t seedLo, std::uint32_t seedHi, bo
 std::uint32_t scenarioOpen(std::string name, std::uint32_t seedLo, std::uint32_t seedHi, bool defaultSeed,
                            std::uintptr_t out) {
   const laige::Scenario* s = laige::findScenario(name);
-  if (s == nullptr) return code(ErrorCode::InvalidArgument);
+  if (s == nullptr) return code(laige::scenarioUnknown(name));
   auto r = laige::ScenarioRun::create(*s, defaultSeed ? s->defaultSeed : u64(seedLo, seedHi));
   if (r.isError()) return code(r);
   auto* jw = new JsWorld(std::move(r).takeValue());
@@ -204,7 +204,7 @@ bool scenarioIsRun(std::uintptr_t w) { return W(w).run.has_value(); }
 // 0 = no payload); else with the scenario's own generated input.
 std::uint32_t scenarioStep(std::uintptr_t w, bool given, std::uintptr_t data, std::uint32_t size) {
   JsWorld& jw = W(w);
-  if (!jw.run) return code(ErrorCode::InvalidArgument);
+  if (!jw.run) return fail(ErrorCode::InvalidArgument, "scenario_not_a_run");
   if (!given) return code(jw.run->step());
   laige::TickInput in;
   in.data = size > 0 ? at<const std::uint8_t>(data) : nullptr;

@@ -8,7 +8,7 @@ using emscripten::val;
 namespace {
 
 // ---------------------------------------------------------------------------
-// Systems (DESIGN.md decision 6): every TypeScript system is the same C++
+// Systems (docs/typescript.md): every TypeScript system is the same C++
 // trampoline; the JS side tells them apart by (world, system id).
 // ---------------------------------------------------------------------------
 
@@ -124,7 +124,7 @@ std::uint32_t worldSystemTimingStats(std::uintptr_t w, std::uint32_t id, std::ui
 // min, max, mean, p50, p95, p99) then up to `max` samples, oldest first.
 std::uint32_t worldSystemTimingWindow(std::uintptr_t w, std::uint32_t id, std::uintptr_t out, std::uint32_t max) {
   const laige::Histogram* h = W(w).world.systemTimingWindow(laige::SystemId{id});
-  if (h == nullptr) return code(ErrorCode::InvalidArgument);
+  if (h == nullptr) return code(W(w).world.systemTimingStats(laige::SystemId{id}));  // its system_unknown
   const laige::HistogramStats s = h->stats();
   double* o = at<double>(out);
   o[0] = s.count;
@@ -203,14 +203,16 @@ Status jsTickInput(void* ctx, std::uint64_t tick, laige::TickInput& in) noexcept
   auto& jl = *static_cast<JsLoop*>(ctx);
   const double n = laige_js_tick_input(reinterpret_cast<std::uintptr_t>(ctx), static_cast<double>(tick));
   if (n == -1) return jl.run != nullptr ? laige::ScenarioRun::generatedTickInput(jl.run, tick, in) : Status{};
-  if (!(n >= 0) || n > static_cast<double>(jl.input.size())) return ErrorCode::Unknown;
+  if (!(n >= 0) || n > static_cast<double>(jl.input.size())) {
+    return Status::failure(ErrorCode::Unknown, "tick_input_failed").with("tick", tick);
+  }
   in.size = static_cast<std::uint32_t>(n);
   in.data = in.size > 0 ? jl.input.data() : nullptr;
   return Status{};
 }
 Status jsAfterTick(void* ctx, laige::World& /*world*/, std::uint64_t tick) noexcept {
   const std::int32_t r = laige_js_after_tick(reinterpret_cast<std::uintptr_t>(ctx), static_cast<double>(tick));
-  return r == 0 ? Status{} : Status(ErrorCode::Unknown);
+  return r == 0 ? Status{} : Status::failure(ErrorCode::Unknown, "tick_ended").with("tick", tick);
 }
 
 std::uint32_t loopCreate(std::uintptr_t w, std::uint32_t tickRateHz, std::uint32_t maxCatchUp, bool jsInput,

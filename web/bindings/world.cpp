@@ -110,7 +110,11 @@ val worldRegisterComponent(std::uintptr_t w, std::string name, val fields) {
   d.name = name;
   const laige::LayoutCheck lc = laige::layoutComponentFields(fs, d.size, d.alignment);
   if (!lc.ok()) {
-    out.set("code", code(lc.code));
+    out.set("code", code(Status::failure(lc.code, "component_desc_invalid")
+                             .with("name", name)
+                             .with("reason", lc.reason)
+                             .with("field", lc.field)
+                             .with("field_name", lc.field < n ? std::string_view(names[lc.field]) : std::string_view{})));
     out.set("id", 0);
     out.set("reason", std::string(lc.reason));
     out.set("field", lc.field);
@@ -176,7 +180,7 @@ val worldArchetypeComponents(std::uintptr_t w, std::uint32_t a) {
 }
 
 // ---------------------------------------------------------------------------
-// Iteration (seed 004; DESIGN.md decision 5): the TS each runs over column
+// Iteration (docs/query.md; docs/typescript.md): the TS each runs over column
 // views between beginIteration and endIteration.
 // ---------------------------------------------------------------------------
 

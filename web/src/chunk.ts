@@ -2,7 +2,7 @@
 // columns as views of the wasm heap. A Chunk dies when its call returns.
 import type { Component } from './component.js';
 import type { Entity } from './entity.js';
-import { invalid } from './errors.js';
+import { invalid, typeName } from './errors.js';
 import type { Mem } from './raw.js';
 import { type KindOf, type Schema, type ScalarKind, type TypedArrayOf, describe, heapOf, kindSize } from './schema.js';
 import { type RunningSystem, ioViolation, usedAfterCall } from './system_io.js';
@@ -64,12 +64,15 @@ export class ChunkImpl implements Chunk {
   }
 
   #alive(where: string): void {
-    if (!this.#open) throw usedAfterCall(`${where}: this Chunk belongs to an eachChunk call that has returned (use a chunk during its call only)`);
+    if (!this.#open) throw usedAfterCall(where, 'Chunk', `${where}: this Chunk belongs to an eachChunk call that has returned (use a chunk during its call only)`);
   }
 
   entity(row: number): Entity {
     this.#alive('Chunk.entity');
-    if (!Number.isInteger(row) || row < 0 || row >= this.rows) throw invalid(`Chunk.entity: row ${describe(row)} outside 0..${this.rows - 1}`);
+    if (!Number.isInteger(row) || row < 0 || row >= this.rows) {
+      throw invalid(`Chunk.entity: row ${describe(row)} outside 0..${this.rows - 1}`, typeof row === 'number' ? 'out_of_range' : 'wrong_type',
+        { where: 'Chunk.entity', field: 'row', got: typeof row === 'number' ? row : typeName(row), min: 0, max: this.rows - 1 });
+    }
     if (this.#handles < 0) {
       this.#handles = this.#world._handleBuffer();
       this.#world._raw.worldFillHandles(this.#world._ptr, this.#cur[this.#k + 2]!, this.rows, this.#handles);
@@ -86,15 +89,15 @@ export class ChunkImpl implements Chunk {
   field<S extends Schema, K extends keyof S & string>(component: Component<S>, name: K): FieldColumn<KindOf<S[K]>> {
     this.#alive('Chunk.field');
     const i = this.#comps.indexOf(component as unknown as Component);
-    if (i < 0) throw invalid(`Chunk.field: ${describe(component)} is not listed in this query`);
+    if (i < 0) throw invalid(`Chunk.field: ${describe(component)} is not listed in this query`, 'unknown_component', { where: 'Chunk.field', field: 'component', got: component instanceof Object && 'name' in component ? String(component.name) : typeName(component) });
     const c = this.#comps[i]!;
     const f = c._byName.get(name);
-    if (f === undefined) throw invalid(`Chunk.field: ${c.name} has no field ${describe(name)}`);
+    if (f === undefined) throw invalid(`Chunk.field: ${c.name} has no field ${describe(name)}`, 'unknown_field', { where: 'Chunk.field', component: c.name, field: String(name) });
     const col = this.#cur[this.#k + 3 + i]!;
-    if (col === 0) throw invalid(`Chunk.field: archetype ${this.archetype} lacks the optional ${c.name} (test chunk.has first)`);
+    if (col === 0) throw invalid(`Chunk.field: archetype ${this.archetype} lacks the optional ${c.name} (test chunk.has first)`, 'component_missing', { where: 'Chunk.field', component: c.name });
     this.#m.sync();
     // Inside a system a read column is kept aside, to be checked when the call returns.
-    if (this.#sys !== null && this.#readIds[c.id] === 1 && !(this.#kept ??= []).some((k) => k.component === c)) {
+    if (this.#sys !== null && this.#readIds[c.id] !== 0 && !(this.#kept ??= []).some((k) => k.component === c)) {
       this.#kept.push({ component: c, at: col, bytes: this.#m.u8.slice(col, col + this.rows * c.size) });
     }
     const size = kindSize(f.kind);

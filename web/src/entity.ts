@@ -1,7 +1,7 @@
 // entity.ts - entity handles and the seed-003 allocator in TypeScript.
 //
 // A handle is a plain 32-bit number: [ id: 16 bits | generation: 16 bits ]
-// (seed 000), exactly the C++ Entity's bits(). The null handle is 0.
+// (docs/entity.md), exactly the C++ Entity's bits(). The null handle is 0.
 
 /** A 32-bit generational entity handle (id << 16 | generation), as a number. */
 export type Entity = number;
@@ -46,10 +46,10 @@ export function isEntityHandle(e: unknown): e is Entity {
 }
 
 /**
- * The allocator of seed 003 (the C++ laige::Entities): fresh indices
+ * The allocator (docs/entity.md; the C++ laige::Entities): fresh indices
  * ascending (0, 1, 2, ...), freed indices LIFO with the generation raised,
  * so the same operation sequence gives the same handles everywhere. A fresh
- * index's first handle has `firstGeneration` (seed 003: 0; a World uses 1);
+ * index's first handle has `firstGeneration` (the allocator: 0; a World uses 1);
  * a generation that passes 65535 re-enters at `firstGeneration`.
  */
 export class Entities {

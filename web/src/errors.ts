@@ -1,6 +1,8 @@
-// errors.ts - LaigeError and the error-code registry (mirrors cpp/src/errors.cpp,
-// FACTS.md section 1). Every failing Status of the core becomes a LaigeError;
-// so does every argument the TypeScript layer rejects before it reaches wasm.
+// errors.ts - LaigeError and the error-code registry (mirrors cpp/src/errors.cpp;
+// docs/errors.md). Every failing Status of the core becomes a LaigeError with
+// the core's reason and fields; so does every argument the TypeScript layer
+// rejects before it reaches wasm, with a reason of its own.
+import { messageFor } from './error_messages.js';
 
 /** The snake_case id of an error code (field 1 of the 5-field line). */
 export type LaigeErrorCode =
@@ -76,11 +78,15 @@ export type LaigeErrorFields = Readonly<Record<string, string | number>>;
 /**
  * The error every failing call of @laige/sim throws.
  *
- * - `reason`: the specific cause as a stable snake_case name, the same the
- *   C++ core uses for it (e.g. `double_writer`, `stale_entity`,
- *   `system_io_violation`); `code` is the coarse registry code.
- * - `fields`: what exactly was involved (`{ first: 'A', second: 'B',
- *   component: 'Position' }`).
+ * - `reason`: the specific cause as a stable snake_case name: the C++
+ *   core's own (the event name its log uses, e.g. `double_writer`,
+ *   `stale_entity_access`) or, for arguments rejected before wasm, the
+ *   TypeScript layer's (`wrong_type`, `out_of_range`, `disposed`, ...).
+ *   Every one is listed in docs/errors.md#core-reasons and
+ *   docs/errors.md#typescript-reasons. `code` is the coarse registry code.
+ * - `fields`: what exactly was involved (`{ first_writer: 'A',
+ *   second_writer: 'B', component: 'Position', component_id: 1 }`; for a
+ *   rejected argument `{ where, field, got }`).
  * - `message`: the cause in plain words (`detail`), then the build-stable
  *   5-field line of the code (`line`).
  */
@@ -104,6 +110,7 @@ export class LaigeError extends Error {
     this.name = 'LaigeError';
     this.codeId = lookup(codeId) === REGISTRY[0] ? 1 : codeId;
     this.code = errorName(codeId);
+    // No reason given (a core failure that named none): the code's id.
     this.reason = reason !== undefined && reason !== '' ? reason : this.code;
     this.fields = Object.freeze({ ...fields });
     this.line = line;
@@ -111,12 +118,70 @@ export class LaigeError extends Error {
   }
 }
 
-/** @internal Throws LaigeError(code) unless code is 0 (the ok Status). */
-export function check(code: number, detail: string, reason?: string, fields?: LaigeErrorFields): void {
-  if (code !== 0) throw new LaigeError(code, detail, reason, fields);
+/** What the core said about its last failure: code, reason and fields. */
+export interface CoreFailure {
+  readonly code: number;
+  readonly reason: string;
+  readonly fields: LaigeErrorFields;
 }
 
-/** @internal An InvalidArgument LaigeError with its specific reason and fields. */
-export function invalid(detail: string, reason?: string, fields?: LaigeErrorFields): LaigeError {
+// One reader per loaded module: each returns the failure its module noted
+// since the last read (and forgets it), or null. A failing binding call is
+// read right after it returns, so at most one module holds a failure.
+const failureSources = new Set<() => CoreFailure | null>();
+
+/** @internal Registers a module's reader of its last noted failure (sim.ts, at load). */
+export function addFailureSource(read: () => CoreFailure | null): void {
+  failureSources.add(read);
+}
+
+/** @internal The core's own account of the failure behind `code`, or null when it gave none. Clears every source. */
+export function takeCoreFailure(code: number): CoreFailure | null {
+  let found: CoreFailure | null = null;
+  for (const read of failureSources) {
+    const f = read();
+    if (f !== null && found === null) found = f;
+  }
+  return found !== null && found.code === code ? found : null;
+}
+
+/**
+ * @internal The LaigeError of a core call `where` that returned `code`: the
+ * core's reason and fields, the message built from them (error_messages.ts).
+ * A core failure without a reason (none is known to exist) keeps the code's
+ * id as its reason and says so.
+ */
+export function coreError(code: number, where: string): LaigeError {
+  const f = takeCoreFailure(code);
+  if (f !== null && f.reason !== '') {
+    return new LaigeError(code, `${where}: ${messageFor(f.reason, f.fields)}`, f.reason, f.fields);
+  }
+  return new LaigeError(code, `${where}: the core rejected the call without naming a specific reason`);
+}
+
+/** @internal Throws coreError(code, where) unless code is 0 (the ok Status). */
+export function check(code: number, where: string): void {
+  if (code !== 0) throw coreError(code, where);
+}
+
+/**
+ * @internal An InvalidArgument LaigeError for an argument the TypeScript
+ * layer rejects itself: its stable reason (docs/errors.md#typescript-reasons)
+ * and fields (at least `where`).
+ */
+export function invalid(detail: string, reason: string, fields: LaigeErrorFields): LaigeError {
   return new LaigeError(ErrorCodes.invalid_argument, detail, reason, fields);
+}
+
+/** @internal The JS type of `v` for a `got` field: 'bigint', 'symbol', 'null', 'array', 'string', ... */
+export function typeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return typeof v;
+}
+
+/** @internal Splits a validator's `where` ("createWorld: capacity") into the call and the field. */
+export function whereField(where: string): { where: string; field: string } {
+  const i = where.lastIndexOf(': ');
+  return i < 0 ? { where, field: '' } : { where: where.slice(0, i), field: where.slice(i + 2) };
 }

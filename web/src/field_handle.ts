@@ -5,7 +5,7 @@
 // (a live each's read terms, a running system's io).
 import type { Component } from './component.js';
 import { type Entity, formatEntity } from './entity.js';
-import { invalid } from './errors.js';
+import { invalid, typeName } from './errors.js';
 import type { Mem } from './raw.js';
 import { type FieldLayout, type Schema, type ScalarKind, HEAP_OF, badScalar, describe, scalarOk } from './schema.js';
 import { checkAccess } from './system_io.js';
@@ -70,16 +70,18 @@ class FieldHandleImpl implements ScalarFieldHandle {
     const f = this.#f;
     if (i === 0) return p + f.offset;
     if (typeof i !== 'number' || !Number.isInteger(i) || i < 0 || i >= f.count) {
-      throw invalid(`${this.#where}: element index ${describe(i)} outside 0..${f.count - 1}`);
+      throw invalid(`${this.#where}: element index ${describe(i)} outside 0..${f.count - 1}`, typeof i === 'number' ? 'out_of_range' : 'wrong_type',
+        { where: this.#where, field: 'i', got: typeof i === 'number' ? i : typeName(i), min: 0, max: f.count - 1 });
     }
     return p + f.offset + (i << this.#shift);
   }
 
   #missing(world: World, e: number): never {
     if (!world._raw.worldIsValid(world._ptr, e)) {
-      throw invalid(`${this.#where}(${formatEntity(e)}): not a live entity of this world`, 'stale_entity', { entity: formatEntity(e) });
+      throw invalid(`${this.#where}(${formatEntity(e)}): not a live entity of this world (destroyed, cleared or never issued)`, 'stale_entity_access',
+        { where: this.#where, entity_id: e >>> 16, generation: e & 0xffff });
     }
-    throw invalid(`${this.#where}(${formatEntity(e)}): the entity has no ${this.#c.name}`, 'component_missing', { component: this.#c.name });
+    throw invalid(`${this.#where}(${formatEntity(e)}): the entity has no ${this.#c.name}`, 'component_missing', { where: this.#where, component: this.#c.name });
   }
 
   get(e: Entity, i: number = 0): number {
@@ -96,7 +98,10 @@ class FieldHandleImpl implements ScalarFieldHandle {
   set(e: Entity, a: number, b?: number): void {
     const isArray = this.#f.isArray;
     const v = isArray ? b : a;
-    if (!this.#ok(v)) throw invalid(`${this.#where}.set: ${badScalar(this.#f.kind, v)}`);
+    if (!this.#ok(v)) {
+      throw invalid(`${this.#where}.set: ${badScalar(this.#f.kind, v)}`, typeof v === 'number' ? (v !== v ? 'invalid_value' : 'out_of_range') : 'wrong_type',
+        { where: `${this.#where}.set`, field: this.#f.name, got: typeof v === 'number' ? v : typeName(v), kind: this.#f.kind });
+    }
     const at = this.#at(e, 'write', isArray ? a : 0);
     const m = (this.#c._owner as World)._mem;
     m.sync();

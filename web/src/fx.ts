@@ -1,6 +1,6 @@
 // fx.ts - Q16.16 fixed point in TypeScript, bit-identical to
-// cpp/include/laige/fpx16_16.h and SimMath<Fpx16_16> (sim_math.h; FACTS.md
-// section 4). A value is its raw int32 (value = raw / 65536): the number a
+// cpp/include/laige/fpx16_16.h and SimMath<Fpx16_16> (sim_math.h;
+// docs/sim_math.md). A value is its raw int32 (value = raw / 65536): the number a
 // component field of kind 'fx' holds. Every operation computes the exact
 // 64-bit intermediate the C++ code computes (in doubles split so that no
 // partial result exceeds 2^53) and saturates to [MIN, MAX].
@@ -58,7 +58,7 @@ function div(a: Fx, b: Fx): Fx {
   if (b === 0) return a === 0 ? 0 : a > 0 ? MAX : MIN;
   const num = a * TWO16;
   const den = b;
-  // The sign of the TRUE quotient (DESIGN.md decision 3), not q's.
+  // The sign of the TRUE quotient (docs/determinism.md#the-rules), not q's.
   const sign = (num < 0) !== (den < 0) ? -1 : 1;
   let q = Math.trunc(num / den);
   let r = num - q * den; // exact: |q * den| ~ |num| < 2^48

@@ -1,10 +1,12 @@
 /// <reference lib="esnext.disposable" preserve="true" />
 // @laige/sim - a deterministic ECS simulation core (C++20 compiled to
-// WebAssembly) with a typed TypeScript API. See DESIGN.md "The TypeScript
-// surface" and README.md.
-export { loadLaige, Laige, ScenarioRun } from './sim.js';
+// WebAssembly) with a typed TypeScript API (README.md, docs/typescript.md).
+// The entry '@laige/sim': loadLaige() finds the .wasm next to the package's
+// loader (load.ts); '@laige/sim/embedded' is the same API with it inlined.
+export { loadLaige } from './load.js';
+export { Laige, ScenarioRun } from './sim.js';
 export type { LogRecord, LogLevel, ScenarioInfo, ScenarioOptions, ScenarioStream, OpenScenarioOptions } from './sim.js';
-export type { LoadOptions } from './raw.js';
+export type { LoadOptions } from './wasm_source.js';
 export { World } from './world.js';
 export type {
   WorldOptions, EntityStats, GuardrailStats, ArchetypeStats, StateDiff, StateDiffItem, AnyComponent, AccessList,
@@ -26,7 +28,7 @@ export type { GameLoopOptions, GameLoopStats } from './loop.js';
 export { ReplayRecorder } from './replay.js';
 export type { RecordOptions, ReplayIdentity, ReplayInfo, ReplayRunOptions, ReplayDiff, MathBackend } from './replay.js';
 export { LaigeError, ErrorCodes, errorText, errorName, MAX_ERROR_CODE } from './errors.js';
-export type { LaigeErrorCode } from './errors.js';
+export type { LaigeErrorCode, LaigeErrorFields } from './errors.js';
 export { fx } from './fx.js';
 export type { Fx } from './fx.js';
 export {

@@ -1,10 +1,10 @@
-// loop.ts - the fixed-tick GameLoop (FACTS.md section 13) driven by
+// loop.ts - the fixed-tick GameLoop (docs/game_loop.md) driven by
 // requestAnimationFrame: frame(nowMs) converts the browser's millisecond
 // timestamp to integer nanoseconds once, and the C++ loop does the exact
 // integer tick accounting (no fractional accumulator in JS). The optional
 // `input` and `onTick` callbacks are the C++ loop's tickInput provider and
 // after-tick hook (docs/game_loop.md), called from inside the frame.
-import { LaigeError, invalid } from './errors.js';
+import { coreError, invalid, typeName } from './errors.js';
 import { describe } from './schema.js';
 import type { ScenarioRun } from './sim.js';
 import { u32, type World } from './world.js';
@@ -86,20 +86,20 @@ export class GameLoop implements Disposable {
   /** @internal Use sim.createGameLoop. */
   constructor(host: LoopHost, world: World, options: GameLoopOptions = {}, scenario: ScenarioRun | null = null) {
     const where = 'createGameLoop';
-    if (typeof options !== 'object' || options === null) throw invalid(`${where}: options must be an object`);
+    if (typeof options !== 'object' || options === null) throw invalid(`${where}: options must be an object, got ${describe(options)}`, 'wrong_type', { where, field: 'options', got: typeName(options) });
     const w = world._live(where);
     this.tickRateHz = options.tickRateHz === undefined ? 60 : u32(`${where}: tickRateHz`, options.tickRateHz, 20, 120);
     this.maxCatchUpTicks = options.maxCatchUpTicks === undefined ? 5 : u32(`${where}: maxCatchUpTicks`, options.maxCatchUpTicks, 1);
     const { input, onTick } = options;
-    if (input !== undefined && typeof input !== 'function') throw invalid(`${where}: input must be a function (tick) => Uint8Array | undefined, got ${describe(input)}`);
-    if (onTick !== undefined && typeof onTick !== 'function') throw invalid(`${where}: onTick must be a function (tick) => void, got ${describe(onTick)}`);
+    if (input !== undefined && typeof input !== 'function') throw invalid(`${where}: input must be a function (tick) => Uint8Array | undefined, got ${describe(input)}`, 'wrong_type', { where, field: 'input', got: typeName(input) });
+    if (onTick !== undefined && typeof onTick !== 'function') throw invalid(`${where}: onTick must be a function (tick) => void, got ${describe(onTick)}`, 'wrong_type', { where, field: 'onTick', got: typeName(onTick) });
     if (scenario === null) world._systems.ensureScheduled();
     // The after-tick hook also ends a frame whose TypeScript system threw.
     const after = onTick !== undefined || scenario === null;
     const m = world._mem;
     const code = world._raw.loopCreate(w, this.tickRateHz, this.maxCatchUpTicks, input !== undefined, after, m.out);
     m.sync();
-    if (code !== 0) throw new LaigeError(code, `${where}: rejected by the core`);
+    if (code !== 0) throw coreError(code, where);
     this.#ptr = m.u32[m.out >>> 2]!;
     this.#host = host;
     this.#input = input;
@@ -111,7 +111,7 @@ export class GameLoop implements Disposable {
   }
 
   #live(where: string): number {
-    if (this.#ptr === 0) throw invalid(`${where}: the loop is disposed (or its world is)`);
+    if (this.#ptr === 0) throw invalid(`${where}: the loop is disposed (or its world is)`, 'disposed', { where, object: 'GameLoop' });
     return this.#ptr;
   }
 
@@ -125,7 +125,8 @@ export class GameLoop implements Disposable {
     const where = 'GameLoop.frame';
     const l = this.#live(where);
     if (typeof nowMs !== 'number' || !Number.isFinite(nowMs) || nowMs < 0 || nowMs * 1e6 > Number.MAX_SAFE_INTEGER) {
-      throw invalid(`${where}: nowMs must be a finite, non-negative number of milliseconds, got ${describe(nowMs)}`);
+      throw invalid(`${where}: nowMs must be a finite, non-negative number of milliseconds, got ${describe(nowMs)}`,
+        typeof nowMs === 'number' ? 'out_of_range' : 'wrong_type', { where, field: 'nowMs', got: typeof nowMs === 'number' ? nowMs : typeName(nowMs) });
     }
     const ns = Math.floor(nowMs * 1e6);
     return this.#ticks(where, () => this.world._raw.loopFrameAt(l, ns));
@@ -135,13 +136,16 @@ export class GameLoop implements Disposable {
   step(n = 1): number {
     const where = 'GameLoop.step';
     const l = this.#live(where);
-    if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw invalid(`${where}: n must be a non-negative integer, got ${describe(n)}`);
+    if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) {
+      throw invalid(`${where}: n must be a non-negative integer, got ${describe(n)}`, typeof n === 'number' ? 'out_of_range' : 'wrong_type',
+        { where, field: 'n', got: typeof n === 'number' ? n : typeName(n) });
+    }
     return this.#ticks(where, () => this.world._raw.loopStep(l, n));
   }
 
   #ticks(where: string, call: () => number): number {
     this.world._live(where);
-    if (this.world._systems.running) throw invalid(`${where}: the world is inside a tick (called from a system or a loop callback)`);
+    if (this.world._systems.running) throw invalid(`${where}: the world is inside a tick (called from a system or a loop callback)`, 'reentrant_call', { where, inside: 'tick' });
     if (this.scenario === null) this.world._systems.ensureScheduled();
     const before = this.currentTick;
     this.#inFrame = true;
@@ -160,7 +164,7 @@ export class GameLoop implements Disposable {
       this.#error = undefined;
     }
     if (failed) throw error;
-    if (code !== 0) throw new LaigeError(code, `${where}: a tick failed (see the log)`);
+    if (code !== 0) throw coreError(code, where);
     return this.currentTick - before;
   }
 
@@ -178,8 +182,8 @@ export class GameLoop implements Disposable {
     try {
       const p: unknown = fn(tick);
       if (p === undefined) return -1;
-      if (!(p instanceof Uint8Array)) throw invalid(`GameLoop input(${tick}): must return a Uint8Array or undefined, got ${describe(p)}`);
-      if (p.length > MAX_INPUT_BYTES) throw invalid(`GameLoop input(${tick}): the payload is over 1 MiB (${p.length} bytes)`);
+      if (!(p instanceof Uint8Array)) throw invalid(`GameLoop input(${tick}): must return a Uint8Array or undefined, got ${describe(p)}`, 'wrong_type', { where: 'GameLoop input', field: 'return value', got: typeName(p), tick });
+      if (p.length > MAX_INPUT_BYTES) throw invalid(`GameLoop input(${tick}): the payload is over 1 MiB (${p.length} bytes)`, 'out_of_range', { where: 'GameLoop input', field: 'return value.length', got: p.length, max: MAX_INPUT_BYTES });
       if (p.length === 0) return 0;
       const m = this.world._mem;
       const at = this.world._raw.loopInputBuffer(this.#ptr, p.length);
@@ -225,7 +229,7 @@ export class GameLoop implements Disposable {
 
   /** Frees the loop (the world stays). Idempotent. Throws inside one of its own frames (from `input` or `onTick`). */
   dispose(): void {
-    if (this.#inFrame) throw invalid('GameLoop.dispose: called from inside the loop\'s own frame (input/onTick)');
+    if (this.#inFrame) throw invalid('GameLoop.dispose: called from inside the loop\'s own frame (input/onTick)', 'reentrant_call', { where: 'GameLoop.dispose', inside: 'frame' });
     this._detach();
     this.world._dependents.delete(this);
   }

@@ -5,7 +5,7 @@
 // callbacks run over views of the archetype columns in wasm memory, one
 // archetype at a time, rows in ascending slot order.
 import { Component } from './component.js';
-import { invalid } from './errors.js';
+import { coreError, invalid, typeName } from './errors.js';
 import { type AnyQuery, Query } from './query_object.js';
 import { describe } from './schema.js';
 import type { World } from './world.js';
@@ -20,7 +20,7 @@ export function runEach(world: World, components: unknown, access: unknown, fn: 
   world._live(where);
   const q = eachQuery(world, where, components, access);
   if (q === null) {
-    if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`);
+    if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`, 'wrong_type', { where, field: 'fn', got: typeName(fn) });
     beginEmpty(world, where);
     try {
       eachEntity(world, fn);
@@ -38,7 +38,7 @@ export function runEachChunk(world: World, components: unknown, access: unknown,
   world._live(where);
   const q = eachQuery(world, where, components, access);
   if (q === null) {
-    if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`);
+    if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`, 'wrong_type', { where, field: 'fn', got: typeName(fn) });
     beginEmpty(world, where); // the empty query matches no archetype: no chunk
     world._end();
     return;
@@ -49,10 +49,8 @@ export function runEachChunk(world: World, components: unknown, access: unknown,
 // The empty query's guard (it walks slots, not archetypes).
 function beginEmpty(world: World, where: string): void {
   const code = world._raw.worldBeginIteration(world._ptr, world._mem.scratch, world._mem.scratch + 128, 0);
-  if (code !== 0) {
-    throw invalid(`${where}: rejected: ${world._raw.worldIsIterating(world._ptr) ? 'another each is live on this world (nested each)' : 'invalid query'}`,
-      world._raw.worldIsIterating(world._ptr) ? 'iteration_nested' : undefined);
-  }
+  if (code !== 0) throw coreError(code, where);
+
   world._iterating++;
 }
 
@@ -60,18 +58,20 @@ function beginEmpty(world: World, where: string): void {
 // arrays are new on every call), or null for the empty list. Shapes of up to
 // four components key by one number (id and access in 10 bits each).
 function eachQuery(world: World, where: string, components: unknown, access: unknown): AnyQuery | null {
-  if (!Array.isArray(components)) throw invalid(`${where}: components must be an array, got ${describe(components)}`);
-  if (!Array.isArray(access)) throw invalid(`${where}: access must be an array of 'read' | 'write', got ${describe(access)}`);
+  if (!Array.isArray(components)) throw invalid(`${where}: components must be an array, got ${describe(components)}`, 'wrong_type', { where, field: 'components', got: typeName(components) });
+  if (!Array.isArray(access)) throw invalid(`${where}: access must be an array of 'read' | 'write', got ${describe(access)}`, 'wrong_type', { where, field: 'access', got: typeName(access) });
   const n = components.length;
-  if (access.length !== n) throw invalid(`${where}: ${n} components but ${access.length} accesses (one per component)`);
+  if (access.length !== n) {
+    throw invalid(`${where}: ${n} components but ${access.length} accesses (one per component)`, 'out_of_range', { where, field: 'access.length', got: access.length, expected: n });
+  }
   if (n === 0) return null;
-  if (n > 32) throw invalid(`${where}: at most 32 components per query`);
+  if (n > 32) throw invalid(`${where}: at most 32 components per query, got ${n}`, 'out_of_range', { where, field: 'components.length', got: n, max: 32 });
   let key: number | string = n <= 4 ? n : '';
   for (let i = 0; i < n; i++) {
     const c = components[i];
     if (!(c instanceof Component) || c._owner !== world) world._component(where, c, 'components', i);
     const a: unknown = access[i];
-    if (a !== 'read' && a !== 'write') throw invalid(`${where}: access[${i}] must be 'read' or 'write', got ${describe(a)}`);
+    if (a !== 'read' && a !== 'write') throw invalid(`${where}: access[${i}] must be 'read' or 'write', got ${describe(a)}`, 'invalid_value', { where, field: `access[${i}]`, got: describe(a) });
     const code = (c as Component).id * 2 + (a === 'write' ? 1 : 0);
     key = typeof key === 'number' ? key + code * 8 * 1024 ** i : `${key}${code},`;
   }
@@ -80,7 +80,7 @@ function eachQuery(world: World, where: string, components: unknown, access: unk
     const terms = (components as Component[]).map((c, i) => [String(i), c, access[i] === 'write'] as [string, Component, boolean]);
     for (let i = 1; i < n; i++) {
       if (terms.slice(0, i).some((t) => t[1] === terms[i]![1])) {
-        throw invalid(`${where}: ${terms[i]![1].name} is listed twice`, 'component_repeated', { component: terms[i]![1].name });
+        throw invalid(`${where}: ${terms[i]![1].name} is listed twice`, 'duplicate_entry', { where, field: `components[${i}]`, component: terms[i]![1].name });
       }
     }
     q = new Query(world, where, terms, undefined, true);

@@ -5,7 +5,7 @@
 // between beginIteration and endIteration (docs/query.md#iteration-legality).
 import { Component, type Access } from './component.js';
 import type { Entity } from './entity.js';
-import { LaigeError, invalid } from './errors.js';
+import { coreError, invalid, typeName } from './errors.js';
 import { type RowLoopPlan, RowLoops } from './row_loop.js';
 import { type ReadRef, type Ref, type Schema, describe } from './schema.js';
 import { ChunkImpl, type Chunk } from './chunk.js';
@@ -71,7 +71,7 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
   readonly #beginWrite: boolean[];
   readonly #without: Component[];
   readonly #tags: Component[];
-  /** By component id: 1 when the query reads it (a read term, an optional read term or a tag). */
+  /** By component id: 1 when the core's guard holds it read (a read term, a tag), 2 for an optional read term, else 0. */
   readonly _readIds: Uint8Array;
   readonly #loops: RowLoops;
   /** By archetype id: 0 not classified yet, MATCH or NO_MATCH; #mask: the optional terms present. */
@@ -98,52 +98,55 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
     const seen = new Set<Component>();
     const comp = (c: unknown, list: string, i: number | string): Component => {
       const k = world._component(where, c, list, i as number);
-      if (seen.has(k)) throw invalid(`${where}: ${k.name} is listed twice in this query`, 'component_repeated', { component: k.name });
+      if (seen.has(k)) throw invalid(`${where}: ${k.name} is listed twice in this query`, 'duplicate_entry', { where, field: `${list}${i === '' ? '' : `[${i}]`}`, component: k.name });
       seen.add(k);
       return k;
     };
     const termList = (obj: unknown, list: string): Array<[string, Component, boolean]> => {
       if (positional) return obj as Array<[string, Component, boolean]>;
       if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) {
-        throw invalid(`${where}: ${list} must be an object of named terms ({ pos: Position.write }), got ${describe(obj)}`);
+        throw invalid(`${where}: ${list} must be an object of named terms ({ pos: Position.write }), got ${describe(obj)}`, 'wrong_type', { where, field: list, got: typeName(obj) });
       }
       return Object.entries(obj as Record<string, unknown>).map(([name, t]) => {
-        if (QUERY_OPTION_KEYS.has(name)) throw invalid(`${where}: '${name}' is an option name and cannot name a term`);
+        if (QUERY_OPTION_KEYS.has(name)) throw invalid(`${where}: '${name}' is an option name and cannot name a term`, 'invalid_name', { where, field: `${list}.${name}`, got: name });
         if (typeof t !== 'object' || t === null || !('component' in t) || !('access' in t)) {
-          throw invalid(`${where}: ${list}.${name} must be a term like Position.read or Position.write, got ${describe(t)}`);
+          throw invalid(`${where}: ${list}.${name} must be a term like Position.read or Position.write, got ${describe(t)}`, 'wrong_type', { where, field: `${list}.${name}`, got: typeName(t) });
         }
         const { component, access } = t as { component: unknown; access: unknown };
-        if (access !== 'read' && access !== 'write') throw invalid(`${where}: ${list}.${name}: access must be 'read' or 'write', got ${describe(access)}`);
+        if (access !== 'read' && access !== 'write') throw invalid(`${where}: ${list}.${name}: access must be 'read' or 'write', got ${describe(access)}`, 'invalid_value', { where, field: `${list}.${name}.access`, got: describe(access) });
         return [name, comp(component, `${list}.${name}`, ''), access === 'write'] as [string, Component, boolean];
       });
     };
     const opts = (options ?? {}) as QueryOptions;
-    if (typeof opts !== 'object' || Array.isArray(opts)) throw invalid(`${where}: options must be an object, got ${describe(options)}`);
+    if (typeof opts !== 'object' || Array.isArray(opts)) throw invalid(`${where}: options must be an object, got ${describe(options)}`, 'wrong_type', { where, field: 'options', got: typeName(options) });
     for (const k of Object.keys(opts)) {
-      if (!QUERY_OPTION_KEYS.has(k)) throw invalid(`${where}: unknown option ${describe(k)} (without, optional, tags)`);
+      if (!QUERY_OPTION_KEYS.has(k)) throw invalid(`${where}: unknown option ${describe(k)} (without, optional, tags)`, 'invalid_name', { where, field: 'options', got: k });
     }
     const compList = (v: unknown, list: string): Component[] => {
       if (v === undefined) return [];
-      if (!Array.isArray(v)) throw invalid(`${where}: ${list} must be an array of components, got ${describe(v)}`);
+      if (!Array.isArray(v)) throw invalid(`${where}: ${list} must be an array of components, got ${describe(v)}`, 'wrong_type', { where, field: list, got: typeName(v) });
       return v.map((c, i) => comp(c, list, i));
     };
     const required = termList(terms, 'terms');
     const optional = opts.optional === undefined ? [] : termList(opts.optional, 'optional');
     this.#tags = compList(opts.tags, 'tags');
     this.#without = compList(opts.without, 'without');
-    if (optional.length > MAX_OPTIONAL_TERMS) throw invalid(`${where}: at most ${MAX_OPTIONAL_TERMS} optional terms`);
+    if (optional.length > MAX_OPTIONAL_TERMS) throw invalid(`${where}: at most ${MAX_OPTIONAL_TERMS} optional terms, got ${optional.length}`, 'out_of_range', { where, field: 'optional', got: optional.length, max: MAX_OPTIONAL_TERMS });
     if (required.length + this.#tags.length === 0) {
-      throw invalid(`${where}: a query needs at least one term or tag (World.each([], [], fn) visits every entity)`);
+      throw invalid(`${where}: a query needs at least one term or tag (World.each([], [], fn) visits every entity)`, 'out_of_range', { where, field: 'terms', got: 0, min: 1 });
     }
     const all = [...required, ...optional];
-    if (required.length + this.#tags.length > 32 || all.length > 32) throw invalid(`${where}: at most 32 components per query`);
+    if (required.length + this.#tags.length > 32 || all.length > 32) throw invalid(`${where}: at most 32 components per query`, 'out_of_range', { where, field: 'terms', got: all.length + this.#tags.length, max: 32 });
     this.#comps = all.map((t) => t[1]);
     this.#write = all.map((t) => t[2]);
     this.#optionalFrom = required.length;
     this.#beginIds = [...required.map((t) => t[1].id), ...this.#tags.map((c) => c.id)];
     this.#beginWrite = [...required.map((t) => t[2]), ...this.#tags.map(() => false)];
     this._readIds = new Uint8Array(257);
-    for (const [, c, w] of all) if (!w) this._readIds[c.id] = 1;
+    // 1: a read the core's guard covers (a required term or a tag); 2: an
+    // optional read term, which only this layer knows (system_io.ts).
+    for (const [, c, w] of required) if (!w) this._readIds[c.id] = 1;
+    for (const [, c, w] of optional) if (!w) this._readIds[c.id] = 2;
     for (const c of this.#tags) this._readIds[c.id] = 1;
     this.#loops = new RowLoops(this.#comps, this.#write, positional ? null : all.map((t) => t[0]), this.#optionalFrom);
   }
@@ -204,7 +207,7 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
     const where = 'Query.eachChunk';
     const world = this.#world;
     this.#live(where);
-    if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`);
+    if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`, 'wrong_type', { where, field: 'fn', got: typeName(fn) });
     this.#access(where);
     const count = this.#begin(where);
     try {
@@ -231,7 +234,7 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
   _run(where: string, fn: RowFn): void {
     const world = this.#world;
     if (world._ptr === 0) world._live(where);
-    if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`);
+    if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`, 'wrong_type', { where, field: 'fn', got: typeName(fn) });
     if (world._sys !== this._checkedFor || this._owner !== null) this.#access(where);
     let plan = this.#lastPlan;
     // The last callback is found by identity (a callback kept in a variable
@@ -283,7 +286,7 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
   // Owner and system io checks (system_io.ts).
   #access(where: string): void {
     const world = this.#world;
-    if (this._owner !== null && world._sys !== this._owner) throw usedAfterCall(`${where}: this query belongs to a system and runs only inside that system's run`);
+    if (this._owner !== null && world._sys !== this._owner) throw usedAfterCall(where, 'Query', `${where}: this query belongs to a system and runs only inside that system's run`);
     if (world._sys !== null) checkQueryIo(world, this, where);
     this._checkedFor = world._sys;
   }
@@ -367,10 +370,7 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
   }
 
   #rejected(where: string, code: number): never {
-    const world = this.#world;
-    if (world._raw.worldIsIterating(world._ptr)) {
-      throw new LaigeError(code, `${where}: another each is live on this world (a nested each); flatten the work into one query, or run a second pass after the first returns`, 'iteration_nested');
-    }
-    throw new LaigeError(code, `${where}: the core rejected the walk`);
+    throw coreError(code, where); // the core names the cause (iteration_nested, system_io_violation, ...)
   }
+
 }

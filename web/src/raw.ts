@@ -1,41 +1,39 @@
-// raw.ts - loading the wasm module (DESIGN.md decision 8) and the view of its
-// memory that every other file reads through. Internal.
+// raw.ts - instantiating the wasm module and the view of its memory that
+// every other file reads through. Internal.
 import createLaigeModule from '../wasm/laige_wasm.mjs';
 import type { LaigeRawModule, LaigeModuleOptions } from '../wasm/laige_wasm.mjs';
+import { ErrorCodes, LaigeError } from './errors.js';
+import { type WasmBytes, compileWasm, incompatibleWasm } from './wasm_source.js';
 
 /** @internal */
 export type { LaigeRawModule } from '../wasm/laige_wasm.mjs';
 
-/** Options of loadLaige(). */
-export interface LoadOptions {
-  /** The .wasm bytes; when given, nothing is fetched or read. */
-  wasmBinary?: ArrayBuffer | Uint8Array;
-  /** Where the .wasm lives (a URL, browsers only); default: next to the loader. */
-  wasmUrl?: string | URL;
-}
+/** @internal The LoadOptions type lives with the loading code. */
+export type { LoadOptions } from './wasm_source.js';
 
-function isNode(): boolean {
-  const p = (globalThis as { process?: { versions?: { node?: string } } }).process;
-  return typeof p === 'object' && p !== null && typeof p.versions?.node === 'string';
-}
-
-/** @internal Instantiates the raw module: in Node it reads the .wasm itself (emscripten 3.1.6 would fetch a file path). */
-export async function instantiate(options: LoadOptions = {}): Promise<LaigeRawModule> {
-  const wasmUrl = options.wasmUrl !== undefined ? new URL(String(options.wasmUrl), import.meta.url)
-    : new URL('../wasm/laige_wasm.wasm', import.meta.url);
-  const moduleOptions: LaigeModuleOptions = {};
-  if (options.wasmBinary !== undefined) {
-    moduleOptions.wasmBinary = options.wasmBinary;
-  } else if (isNode() && wasmUrl.protocol === 'file:') {
-    // A computed specifier keeps bundlers from pulling node:fs into browser builds.
-    const fsName = 'node:fs/promises';
-    const fs = (await import(/* @vite-ignore */ fsName)) as { readFile(path: URL): Promise<Uint8Array> };
-    moduleOptions.wasmBinary = await fs.readFile(wasmUrl);
-  } else {
-    const href = wasmUrl.href;
-    moduleOptions.locateFile = (path: string) => (path.endsWith('.wasm') ? href : path);
-  }
-  return createLaigeModule(moduleOptions);
+/**
+ * @internal Instantiates the raw module from checked bytes (wasm_source.ts).
+ * The runtime never fetches anything itself: instantiateWasm hands it the
+ * compiled module, and locateFile keeps its own URL logic (which would read
+ * import.meta.url) out of the way. A runtime abort while starting becomes a
+ * LaigeError too.
+ */
+export async function instantiate(wasm: WasmBytes): Promise<LaigeRawModule> {
+  const compiled = await compileWasm(wasm);
+  let fail: (e: unknown) => void = () => {};
+  const failed = new Promise<never>((_, reject) => { fail = reject; });
+  const moduleOptions: LaigeModuleOptions = {
+    locateFile: (path: string) => path,
+    instantiateWasm(imports, receive) {
+      // receive() throws when the exports are not this build's (a .wasm of another version).
+      WebAssembly.instantiate(compiled, imports).then((instance) => receive(instance, compiled))
+        .catch((e: unknown) => fail(incompatibleWasm(wasm.source, e)));
+      return {};
+    },
+    onAbort: (what: unknown) => fail(new LaigeError(ErrorCodes.unknown,
+      `loadLaige: the wasm runtime stopped while starting (${String(what)})`, 'wasm_aborted', { source: wasm.source })),
+  };
+  return Promise.race([createLaigeModule(moduleOptions), failed]);
 }
 
 /**
@@ -92,7 +90,7 @@ export function withFastProperties<T extends object>(o: T): T {
  * @internal The module plus views of its memory. Memory growth replaces the
  * ArrayBuffer and detaches every view, so the views are re-derived through
  * sync() after every call that may allocate; nothing hands out long-lived
- * views (DESIGN.md decision 4).
+ * views (docs/typescript.md).
  */
 export class Mem {
   /** The module's functions copied onto a plain object: the emscripten Module is a dictionary-mode object with hundreds of properties, and every lookup on it costs. */

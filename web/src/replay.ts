@@ -1,9 +1,9 @@
-// replay.ts - replay logs (LGRP v1, FACTS.md section 15) with bytes in and
+// replay.ts - replay logs (LGRP v1, docs/replay.md) with bytes in and
 // out: an in-memory recorder bound to a world, the parser, the runner and
 // the lock-step diff. A replay re-runs the world's systems from the
 // recorded identity and per-tick input; runReplay returns every tick's
 // state hash.
-import { LaigeError, check, invalid } from './errors.js';
+import { type LaigeError, check, coreError, invalid, typeName, whereField } from './errors.js';
 import { describe } from './schema.js';
 import { u32, type World, type WorldOptions } from './world.js';
 
@@ -14,7 +14,10 @@ const MATH: Readonly<Record<MathBackend, number>> = { fixed_point_16_16: 0, floa
 /** @internal */
 export function mathId(where: string, v: unknown): number {
   if (v === undefined) return 0;
-  if (typeof v !== 'string' || !(v in MATH)) throw invalid(`${where}: math must be 'fixed_point_16_16' or 'float_pinned_32', got ${describe(v)}`);
+  if (typeof v !== 'string' || !(v in MATH)) {
+    throw invalid(`${where}: math must be 'fixed_point_16_16' or 'float_pinned_32', got ${describe(v)}`, typeof v === 'string' ? 'invalid_value' : 'wrong_type',
+      { where, field: 'math', got: typeof v === 'string' ? v : typeName(v) });
+  }
   return MATH[v as MathBackend];
 }
 
@@ -54,7 +57,7 @@ export class ReplayRecorder implements Disposable {
   /** @internal Use sim.recordReplay(world, options). */
   constructor(world: World, options: RecordOptions = {}) {
     const where = 'recordReplay';
-    if (typeof options !== 'object' || options === null) throw invalid(`${where}: options must be an object`);
+    if (typeof options !== 'object' || options === null) throw invalid(`${where}: options must be an object, got ${describe(options)}`, 'wrong_type', { where, field: 'options', got: typeName(options) });
     const w = world._live(where);
     const rate = options.tickRateHz === undefined ? 60 : u32(`${where}: tickRateHz`, options.tickRateHz, 20, 120);
     const math = mathId(where, options.math);
@@ -62,14 +65,14 @@ export class ReplayRecorder implements Disposable {
     const m = world._mem;
     const code = world._raw.replayWriterCreate(w, rate, math, max, m.out);
     m.sync();
-    check(code, `${where}: rejected`);
+    check(code, where);
     this.#ptr = m.u32[m.out >>> 2]!;
     this.world = world;
     world._dependents.add(this);
   }
 
   #live(where: string): number {
-    if (this.#ptr === 0) throw invalid(`${where}: the recorder is disposed (or its world is)`);
+    if (this.#ptr === 0) throw invalid(`${where}: the recorder is disposed (or its world is)`, 'disposed', { where, object: 'ReplayRecorder' });
     return this.#ptr;
   }
 
@@ -82,17 +85,20 @@ export class ReplayRecorder implements Disposable {
   writeFrame(tick: number, input?: Uint8Array): void {
     const where = 'ReplayRecorder.writeFrame';
     const r = this.#live(where);
-    if (typeof tick !== 'number' || !Number.isSafeInteger(tick) || tick < 1) throw invalid(`${where}: tick must be an integer >= 1, got ${describe(tick)}`);
-    if (input !== undefined && !(input instanceof Uint8Array)) throw invalid(`${where}: input must be a Uint8Array, got ${describe(input)}`);
-    if (input !== undefined && input.length > 1 << 20) throw invalid(`${where}: input is over 1 MiB`);
-    if (tick !== this.frameCount + 1) throw invalid(`${where}: expected tick ${this.frameCount + 1}, got ${tick}`);
+    if (typeof tick !== 'number' || !Number.isSafeInteger(tick) || tick < 1) {
+      throw invalid(`${where}: tick must be an integer >= 1, got ${describe(tick)}`, typeof tick === 'number' ? 'out_of_range' : 'wrong_type',
+        { where, field: 'tick', got: typeof tick === 'number' ? tick : typeName(tick), min: 1 });
+    }
+    if (input !== undefined && !(input instanceof Uint8Array)) throw invalid(`${where}: input must be a Uint8Array, got ${describe(input)}`, 'wrong_type', { where, field: 'input', got: typeName(input) });
+    if (input !== undefined && input.length > 1 << 20) throw invalid(`${where}: input is over 1 MiB (${input.length} bytes)`, 'out_of_range', { where, field: 'input.length', got: input.length, max: 1 << 20 });
+    if (tick !== this.frameCount + 1) throw invalid(`${where}: expected tick ${this.frameCount + 1}, got ${tick}`, 'tick_sequence', { where, field: 'tick', got: tick, expected: this.frameCount + 1 });
     const m = this.world._mem;
     const size = input?.length ?? 0;
     const p = size > 0 ? m.copyIn(input!) : 0;
     try {
       const code = this.world._raw.replayWriterFrame(r, tick, p, size);
       m.sync();
-      check(code, `${where}: rejected (the size cap, or an earlier failure)`);
+      check(code, where);
     } finally {
       if (p !== 0) this.world._raw._free(p);
     }
@@ -109,7 +115,7 @@ export class ReplayRecorder implements Disposable {
     if (this.#bytes !== null) return this.#bytes.slice();
     const where = 'ReplayRecorder.finish';
     const r = this.#live(where);
-    check(this.world._raw.replayWriterFinish(r), `${where}: rejected`);
+    check(this.world._raw.replayWriterFinish(r), where);
     const bytes = this.world._raw.replayWriterBytes(r);
     this.world._mem.sync();
     this.#bytes = bytes;
@@ -163,7 +169,7 @@ export interface ReplayDiff {
 
 /** @internal Validates log bytes. */
 export function logBytes(where: string, v: unknown): Uint8Array {
-  if (!(v instanceof Uint8Array)) throw invalid(`${where}: a replay log is a Uint8Array, got ${describe(v)}`);
+  if (!(v instanceof Uint8Array)) throw invalid(`${where}: a replay log is a Uint8Array, got ${describe(v)}`, 'wrong_type', { where: whereField(where).where, field: whereField(where).field || 'bytes', got: typeName(v) });
   return v;
 }
 
@@ -175,7 +181,7 @@ export function identityOf(raw: { seed: string; tickRateHz: number; componentSch
   };
 }
 
-/** @internal Throws the parse failure of a raw parse result. */
-export function parseFailure(where: string, code: number, reason: string, offset: number): LaigeError {
-  return new LaigeError(code, `${where}: ${reason || 'rejected'} at byte ${offset}`);
+/** @internal The LaigeError of a failed parse (the core's parse_rejected, with its reason and offset fields). */
+export function parseFailure(where: string, code: number): LaigeError {
+  return coreError(code, where);
 }

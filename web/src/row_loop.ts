@@ -2,8 +2,8 @@
 // and per callback so that V8 can inline the callback into the loop.
 //
 // Why generated: the cost of `each` from TS is dominated by what happens
-// around the callback, not by the typed-array reads (DESIGN.md
-// "Performance"). A loop shared by every callback has a megamorphic call
+// around the callback, not by the typed-array reads
+// (docs/typescript.md). A loop shared by every callback has a megamorphic call
 // site, so V8 cannot inline the callback and every `p.x` is an accessor call
 // (measured: 11-17 ns per entity for pos += vel, 2.6-4x bitecs). A loop
 // compiled for ONE callback source and ONE component layout has a
@@ -30,8 +30,8 @@
 //   re-derived the views).
 import type { Component } from './component.js';
 import type { Mem } from './raw.js';
-import { CHECK_OF, HEAP_OF, type ScalarKind, badScalar, heapOf, scalarOk } from './schema.js';
-import { invalid } from './errors.js';
+import { CHECK_OF, HEAP_OF, type ScalarKind, badScalar, badScalarError, heapOf, scalarOk } from './schema.js';
+import { invalid, typeName } from './errors.js';
 
 /**
  * @internal A generated row loop: fn over rows [start, rows) of one
@@ -273,14 +273,18 @@ function rowErrors(comps: readonly Component[]) {
   const bad = (i: number, j: number, v: unknown): never => {
     const c = comps[i]!;
     const f = c._layout[j]!;
-    if (!f.isArray) throw invalid(`${c.name}.${f.name}: ${badScalar(f.kind, v)}`);
+    const where = `each: ${c.name}`;
+    if (!f.isArray) throw badScalarError(`${c.name}.${f.name}: ${badScalar(f.kind, v)}`, where, f.name, f.kind, v);
     const arr = v as ArrayLike<unknown>;
-    if (typeof v !== 'object' || v === null || arr.length !== f.count) throw invalid(`${c.name}.${f.name}: expected ${f.count} numbers`);
+    if (typeof v !== 'object' || v === null || arr.length !== f.count) {
+      throw invalid(`${c.name}.${f.name}: expected ${f.count} numbers, got ${typeName(v)}`, typeof v === 'object' && v !== null ? 'out_of_range' : 'wrong_type',
+        { where, field: f.name, got: typeof v === 'object' && v !== null ? arr.length : typeName(v), expected: f.count });
+    }
     for (let k = 0; k < f.count; k++) {
       const why = badScalar(f.kind, arr[k]);
-      if (why) throw invalid(`${c.name}.${f.name}[${k}]: ${why}`);
+      if (why) throw badScalarError(`${c.name}.${f.name}[${k}]: ${why}`, where, `${f.name}[${k}]`, f.kind, arr[k]);
     }
-    throw invalid(`${c.name}.${f.name}: invalid value`);
+    throw invalid(`${c.name}.${f.name}: invalid value`, 'invalid_value', { where, field: f.name });
   };
   // A reused ref (makeRowLoop, reuse) that was assigned a non-number: throw
   // for its first field still holding one (the loop clears the flags on its

@@ -1,9 +1,9 @@
-// schema.ts - components by schema (DESIGN.md decision 1): field kinds, the
+// schema.ts - components by schema (docs/component_registry.md): field kinds, the
 // types inferred from a schema, value encoding into component bytes, and
 // the per-entity views `each` hands to callbacks. The byte layout is the C
 // struct layout the core computes (layoutComponentFields), so a JS schema and
 // a C++ struct with the same fields give the same bytes and the same hash.
-import { invalid } from './errors.js';
+import { invalid, typeName } from './errors.js';
 import type { Mem } from './raw.js';
 
 /** The scalar kinds of a field. 'fx' is Q16.16 stored as its raw int32. */
@@ -70,33 +70,33 @@ export interface FieldLayout {
 /** @internal Validates a schema and returns its [name, kindCode, count] list (C order). */
 export function parseSchema(where: string, schema: unknown): Array<[string, number, number]> {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
-    throw invalid(`${where}: the schema must be a plain object of field kinds (got ${describe(schema)})`);
+    throw invalid(`${where}: the schema must be a plain object of field kinds (got ${describe(schema)})`, 'wrong_type', { where, field: 'schema', got: typeName(schema) });
   }
   const out: Array<[string, number, number]> = [];
   for (const [name, spec] of Object.entries(schema as Record<string, unknown>)) {
     if (!NAME_RE.test(name) || name.length > 63) {
-      throw invalid(`${where}: field name '${name}' must be an identifier of at most 63 characters`);
+      throw invalid(`${where}: field name '${name}' must be an identifier of at most 63 characters`, 'invalid_name', { where, field: 'schema', got: name });
     }
-    if (name === '__proto__') throw invalid(`${where}: field name '__proto__' is reserved in JavaScript objects`);
+    if (name === '__proto__') throw invalid(`${where}: field name '__proto__' is reserved in JavaScript objects`, 'invalid_name', { where, field: 'schema', got: name });
     let kind: unknown = spec;
     let count: unknown = 1;
     let isArray = false;
     if (Array.isArray(spec)) {
-      if (spec.length !== 2) throw invalid(`${where}: field '${name}': an array field is [kind, length]`);
+      if (spec.length !== 2) throw invalid(`${where}: field '${name}': an array field is [kind, length]`, 'invalid_schema', { where, field: name });
       kind = spec[0];
       count = spec[1];
       isArray = true;
     }
     if (typeof kind !== 'string' || !Object.prototype.hasOwnProperty.call(KIND_CODE, kind)) {
-      throw invalid(`${where}: field '${name}': unknown kind ${describe(kind)} (one of ${SCALAR_KINDS.join(' ')})`);
+      throw invalid(`${where}: field '${name}': unknown kind ${describe(kind)} (one of ${SCALAR_KINDS.join(' ')})`, 'invalid_schema', { where, field: name, got: describe(kind) });
     }
     if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 4096) {
-      throw invalid(`${where}: field '${name}': array length must be an integer in 1..4096 (got ${describe(count)})`);
+      throw invalid(`${where}: field '${name}': array length must be an integer in 1..4096 (got ${describe(count)})`, 'invalid_schema', { where, field: name, got: describe(count) });
     }
-    if (isArray && count < 1) throw invalid(`${where}: field '${name}': empty array`);
+    if (isArray && count < 1) throw invalid(`${where}: field '${name}': empty array`, 'invalid_schema', { where, field: name });
     out.push([name, KIND_CODE[kind as ScalarKind], count]);
   }
-  if (out.length > 64) throw invalid(`${where}: at most 64 fields (got ${out.length})`);
+  if (out.length > 64) throw invalid(`${where}: at most 64 fields (got ${out.length})`, 'invalid_schema', { where, field: 'schema', got: out.length, max: 64 });
   return out;
 }
 
@@ -117,6 +117,7 @@ export function describe(v: unknown): string {
   if (typeof v === 'bigint') return `${v}n`;
   if (typeof v === 'number' || typeof v === 'boolean' || v === undefined || v === null) return String(v);
   if (typeof v === 'function') return 'a function';
+  if (typeof v === 'symbol') return 'a symbol';
   if (Array.isArray(v)) return 'an array';
   return 'an object';
 }
@@ -126,6 +127,16 @@ const RANGE: Readonly<Record<ScalarKind, readonly [number, number] | null>> = {
   i32: [-2147483648, 2147483647], u32: [0, 4294967295], fx: [-2147483648, 2147483647],
   f32: null, f64: null,
 };
+
+/**
+ * @internal The LaigeError for a value `v` that is not a valid scalar of
+ * `kind` at `field` (message: `detail`): reason wrong_type (not a number),
+ * invalid_value (NaN) or out_of_range (an integer kind's range).
+ */
+export function badScalarError(detail: string, where: string, field: string, kind: ScalarKind, v: unknown): Error {
+  const reason = typeof v !== 'number' ? 'wrong_type' : v !== v ? 'invalid_value' : 'out_of_range';
+  return invalid(detail, reason, { where, field, kind, got: typeof v === 'number' ? v : typeName(v) });
+}
 
 /** @internal Why `v` is not a valid scalar of `kind`, or '' when it is. */
 export function badScalar(kind: ScalarKind, v: unknown): string {
@@ -260,27 +271,27 @@ function makeClosureEncoder(fields: readonly FieldLayout[]): Encoder {
   const arrays = fields.map((f) => f.isArray);
   const fail = (where: string, value: unknown): never => {
     if (typeof value !== 'object' || value === null) {
-      throw invalid(`${where}: the value must be an object with the component's fields (got ${describe(value)})`);
+      throw invalid(`${where}: the value must be an object with the component's fields (got ${describe(value)})`, 'wrong_type', { where, field: 'value', got: typeName(value) });
     }
     const obj = value as Record<string, unknown>;
     for (const f of fields) {
       const v = obj[f.name];
       if (f.isArray) {
         if (typeof v !== 'object' || v === null || typeof (v as ArrayLike<unknown>).length !== 'number') {
-          throw invalid(`${where}: field '${f.name}' must be an array of ${f.count} numbers (got ${describe(v)})`);
+          throw invalid(`${where}: field '${f.name}' must be an array of ${f.count} numbers (got ${describe(v)})`, 'wrong_type', { where, field: f.name, got: typeName(v) });
         }
         const arr = v as ArrayLike<unknown>;
-        if (arr.length !== f.count) throw invalid(`${where}: field '${f.name}' must have exactly ${f.count} elements (got ${arr.length})`);
+        if (arr.length !== f.count) throw invalid(`${where}: field '${f.name}' must have exactly ${f.count} elements (got ${arr.length})`, 'out_of_range', { where, field: `${f.name}.length`, got: arr.length, expected: f.count });
         for (let i = 0; i < f.count; i++) {
           const why = badScalar(f.kind, arr[i]);
-          if (why) throw invalid(`${where}: field '${f.name}[${i}]': ${why}`);
+          if (why) throw badScalarError(`${where}: field '${f.name}[${i}]': ${why}`, where, `${f.name}[${i}]`, f.kind, arr[i]);
         }
       } else {
         const why = badScalar(f.kind, v);
-        if (why) throw invalid(`${where}: field '${f.name}': ${why}`);
+        if (why) throw badScalarError(`${where}: field '${f.name}': ${why}`, where, f.name, f.kind, v);
       }
     }
-    throw invalid(`${where}: invalid value`);
+    throw invalid(`${where}: invalid value`, 'invalid_value', { where, field: 'value' });
   };
   const valid = (obj: Record<string, unknown>): boolean => {
     for (let i = 0; i < n; i++) {

@@ -1,8 +1,9 @@
 // sim.ts - loadLaige() and the module object: worlds, loops, replays,
 // scenarios and log forwarding over one wasm instance.
-import { invalid, LaigeError } from './errors.js';
+import { addFailureSource, coreError, invalid, typeName } from './errors.js';
 import { GameLoop, type GameLoopOptions } from './loop.js';
-import { type LaigeRawModule, type LoadOptions, Mem, instantiate } from './raw.js';
+import { type LaigeRawModule, Mem, instantiate } from './raw.js';
+import { type LoadOptions, type WasmBytes, wasmBytes } from './wasm_source.js';
 import {
   type RecordOptions, type ReplayDiff, type ReplayInfo, type ReplayRunOptions, ReplayRecorder,
   identityOf, logBytes, mathId, parseFailure,
@@ -106,10 +107,10 @@ export class ScenarioRun implements Disposable {
   step(input?: Uint8Array): void {
     const where = `ScenarioRun(${this.name}).step`;
     const w = this.world._live(where);
-    if (input !== undefined && !(input instanceof Uint8Array)) throw invalid(`${where}: input must be a Uint8Array, got ${describe(input)}`);
-    if (input !== undefined && input.length > 1 << 20) throw invalid(`${where}: input is over 1 MiB`);
-    if (this.world._iterating !== 0) throw invalid(`${where}: called inside each`);
-    if (this.world._systems.running) throw invalid(`${where}: called inside a tick (from a GameLoop's input/onTick)`);
+    if (input !== undefined && !(input instanceof Uint8Array)) throw invalid(`${where}: input must be a Uint8Array, got ${describe(input)}`, 'wrong_type', { where, field: 'input', got: typeName(input) });
+    if (input !== undefined && input.length > 1 << 20) throw invalid(`${where}: input is over 1 MiB (${input.length} bytes)`, 'out_of_range', { where, field: 'input.length', got: input.length, max: 1 << 20 });
+    if (this.world._iterating !== 0) throw invalid(`${where}: called inside each`, 'reentrant_call', { where, inside: 'each' });
+    if (this.world._systems.running) throw invalid(`${where}: called inside a tick (from a GameLoop's input/onTick)`, 'reentrant_call', { where, inside: 'tick' });
     const m = this.#sim.mem;
     const size = input?.length ?? 0;
     const ptr = size > 0 ? m.copyIn(input!) : 0;
@@ -120,14 +121,17 @@ export class ScenarioRun implements Disposable {
       if (ptr !== 0) this.#sim.raw._free(ptr);
     }
     m.sync();
-    if (code !== 0) throw new LaigeError(code, `${where}: the tick was rejected (see the log)`);
+    if (code !== 0) throw coreError(code, where);
   }
 
   /** The payload the scenario's generator writes for `tick` (empty when it writes none). */
   generatedInput(tick: number): Uint8Array {
     const where = `ScenarioRun(${this.name}).generatedInput`;
     const w = this.world._live(where);
-    if (typeof tick !== 'number' || !Number.isSafeInteger(tick) || tick < 1) throw invalid(`${where}: tick must be an integer >= 1, got ${describe(tick)}`);
+    if (typeof tick !== 'number' || !Number.isSafeInteger(tick) || tick < 1) {
+      throw invalid(`${where}: tick must be an integer >= 1, got ${describe(tick)}`, typeof tick === 'number' ? 'out_of_range' : 'wrong_type',
+        { where, field: 'tick', got: typeof tick === 'number' ? tick : typeName(tick), min: 1 });
+    }
     const r = this.#sim.raw.scenarioGeneratedInput(w, tick);
     this.#sim.mem.sync();
     return r;
@@ -180,6 +184,11 @@ export class Laige {
     raw.laigeClockNs = (w) => this.#worlds.get(w)?._systems.clockNs() ?? 0;
     raw.laigeTickInput = (l, tick) => this.#loops.get(l)?._tickInput(tick) ?? -2;
     raw.laigeAfterTick = (l, tick) => this.#loops.get(l)?._afterTick(tick) ?? 1;
+    addFailureSource(() => {
+      const f = this.raw.lastFailure();
+      if (f !== null) this.raw.clearLastFailure();
+      return f;
+    });
     raw.onLaigeLog = (record) => {
       const fn = this.#onLog;
       if (fn !== null) fn(record);
@@ -249,7 +258,7 @@ export class Laige {
     }
     const world = this.#own('createGameLoop', target);
     if (world._scenario !== null) {
-      throw invalid(`createGameLoop: this world belongs to the C++ scenario run '${world._scenario}': pass the ScenarioRun itself`);
+      throw invalid(`createGameLoop: this world belongs to the C++ scenario run '${world._scenario}': pass the ScenarioRun itself`, 'scenario_world', { where: 'createGameLoop', scenario: world._scenario });
     }
     return new GameLoop(this, world, options);
   }
@@ -261,8 +270,8 @@ export class Laige {
   }
 
   #own(where: string, world: unknown): World {
-    if (!(world instanceof World)) throw invalid(`${where}: expected a World${where === 'createGameLoop' ? ' or a ScenarioRun' : ''}, got ${describe(world)}`);
-    if (world._host !== this) throw invalid(`${where}: the world belongs to another module instance`);
+    if (!(world instanceof World)) throw invalid(`${where}: expected a World${where === 'createGameLoop' ? ' or a ScenarioRun' : ''}, got ${describe(world)}`, 'wrong_type', { where, field: 'world', got: typeName(world) });
+    if (world._host !== this) throw invalid(`${where}: the world belongs to another module instance`, 'foreign_world', { where, field: 'world' });
     return world;
   }
 
@@ -275,7 +284,7 @@ export class Laige {
     try {
       const r = this.raw.replayParse(p, bytes.length);
       m.sync();
-      if (r.code !== 0) throw parseFailure(where, r.code, r.reason, r.offset);
+      if (r.code !== 0) throw parseFailure(where, r.code);
       return {
         identity: identityOf(r.identity!),
         frameCount: r.frameCount!,
@@ -287,9 +296,9 @@ export class Laige {
   }
 
   #replayWorld(where: string, bytes: Uint8Array, options: ReplayRunOptions): World {
-    if (typeof options !== 'object' || options === null) throw invalid(`${where}: options {world, setup} are required`);
-    if (typeof options.setup !== 'function') throw invalid(`${where}: setup must be a function that registers the recording's components and systems`);
-    if (typeof options.world !== 'object' || options.world === null) throw invalid(`${where}: world options are required`);
+    if (typeof options !== 'object' || options === null) throw invalid(`${where}: options {world, setup} are required, got ${describe(options)}`, 'wrong_type', { where, field: 'options', got: typeName(options) });
+    if (typeof options.setup !== 'function') throw invalid(`${where}: setup must be a function that registers the recording's components and systems, got ${describe(options.setup)}`, 'wrong_type', { where, field: 'setup', got: typeName(options.setup) });
+    if (typeof options.world !== 'object' || options.world === null) throw invalid(`${where}: world options are required, got ${describe(options.world)}`, 'wrong_type', { where, field: 'world', got: typeName(options.world) });
     const info = this.parseReplay(bytes);
     const world = this.createWorld({ ...options.world, seed: options.world.seed ?? info.identity.seed });
     try {
@@ -316,7 +325,7 @@ export class Laige {
     const p = m.copyIn(bytes);
     try {
       const r = world._systems.guard(() => this.raw.replayRun(world._ptr, p, bytes.length, rate, math));
-      if (r.code !== 0) throw new LaigeError(r.code, `${where}: the log does not match the world built from the options, or a tick failed (see the log)`);
+      if (r.code !== 0) throw coreError(r.code, where);
       const h = r.hashes!;
       const out: bigint[] = [];
       for (let i = 0; i < h.length; i += 2) out.push((BigInt(h[i + 1]!) << 32n) | BigInt(h[i]!));
@@ -347,7 +356,7 @@ export class Laige {
       pb = m.copyIn(b);
       const r = wa._systems.guard(() => worldB._systems.guard(() =>
         this.raw.replayDiff(wa._ptr, worldB._ptr, pa, a.length, pb, b.length, rate, math, max)));
-      if (r.code !== 0) throw new LaigeError(r.code, `${where}: ${r.which ? `log ${r.which} is malformed` : 'the logs do not match the worlds built from the options, or a tick failed (see the log)'}`);
+      if (r.code !== 0) throw coreError(r.code, r.which ? `${where}: log ${r.which}` : where);
       return {
         identical: r.identical!, firstDivergentTick: r.firstDivergentTick!, lengthDivergence: r.lengthDivergence!,
         fullStateDivergent: r.fullStateDivergent!, framesA: r.framesA!, framesB: r.framesB!, differingItems: r.differingItems!,
@@ -371,15 +380,15 @@ export class Laige {
   /** Runs a built-in scenario and returns its `<tick> <hash>` stream, line for line what laige-detcheck prints. */
   runScenario(name: string, options: ScenarioOptions = {}): ScenarioStream {
     const where = `runScenario(${describe(name)})`;
-    if (typeof name !== 'string') throw invalid(`${where}: name must be a string`);
-    if (typeof options !== 'object' || options === null) throw invalid(`${where}: options must be an object`);
+    if (typeof name !== 'string') throw invalid(`${where}: name must be a string, got ${describe(name)}`, 'wrong_type', { where: 'runScenario', field: 'name', got: typeName(name) });
+    if (typeof options !== 'object' || options === null) throw invalid(`${where}: options must be an object, got ${describe(options)}`, 'wrong_type', { where: 'runScenario', field: 'options', got: typeName(options) });
     const info = this.scenarios().find((s) => s.name === name);
-    if (info === undefined) throw invalid(`${where}: no such scenario (one of ${this.scenarios().map((s) => s.name).join(', ')})`);
+    if (info === undefined) throw invalid(`${where}: no such scenario (one of ${this.scenarios().map((s) => s.name).join(', ')})`, 'scenario_unknown', { where: 'runScenario', scenario: name });
     const ticks = options.ticks === undefined ? info.defaultTicks : u32(`${where}: ticks`, options.ticks, 0, 65536);
     const seed = options.seed === undefined ? info.defaultSeed : u64(`${where}: seed`, options.seed);
     const r = this.raw.scenarioRun(name, Number(seed & 0xffffffffn), Number(seed >> 32n), false, ticks, false);
     this.mem.sync();
-    if (r.code !== 0) throw new LaigeError(r.code, `${where}: the scenario failed (see the log)`);
+    if (r.code !== 0) throw coreError(r.code, where);
     const text = r.text!;
     const hashes = text.split('\n').filter((l) => l.length > 0).map((l) => BigInt(`0x${l.slice(l.indexOf(' ') + 1)}`));
     return { name, seed, ticks, text, hashes };
@@ -391,16 +400,16 @@ export class Laige {
    */
   openScenario(name: string, options: OpenScenarioOptions = {}): ScenarioRun {
     const where = `openScenario(${describe(name)})`;
-    if (typeof name !== 'string') throw invalid(`${where}: name must be a string`);
-    if (typeof options !== 'object' || options === null) throw invalid(`${where}: options must be an object`);
+    if (typeof name !== 'string') throw invalid(`${where}: name must be a string, got ${describe(name)}`, 'wrong_type', { where: 'openScenario', field: 'name', got: typeName(name) });
+    if (typeof options !== 'object' || options === null) throw invalid(`${where}: options must be an object, got ${describe(options)}`, 'wrong_type', { where: 'openScenario', field: 'options', got: typeName(options) });
     const all = this.scenarios();
     const info = all.find((s) => s.name === name);
-    if (info === undefined) throw invalid(`${where}: no such scenario (one of ${all.map((s) => s.name).join(', ')})`);
+    if (info === undefined) throw invalid(`${where}: no such scenario (one of ${all.map((s) => s.name).join(', ')})`, 'scenario_unknown', { where: 'openScenario', scenario: name });
     const seed = options.seed === undefined ? info.defaultSeed : u64(`${where}: seed`, options.seed);
     const m = this.mem;
     const code = this.raw.scenarioOpen(name, Number(seed & 0xffffffffn), Number(seed >> 32n), false, m.out);
     m.sync();
-    if (code !== 0) throw new LaigeError(code, `${where}: the scenario's setup failed (see the log)`);
+    if (code !== 0) throw coreError(code, where);
     const ptr = m.u32[m.out >>> 2]!;
     const world = new World(this, { capacity: info.capacity, churnPerFrameBudget: info.churnPerFrameBudget, seed, deterministic: true },
       { ptr, scenario: name });
@@ -409,13 +418,13 @@ export class Laige {
 
   /** Receives every log record of the core (null stops it). Records are rate-limited per event by the core. */
   onLog(fn: ((record: LogRecord) => void) | null): void {
-    if (fn !== null && typeof fn !== 'function') throw invalid(`onLog: expected a function or null, got ${describe(fn)}`);
+    if (fn !== null && typeof fn !== 'function') throw invalid(`onLog: expected a function or null, got ${describe(fn)}`, 'wrong_type', { where: 'onLog', field: 'fn', got: typeName(fn) });
     this.#onLog = fn;
   }
 
   /** Turns the core's per-event rate limiting of warn/error records on (default) or off (tests that count events). */
   setLogRateLimiting(on: boolean): void {
-    if (typeof on !== 'boolean') throw invalid(`setLogRateLimiting: expected a boolean, got ${describe(on)}`);
+    if (typeof on !== 'boolean') throw invalid(`setLogRateLimiting: expected a boolean, got ${describe(on)}`, 'wrong_type', { where: 'setLogRateLimiting', field: 'on', got: typeName(on) });
     this.raw.logSetRateLimiting(on);
     this.mem.sync();
   }
@@ -423,17 +432,18 @@ export class Laige {
   /** The lowest severity the core builds records for. */
   setLogLevel(level: LogLevel): void {
     const i = LEVELS.indexOf(level);
-    if (i < 0) throw invalid(`setLogLevel: one of ${LEVELS.join(', ')}, got ${describe(level)}`);
+    if (i < 0) throw invalid(`setLogLevel: one of ${LEVELS.join(', ')}, got ${describe(level)}`, typeof level === 'string' ? 'invalid_value' : 'wrong_type', { where: 'setLogLevel', field: 'level', got: typeof level === 'string' ? level : typeName(level) });
     this.raw.logSetLevel(i);
   }
 }
 
 /**
- * Loads the wasm module. In Node the .wasm next to the package's loader is
- * read from disk; in browsers the loader fetches it (override with
- * `wasmUrl`, or pass the bytes as `wasmBinary`).
+ * @internal Loads the wasm module from what `options` name, else from
+ * `fallback` (the entry's own .wasm: next to the loader for '@laige/sim',
+ * inlined for '@laige/sim/embedded'). Failures: LaigeError `wasm_not_found`,
+ * `wasm_invalid`, `wasm_incompatible` (docs/bundlers.md).
  */
-export async function loadLaige(options: LoadOptions = {}): Promise<Laige> {
-  if (typeof options !== 'object' || options === null) throw invalid('loadLaige: options must be an object');
-  return new Laige(await instantiate(options));
+export async function loadLaigeFrom(options: LoadOptions, fallback: () => Promise<WasmBytes>): Promise<Laige> {
+  if (typeof options !== 'object' || options === null) throw invalid(`loadLaige: options must be an object, got ${describe(options)}`, 'wrong_type', { where: 'loadLaige', field: 'options', got: typeName(options) });
+  return new Laige(await instantiate(await wasmBytes(options, fallback)));
 }

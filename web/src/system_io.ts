@@ -5,7 +5,8 @@
 // TS system is stopped here, before the call reaches wasm.
 import type { Access, Component } from './component.js';
 import { formatEntity } from './entity.js';
-import { LaigeError, invalid } from './errors.js';
+import { LaigeError, invalid, typeName } from './errors.js';
+import { describe } from './schema.js';
 import type { AnyQuery } from './query_object.js';
 import type { World } from './world.js';
 
@@ -53,8 +54,8 @@ export function ioViolation(sys: RunningSystem, c: Component, access: AttemptedA
 }
 
 /** @internal The error of an object used after the call it belonged to returned. */
-export function usedAfterCall(detail: string): LaigeError {
-  return invalid(detail, 'used_after_call');
+export function usedAfterCall(where: string, object: string, detail: string): LaigeError {
+  return invalid(detail, 'used_after_call', { where, object });
 }
 
 /** @internal A query walked inside a running system: every term must be in its io (write terms declared write). */
@@ -94,12 +95,14 @@ export function checkAccess(world: World, where: string, c: Component | null, ac
     }
   }
   // A live each's read terms: an in-place write of one is rejected. The core
-  // checks its required terms itself; this covers the optional ones and
-  // writes that do not go through the core (field handles).
+  // checks its required terms and tags itself (World.add reaches it); this
+  // covers the optional ones (2) and writes that bypass the core (field
+  // handles: any read term).
   const read = world._liveRead;
-  if (read !== null && c !== null && (access === 'write' || access === 'add') && read[c.id] === 1 && world._raw.worldHas(world._ptr, e, c.id) !== 0) {
-    throw invalid(`${where}(${formatEntity(e)}, ${c.name}): the live each reads ${c.name}: a write to it is rejected until the each returns (docs/query.md#iteration-legality)`,
-      'iteration_write_during_read', { component: c.name });
+  const held = read === null || c === null ? 0 : read[c.id]!;
+  if (held !== 0 && (access === 'write' || held === 2) && access !== 'read' && world._raw.worldHas(world._ptr, e, c!.id) !== 0) {
+    throw invalid(`${where}(${formatEntity(e)}, ${c!.name}): the live each declared '${c!.name}' 'read'; writing it (entity ${e >>> 16}) is rejected: declare it 'write' (docs/query.md#iteration-legality)`,
+      'iteration_write_during_read', { where, entity_id: e >>> 16, component: c!.name, component_id: c!.id });
   }
 }
 
@@ -119,14 +122,13 @@ export function checkClear(world: World): void {
 
 /** @internal Validates a system's io pairs. */
 export function ioPairs(world: World, where: string, io: unknown): Array<[Component, Access]> {
-  if (!Array.isArray(io)) throw invalid(`${where}: io must be an array of [component, 'read' | 'write'] pairs`);
-  if (io.length > 256) throw invalid(`${where}: too many io entries`);
+  if (!Array.isArray(io)) throw invalid(`${where}: io must be an array of [component, 'read' | 'write'] pairs, got ${describe(io)}`, 'wrong_type', { where, field: 'io', got: typeName(io) });
+  if (io.length > 256) throw invalid(`${where}: at most 256 io entries, got ${io.length}`, 'out_of_range', { where, field: 'io.length', got: io.length, max: 256 });
   return io.map((pair: unknown, i) => {
-    if (!Array.isArray(pair) || pair.length !== 2) throw invalid(`${where}: io[${i}] must be [component, 'read' | 'write']`);
+    if (!Array.isArray(pair) || pair.length !== 2) throw invalid(`${where}: io[${i}] must be [component, 'read' | 'write'], got ${describe(pair)}`, 'wrong_type', { where, field: `io[${i}]`, got: typeName(pair) });
     const c = world._component(where, pair[0], 'io', i);
     const a: unknown = pair[1];
-    if (a !== 'read' && a !== 'write') throw invalid(`${where}: io[${i}] access must be 'read' or 'write', got ${String(a)}`);
+    if (a !== 'read' && a !== 'write') throw invalid(`${where}: io[${i}] access must be 'read' or 'write', got ${describe(a)}`, 'invalid_value', { where, field: `io[${i}][1]`, got: describe(a) });
     return [c, a];
   });
 }
-

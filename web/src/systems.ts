@@ -1,11 +1,11 @@
-// systems.ts - systems written in TypeScript (DESIGN.md decision 6). They
+// systems.ts - systems written in TypeScript (docs/typescript.md). They
 // live in the world's C++ registry next to native systems: one C++
 // trampoline calls back into JS with (world, system id), so schedule,
 // budgets, timing and PRNG substreams are the core's. A JS exception never
 // unwinds through C++: the trampoline catches it, records it, and the
 // runSystems call that caused it rethrows after the C++ call returned.
 import type { Access } from './component.js';
-import { LaigeError, check, invalid } from './errors.js';
+import { check, invalid, typeName } from './errors.js';
 import { fx } from './fx.js';
 import { describe } from './schema.js';
 import type { AccessList, AnyComponent, Chunk, Refs, World } from './world.js';
@@ -66,7 +66,7 @@ export interface SystemContext<Q = Record<never, never>> {
 export interface SystemDef<Q extends { readonly [name: string]: SystemQueryDecl } = Record<never, never>> {
   /** Unique, non-empty; what other systems' dependsOn name. */
   name: string;
-  /** The declared per-run budget in milliseconds (> 0): a run above it warns, 3x errors (seed 002). */
+  /** The declared per-run budget in milliseconds (> 0): a run above it warns, 3x errors (docs/system_timing.md). */
   budgetMs: number;
   /**
    * Queries the system owns, by name (ctx.queries.<name>); their terms are
@@ -139,7 +139,7 @@ class Rng implements SystemRng {
     this.ptr = ptr;
   }
   #p(where: string): number {
-    if (this.ptr === 0) throw invalid(`SystemRng.${where}: the system run this rng belongs to has ended`);
+    if (this.ptr === 0) throw invalid(`SystemRng.${where}: the system run this rng belongs to has ended`, 'disposed', { where: `SystemRng.${where}`, object: 'SystemRng' });
     return this.ptr;
   }
   nextU32(): number {
@@ -154,10 +154,11 @@ class Rng implements SystemRng {
     const p = this.#p('nextRange');
     for (const [k, v] of [['min', min], ['max', max]] as const) {
       if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 0xffffffff) {
-        throw invalid(`SystemRng.nextRange: ${k} must be an integer in 0..2^32-1, got ${describe(v)}`);
+        throw invalid(`SystemRng.nextRange: ${k} must be an integer in 0..2^32-1, got ${describe(v)}`,
+          typeof v === 'number' ? 'out_of_range' : 'wrong_type', { where: 'SystemRng.nextRange', field: k, got: typeof v === 'number' ? v : typeName(v) });
       }
     }
-    if (min >= max) throw invalid(`SystemRng.nextRange: requires min < max (got ${min}, ${max})`);
+    if (min >= max) throw invalid(`SystemRng.nextRange: requires min < max (got ${min}, ${max})`, 'out_of_range', { where: 'SystemRng.nextRange', field: 'min', got: min, max });
     return this.#world._raw.prngNextRange(p, min, max);
   }
   nextFloat01(): number {
@@ -182,34 +183,37 @@ export class SystemRegistry {
     const world = this.#world;
     const where = `World.registerSystem(${describe((def as { name?: unknown } | null)?.name)})`;
     const w = world._live(where);
-    if (typeof def !== 'object' || def === null) throw invalid(`${where}: the definition must be an object`);
+    if (typeof def !== 'object' || def === null) throw invalid(`${where}: the definition must be an object, got ${describe(def)}`, 'wrong_type', { where, field: 'def', got: typeName(def) });
     const { name, budgetMs, io = [], dependsOn = [], run } = def;
     const queryDecls: unknown = (def as { queries?: unknown }).queries ?? {};
     if (typeof name !== 'string' || name.length === 0 || !NAME_RE.test(name) || name.trim() !== name) {
-      throw invalid(`${where}: name must be a non-empty string without commas or surrounding whitespace`);
+      throw invalid(`${where}: name must be a non-empty string without commas or surrounding whitespace, got ${describe(name)}`,
+        typeof name === 'string' ? 'invalid_name' : 'wrong_type', { where, field: 'name', got: typeof name === 'string' ? name : typeName(name) });
     }
     if (typeof budgetMs !== 'number' || !Number.isFinite(budgetMs) || budgetMs <= 0 || budgetMs >= 32768) {
-      throw invalid(`${where}: budgetMs must be a finite number of milliseconds in (0, 32768), got ${describe(budgetMs)}`);
+      throw invalid(`${where}: budgetMs must be a finite number of milliseconds in (0, 32768), got ${describe(budgetMs)}`,
+        typeof budgetMs === 'number' ? 'out_of_range' : 'wrong_type', { where, field: 'budgetMs', got: typeof budgetMs === 'number' ? budgetMs : typeName(budgetMs) });
     }
     const budgetRaw = fx.fromDouble(budgetMs);
-    if (budgetRaw <= 0) throw invalid(`${where}: budgetMs ${budgetMs} rounds to 0 in Q16.16`);
-    if (typeof run !== 'function') throw invalid(`${where}: run must be a function`);
-    if (!Array.isArray(dependsOn)) throw invalid(`${where}: dependsOn must be an array of system names`);
-    if (dependsOn.length > 16) throw invalid(`${where}: at most 16 dependencies`);
+    if (budgetRaw <= 0) throw invalid(`${where}: budgetMs ${budgetMs} rounds to 0 in Q16.16`, 'out_of_range', { where, field: 'budgetMs', got: budgetMs });
+    if (typeof run !== 'function') throw invalid(`${where}: run must be a function, got ${describe(run)}`, 'wrong_type', { where, field: 'run', got: typeName(run) });
+    if (!Array.isArray(dependsOn)) throw invalid(`${where}: dependsOn must be an array of system names, got ${describe(dependsOn)}`, 'wrong_type', { where, field: 'dependsOn', got: typeName(dependsOn) });
+    if (dependsOn.length > 16) throw invalid(`${where}: at most 16 dependencies, got ${dependsOn.length}`, 'out_of_range', { where, field: 'dependsOn.length', got: dependsOn.length, max: 16 });
     for (const d of dependsOn as unknown[]) {
       if (typeof d !== 'string' || d.length === 0 || !NAME_RE.test(d) || d.trim() !== d) {
-        throw invalid(`${where}: dependsOn entries must be system names, got ${describe(d)}`);
+        throw invalid(`${where}: dependsOn entries must be system names, got ${describe(d)}`,
+          typeof d === 'string' ? 'invalid_name' : 'wrong_type', { where, field: 'dependsOn', got: typeof d === 'string' ? d : typeName(d) });
       }
     }
     if (typeof queryDecls !== 'object' || queryDecls === null || Array.isArray(queryDecls)) {
-      throw invalid(`${where}: queries must be an object of named query declarations`);
+      throw invalid(`${where}: queries must be an object of named query declarations, got ${describe(queryDecls)}`, 'wrong_type', { where, field: 'queries', got: typeName(queryDecls) });
     }
     const declared = ioPairs(world, where, io);
     const record = runningSystem(name, []);
     const queries: Record<string, Query> = {};
     const derived: Array<[AnyComponent, Access]> = [];
     for (const [qname, decl] of Object.entries(queryDecls as Record<string, unknown>)) {
-      if (typeof decl !== 'object' || decl === null || Array.isArray(decl)) throw invalid(`${where}: queries.${qname} must be an object of terms`);
+      if (typeof decl !== 'object' || decl === null || Array.isArray(decl)) throw invalid(`${where}: queries.${qname} must be an object of terms, got ${describe(decl)}`, 'wrong_type', { where, field: `queries.${qname}`, got: typeName(decl) });
       const terms: Record<string, unknown> = {};
       const opts: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(decl)) (QUERY_OPTION_KEYS.has(k) ? opts : terms)[k] = v;
@@ -228,9 +232,7 @@ export class SystemRegistry {
     }
     const code = world._raw.worldRegisterSystem(w, name, budgetRaw, dependsOn.join(','), m.scratch, acc, all.length, m.out);
     m.sync();
-    if (code !== 0) {
-      throw new LaigeError(code, `${where}: rejected by the registry (duplicate name, a component declared twice, or ${code === 4 ? 'the 256-system budget' : 'an invalid definition'})`);
-    }
+    check(code, where);
     const id = m.u32[m.out >>> 2]!;
     this.#bodies.set(id, { name, run: run as (ctx: SystemContext<never>) => void, sys: record, queries: Object.freeze(queries) });
     return Object.freeze({ id, name });
@@ -241,7 +243,7 @@ export class SystemRegistry {
     const w = world._live('World.scheduleSystems');
     const code = world._raw.worldScheduleSystems(w);
     world._mem.sync();
-    check(code, 'World.scheduleSystems: a dependency is missing, the dependencies form a cycle, or two systems declare the same component write (see the log)');
+    check(code, 'World.scheduleSystems');
     const order = world._raw.worldScheduleOrder(w);
     world._mem.sync();
     return order;
@@ -257,9 +259,9 @@ export class SystemRegistry {
     const world = this.#world;
     const where = 'World.runSystems';
     const w = world._live(where);
-    if (input !== undefined && !(input instanceof Uint8Array)) throw invalid(`${where}: input must be a Uint8Array, got ${describe(input)}`);
-    if (input !== undefined && input.length > 1 << 20) throw invalid(`${where}: input is over 1 MiB`);
-    if (this.running) throw invalid(`${where}: nested runSystems (called from a system)`);
+    if (input !== undefined && !(input instanceof Uint8Array)) throw invalid(`${where}: input must be a Uint8Array, got ${describe(input)}`, 'wrong_type', { where, field: 'input', got: typeName(input) });
+    if (input !== undefined && input.length > 1 << 20) throw invalid(`${where}: input is over 1 MiB (${input.length} bytes)`, 'out_of_range', { where, field: 'input.length', got: input.length, max: 1 << 20 });
+    if (this.running) throw invalid(`${where}: nested runSystems (called from a system)`, 'reentrant_call', { where, inside: 'tick' });
     this.ensureScheduled();
     const m = world._mem;
     let ptr = 0;
@@ -271,7 +273,7 @@ export class SystemRegistry {
     } finally {
       if (ptr !== 0) world._raw._free(ptr);
     }
-    check(code, `${where}: the tick was rejected (see the log)`);
+    check(code, where);
   }
 
   /** @internal Runs a C++ call that may run TS systems; rethrows the first system error after it returned. */
@@ -307,7 +309,7 @@ export class SystemRegistry {
     const input = inputSize === 0 ? new Uint8Array(0) : m.u8.slice(inputPtr, inputPtr + inputSize);
     let live = true;
     const alive = (where: string): void => {
-      if (!live) throw usedAfterCall(`SystemContext.${where}: the run of system '${body.name}' this ctx belongs to has returned (use ctx during its run only)`);
+      if (!live) throw usedAfterCall(`SystemContext.${where}`, 'SystemContext', `SystemContext.${where}: the run of system '${body.name}' this ctx belongs to has returned (use ctx during its run only)`);
     };
     const ctx: SystemContext<Record<string, Query>> = {
       world, id, name: body.name, tick, input, rng,
@@ -363,10 +365,11 @@ export class SystemRegistry {
         const info = world._raw.worldSystemInfo(world._ptr, id);
         if (info !== null && info.name === system) return id;
       }
-      throw invalid(`${where}: no system named ${describe(system)}`);
+      throw invalid(`${where}: no system named ${describe(system)}`, 'system_unknown', { where, system });
     }
     if (typeof system !== 'number' || !Number.isInteger(system) || system < 1) {
-      throw invalid(`${where}: expected a system id, name or handle, got ${describe(system)}`);
+      throw invalid(`${where}: expected a system id, name or handle, got ${describe(system)}`,
+        typeof system === 'number' ? 'out_of_range' : 'wrong_type', { where, field: 'system', got: typeof system === 'number' ? system : typeName(system) });
     }
     return system;
   }
@@ -395,7 +398,7 @@ export class SystemRegistry {
     const w = world._live(where);
     const id = this.#id(where, system);
     const m = world._mem;
-    check(world._raw.worldSystemTimingStats(w, id, m.out), `${where}: no system ${id}`);
+    check(world._raw.worldSystemTimingStats(w, id, m.out), where);
     const o = m.out >>> 3;
     return { runs: m.f64[o]!, lastMs: m.f64[o + 1]!, warns: m.f64[o + 2]!, errors: m.f64[o + 3]! };
   }
@@ -406,7 +409,7 @@ export class SystemRegistry {
     const w = world._live(where);
     const id = this.#id(where, system);
     const m = world._mem;
-    check(world._raw.worldSystemTimingWindow(w, id, m.scratch, 64), `${where}: no system ${id}`);
+    check(world._raw.worldSystemTimingWindow(w, id, m.scratch, 64), where);
     const o = m.scratch >>> 3;
     const f = m.f64;
     const count = f[o]!;
@@ -424,7 +427,7 @@ export class SystemRegistry {
     const w = world._live(where);
     const id = this.#id(where, system);
     const m = world._mem;
-    check(world._raw.worldSystemRngState(w, id, m.out), `${where}: no system ${id}`);
+    check(world._raw.worldSystemRngState(w, id, m.out), where);
     return {
       id: m.u32[m.out >>> 2]!, hasSubstream: m.u32[(m.out >>> 2) + 1] === 1,
       seed: m.u64At(m.out + 8), state1: m.u64At(m.out + 16), state2: m.u64At(m.out + 24),
@@ -434,7 +437,7 @@ export class SystemRegistry {
   setClock(nowNs: (() => number) | null): void {
     const world = this.#world;
     const w = world._live('World.setTimingClock');
-    if (nowNs !== null && typeof nowNs !== 'function') throw invalid(`World.setTimingClock: expected a function returning ns, or null`);
+    if (nowNs !== null && typeof nowNs !== 'function') throw invalid(`World.setTimingClock: expected a function returning ns, or null, got ${describe(nowNs)}`, 'wrong_type', { where: 'World.setTimingClock', field: 'nowNs', got: typeName(nowNs) });
     this.#clock = nowNs;
     world._raw.worldSetJsTimingClock(w, nowNs !== null);
   }

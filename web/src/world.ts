@@ -1,13 +1,13 @@
 /// <reference lib="esnext.disposable" preserve="true" />
 // world.ts - the World of @laige/sim: entities, components by schema,
-// queries (`each` over column views, DESIGN.md decision 5), the column-view
+// queries (`each` over column views, docs/typescript.md), the column-view
 // fast path, state hash and diff. Systems, replays and the game loop build
 // on it (systems.ts, replay.ts, loop.ts). Every argument is validated here
 // before it reaches wasm; every failing Status becomes a LaigeError, and a
 // throwing call leaves the world unchanged.
 import { Component, type Access, type FieldInfo } from './component.js';
 import { type Entity, formatEntity } from './entity.js';
-import { LaigeError, check, invalid } from './errors.js';
+import { check, coreError, invalid, typeName, whereField } from './errors.js';
 import type { LaigeRawModule, Mem } from './raw.js';
 import {
   type ReadRef, type Ref, type Schema, type Value, type ValueInput, KIND_BY_CODE, describe, layoutFrom, parseSchema,
@@ -30,7 +30,7 @@ if (typeof (Symbol as { dispose?: symbol }).dispose !== 'symbol') {
 export interface WorldOptions {
   /** The scene budget: the most entities live at once (1..65536). */
   capacity: number;
-  /** The G-R4 per-frame component churn budget; 0 disables it. Default 256. */
+  /** The per-frame component churn budget; 0 disables it. Default 256. */
   churnPerFrameBudget?: number;
   /** The master PRNG seed (a bigint, 0..2^64-1). Default 0n. */
   seed?: bigint;
@@ -49,7 +49,7 @@ export interface EntityStats {
   bytesInUse: number;
 }
 
-/** The guardrail snapshot (GuardrailStats: G-R3 levels, G-R4 churn). */
+/** The guardrail snapshot (GuardrailStats: entity budget levels, churn). */
 export interface GuardrailStats {
   capacity: number;
   entityCount: number;
@@ -117,7 +117,8 @@ const MAX_U32 = 0xffffffff;
 /** @internal Validates a u32 option/argument. */
 export function u32(where: string, v: unknown, min = 0, max = MAX_U32): number {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
-    throw invalid(`${where}: expected an integer in ${min}..${max}, got ${describe(v)}${typeof v === 'bigint' ? ' (a bigint where a number is expected)' : ''}`);
+    throw invalid(`${where}: expected an integer in ${min}..${max}, got ${describe(v)}${typeof v === 'bigint' ? ' (a bigint where a number is expected)' : ''}`,
+      typeof v === 'number' ? 'out_of_range' : 'wrong_type', { ...whereField(where), got: typeof v === 'number' ? v : typeName(v), min, max });
   }
   return v;
 }
@@ -125,20 +126,21 @@ export function u32(where: string, v: unknown, min = 0, max = MAX_U32): number {
 /** @internal Validates a u64 given as a bigint. */
 export function u64(where: string, v: unknown): bigint {
   if (typeof v !== 'bigint') {
-    throw invalid(`${where}: expected a bigint in 0n..2n**64n-1n, got ${describe(v)}${typeof v === 'number' ? ' (a number where a bigint is expected)' : ''}`);
+    throw invalid(`${where}: expected a bigint in 0n..2n**64n-1n, got ${describe(v)}${typeof v === 'number' ? ' (a number where a bigint is expected)' : ''}`,
+      'wrong_type', { ...whereField(where), got: typeName(v), expected: 'bigint' });
   }
-  if (v < 0n || v > 0xffffffffffffffffn) throw invalid(`${where}: ${v}n is outside 0n..2n**64n-1n`);
+  if (v < 0n || v > 0xffffffffffffffffn) throw invalid(`${where}: ${v}n is outside 0n..2n**64n-1n`, 'out_of_range', { ...whereField(where), got: `${v}n` });
   return v;
 }
 
 /** @internal A tick: a non-negative safe integer number, or a bigint. */
 export function tickOf(where: string, v: unknown): bigint {
   if (typeof v === 'number') {
-    if (!Number.isSafeInteger(v) || v < 0) throw invalid(`${where}: a tick is a non-negative integer, got ${v}`);
+    if (!Number.isSafeInteger(v) || v < 0) throw invalid(`${where}: a tick is a non-negative integer, got ${v}`, 'out_of_range', { ...whereField(where), field: 'tick', got: v });
     return BigInt(v);
   }
   if (typeof v === 'bigint') return u64(where, v);
-  throw invalid(`${where}: a tick is a number or a bigint, got ${describe(v)}`);
+  throw invalid(`${where}: a tick is a number or a bigint, got ${describe(v)}`, 'wrong_type', { ...whereField(where), field: 'tick', got: typeName(v) });
 }
 
 function lo(v: bigint): number {
@@ -191,12 +193,12 @@ export class World implements Disposable {
   constructor(host: Host, options: WorldOptions, adopt?: { ptr: number; scenario: string }) {
     const where = 'createWorld';
     this._scenario = adopt?.scenario ?? null;
-    if (typeof options !== 'object' || options === null) throw invalid(`${where}: options must be an object with a capacity`);
+    if (typeof options !== 'object' || options === null) throw invalid(`${where}: options must be an object with a capacity, got ${describe(options)}`, 'wrong_type', { where, field: 'options', got: typeName(options) });
     const capacity = u32(`${where}: capacity`, options.capacity, 1, 65536);
     const churn = options.churnPerFrameBudget === undefined ? 256 : u32(`${where}: churnPerFrameBudget`, options.churnPerFrameBudget);
     const seed = options.seed === undefined ? 0n : u64(`${where}: seed`, options.seed);
     const deterministic = options.deterministic === undefined ? true : options.deterministic;
-    if (typeof deterministic !== 'boolean') throw invalid(`${where}: deterministic must be a boolean, got ${describe(deterministic)}`);
+    if (typeof deterministic !== 'boolean') throw invalid(`${where}: deterministic must be a boolean, got ${describe(deterministic)}`, 'wrong_type', { where, field: 'deterministic', got: typeName(deterministic) });
     this._host = host;
     this._raw = host.raw;
     this._mem = host.mem;
@@ -207,7 +209,7 @@ export class World implements Disposable {
     } else {
       const code = this._raw.worldCreate(capacity, churn, lo(seed), hi(seed), deterministic, m.out);
       m.sync();
-      check(code, `${where}: the core rejected the options`);
+      check(code, where);
       this._ptr = m.u32[m.out >>> 2]!;
     }
     this._systems = new SystemRegistry(this);
@@ -231,7 +233,7 @@ export class World implements Disposable {
       const name = info.name;
       this._components[id] = new Component(this, name, id, frozen, info.size, info.alignment,
         layoutFrom(info.fields, frozen), (field: string): never => {
-          throw invalid(`each: ${name}.${field} was declared 'read' in this query: declare it 'write' to assign it`);
+          throw invalid(`each: ${name}.${field} was declared 'read' in this query: declare it 'write' to assign it`, 'read_only_field', { where: 'each', component: name, field });
         });
     }
   }
@@ -239,7 +241,7 @@ export class World implements Disposable {
   /** @internal Throws for calls that would change a scenario run's components or schedule. */
   _notScenario(where: string): void {
     if (this._scenario !== null) {
-      throw invalid(`${where}: this world belongs to the C++ scenario run '${this._scenario}' (step it with its ScenarioRun)`);
+      throw invalid(`${where}: this world belongs to the C++ scenario run '${this._scenario}' (step it with its ScenarioRun)`, 'scenario_world', { where, scenario: this._scenario });
     }
   }
 
@@ -254,7 +256,7 @@ export class World implements Disposable {
   dispose(): void {
     if (this._ptr === 0) return;
     if (this._iterating !== 0 || this._systems.running) {
-      throw invalid('World.dispose: the world is inside each or runSystems (dispose it after the call returns)');
+      throw invalid('World.dispose: the world is inside each or runSystems (dispose it after the call returns)', 'reentrant_call', { where: 'World.dispose', inside: this._iterating !== 0 ? 'each' : 'tick' });
     }
     for (const d of [...this._dependents]) d._detach();
     this._dependents.clear();
@@ -272,7 +274,7 @@ export class World implements Disposable {
 
   /** @internal Throws unless the world is alive; returns its pointer. */
   _live(where: string): number {
-    if (this._ptr === 0) throw invalid(`${where}: the world is disposed`);
+    if (this._ptr === 0) throw invalid(`${where}: the world is disposed`, 'disposed', { where, object: 'World' });
     return this._ptr;
   }
 
@@ -286,7 +288,8 @@ export class World implements Disposable {
   /** @internal Validates an entity handle argument. */
   _entity(where: string, e: unknown): number {
     if (typeof e !== 'number' || !Number.isInteger(e) || e < 0 || e > MAX_U32) {
-      throw invalid(`${where}: expected an entity handle (a 32-bit unsigned integer), got ${describe(e)}`);
+      throw invalid(`${where}: expected an entity handle (a 32-bit unsigned integer), got ${describe(e)}`,
+        typeof e === 'number' ? 'out_of_range' : 'wrong_type', { where, field: 'entity', got: typeof e === 'number' ? e : typeName(e) });
     }
     return e;
   }
@@ -296,7 +299,7 @@ export class World implements Disposable {
     const w = this._live('World.create');
     const m = this._mem;
     const code = this._raw.worldCreateEntity(w, m.out);
-    if (code !== 0) throw new LaigeError(code, `World.create: ${this.entityCount} of ${this.capacity} entities are live`);
+    if (code !== 0) throw coreError(code, 'World.create');
     return m.u32[m.out >>> 2]!;
   }
 
@@ -305,7 +308,7 @@ export class World implements Disposable {
     const w = this._live('World.destroy');
     if (this._sys !== null) checkAccess(this, 'World.destroy', null, 'destroy', this._entity('World.destroy', e));
     const code = this._raw.worldDestroyEntity(w, this._entity('World.destroy', e));
-    if (code !== 0) throw new LaigeError(code, `World.destroy(${formatEntity(e)}): not a live entity of this world, or rejected by a live each`);
+    if (code !== 0) throw coreError(code, `World.destroy(${formatEntity(e)})`);
   }
 
   /** Generation-checked liveness (no side effects). */
@@ -316,7 +319,7 @@ export class World implements Disposable {
   /** The access check: throws InvalidArgument for a stale handle. */
   check(e: Entity): void {
     const code = this._raw.worldCheck(this._live('World.check'), this._entity('World.check', e));
-    if (code !== 0) throw new LaigeError(code, `World.check(${formatEntity(e)}): not a live entity of this world`);
+    if (code !== 0) throw coreError(code, `World.check(${formatEntity(e)})`);
   }
 
   /** Live entities now. */
@@ -370,7 +373,7 @@ export class World implements Disposable {
   /** Destroys every live entity (slots 0, 1, 2, ... are handed out again next). */
   clear(): void {
     checkClear(this);
-    check(this._raw.worldClear(this._live('World.clear')), 'World.clear: rejected (a live each walks an archetype with rows)');
+    check(this._raw.worldClear(this._live('World.clear')), 'World.clear');
   }
 
   // --- components ----------------------------------------------------------
@@ -387,24 +390,20 @@ export class World implements Disposable {
     const w = this._live(where);
     this._notScenario(where);
     if (typeof name !== 'string' || name.length === 0 || name.length > 63) {
-      throw invalid(`${where}: the name must be a non-empty string of at most 63 characters`);
+      throw invalid(`${where}: the name must be a non-empty string of at most 63 characters, got ${describe(name)}`,
+        typeof name === 'string' ? 'invalid_name' : 'wrong_type', { where: 'World.registerComponent', field: 'name', got: typeof name === 'string' ? name : typeName(name) });
     }
     const fields = parseSchema(where, schema);
     const r = this._raw.worldRegisterComponent(w, name, fields);
     this._mem.sync();
-    if (r.code !== 0) {
-      const why = r.reason === 'rejected_by_world'
-        ? 'a component with this name is registered already, or the component budget (256) is spent'
-        : `layout rejected: ${r.reason}${r.field > 0 || fields.length === 1 ? ` at field '${fields[r.field]?.[0] ?? ''}'` : ''} (a C layout without padding is required: order fields largest kind first, or add explicit padding fields)`;
-      throw new LaigeError(r.code, `${where}: ${why}`);
-    }
+    check(r.code, where);
     const info = this._raw.worldComponentInfo(w, r.id);
     this._mem.sync();
-    if (info === null) throw new LaigeError(1, `${where}: registered, but componentInfo failed`);
+    if (info === null) throw coreError(1, where);
     const frozen = Object.freeze({ ...schema }) as S;
     const c = new Component<S>(this, name, r.id, frozen, info.size, info.alignment, layoutFrom(info.fields, frozen),
       (field: string): never => {
-        throw invalid(`each: ${name}.${field} was declared 'read' in this query: declare it 'write' to assign it`);
+        throw invalid(`each: ${name}.${field} was declared 'read' in this query: declare it 'write' to assign it`, 'read_only_field', { where: 'each', component: name, field });
       });
     this._components[r.id] = c as unknown as Component;
     return c;
@@ -435,8 +434,9 @@ export class World implements Disposable {
   _component(where: string, c: unknown, list?: string, index?: number): Component {
     if (c instanceof Component && c._owner === this) return c;
     const at = list === undefined ? where : `${where}: ${list}[${index}]`;
-    if (!(c instanceof Component)) throw invalid(`${at}: expected a Component from registerComponent, got ${describe(c)}`);
-    throw invalid(`${at}: ${c.toString()} belongs to another world`);
+    const field = list === undefined ? 'component' : `${list}[${index}]`;
+    if (!(c instanceof Component)) throw invalid(`${at}: expected a Component from registerComponent, got ${describe(c)}`, 'wrong_type', { where, field, got: typeName(c) });
+    throw invalid(`${at}: ${c.toString()} belongs to another world`, 'foreign_component', { where, field, component: c.name });
   }
 
   /**
@@ -490,21 +490,14 @@ export class World implements Disposable {
     if (this._sys !== null) checkAccess(this, where, comp, 'read', e);
     const p = this._raw.worldGet(w, e, comp.id);
     if (p === 0) {
-      if (!this._raw.worldIsValid(w, e)) throw invalid(`${where}(${formatEntity(e)}, ${comp.name}): not a live entity of this world`);
+      if (!this._raw.worldIsValid(w, e)) check(this._raw.worldCheck(w, e), `${where}(${formatEntity(e)}, ${comp.name})`);
       return undefined;
     }
     return comp._decode(this._mem, p) as Value<S>;
   }
 
   #rejected(where: string, e: number, comp: Component, code: number): never {
-    throw new LaigeError(code, `${where}(${formatEntity(e)}, ${comp.name}): ${this.#why(e, code)}`);
-  }
-
-  #why(e: number, code: number): string {
-    if (code === 4) return 'a budget ran out (32 components per entity, 256 archetypes, or memory)';
-    if (!this._raw.worldIsValid(this._ptr, e)) return 'not a live entity of this world';
-    if (this._iterating !== 0) return 'rejected by the live each (docs/query.md#iteration-legality)';
-    return 'rejected by the core';
+    throw coreError(code, `${where}(${formatEntity(e)}, ${comp.name})`);
   }
 
   /** The archetype `e` is in (0 without components or when stale). */
@@ -574,7 +567,7 @@ export class World implements Disposable {
    * refs, checks and guard of Query.each (query_object.ts). Speed: the
    * compiled row loops belong to the cached query of this shape, so two
    * places that pass the same callback text to the same shape share one
-   * (docs/typescript.md#performance); declare a query for each of them.
+   * (docs/typescript.md#costs); declare a query for each of them.
    * `each([], [], fn)` visits every live entity in slot order.
    */
   each<const C extends readonly AnyComponent[], const A extends AccessList<C>>(
@@ -677,14 +670,14 @@ export class World implements Disposable {
   stateDiff(other: World, maxItems = 16): StateDiff {
     const where = 'World.stateDiff';
     const w = this._live(where);
-    if (!(other instanceof World)) throw invalid(`${where}: other must be a World, got ${describe(other)}`);
-    if (other._host !== this._host) throw invalid(`${where}: other belongs to another module instance`);
+    if (!(other instanceof World)) throw invalid(`${where}: other must be a World, got ${describe(other)}`, 'wrong_type', { where, field: 'other', got: typeName(other) });
+    if (other._host !== this._host) throw invalid(`${where}: other belongs to another module instance`, 'foreign_world', { where, field: 'other' });
     const o = other._live(`${where}: other`);
     const max = u32(`${where}: maxItems`, maxItems, 0, 1 << 20);
     const a = this._components;
     const b = other._components;
     if (a.length !== b.length || a.some((c, i) => c !== undefined && (b[i] === undefined || b[i]!.size !== c.size))) {
-      throw invalid(`${where}: both worlds must register the same components in the same order`);
+      throw invalid(`${where}: both worlds must register the same components in the same order`, 'diff_schema_mismatch', { where, a_components: Math.max(0, a.length - 1), b_components: Math.max(0, b.length - 1) });
     }
     const r = this._raw.worldStateDiff(w, o, max);
     this._mem.sync();

@@ -1,12 +1,12 @@
-// laige/alloc_watch.h - the hook behind the G-R1 guard: "a simulation tick
+// laige/alloc_watch.h - the hook behind the no-allocation guard: "a simulation tick
 // allocates nothing" is checked, not assumed.
 //
 // The library cannot see the process's operator new (a test binary or a tool
 // replaces it with a counting one), so the counter is injected: whoever
 // counts allocations registers a function returning the running total, and
 // GameLoop reads it around every tick in builds with LAIGE_DEBUG_ASSERTS
-// (FACTS.md section 13, PRD G-R1). With no counter registered, or in release
-// and wasm builds, there is no check and no cost. docs/game_loop.md#g-r1.
+// (docs/game_loop.md, the no-allocation rule of a tick). With no counter registered, or in release
+// and wasm builds, there is no check and no cost. docs/game_loop.md#tick-allocates-nothing.
 #pragma once
 
 #include <cstdint>

@@ -11,7 +11,7 @@
 // insert appends, a removal tombstones, and the archetype is normalised (one
 // ordered merge) before its next ordered read. The operations live on World
 // (world.h); this header holds the types they share.
-// Contract: FACTS.md section 7, seed 000; docs/archetype.md.
+// Contract: docs/archetype.md.
 #pragma once
 
 #include <cstdint>
@@ -34,7 +34,7 @@ inline constexpr std::uint32_t kInitialArchetypeRows = 16;
 /// Byte alignment of every column's base.
 inline constexpr std::uint32_t kArchetypeColumnAlignment = 32;
 
-/// The archetype storage's accounting snapshot (FACTS section 7). All
+/// The archetype storage's accounting snapshot (docs/archetype.md). All
 /// counters are since construction and pure functions of the operation
 /// sequence (never of addresses or timing).
 struct ArchetypeStats {
@@ -47,7 +47,7 @@ struct ArchetypeStats {
   /// Reserved column bytes: sum over archetypes of rowCapacity x (sum of
   /// component sizes + 4 slot-column bytes).
   std::uint64_t bytesReserved = 0;
-  /// Successful adds, in-place overwrites included (the G-R4 semantics).
+  /// Successful adds, in-place overwrites included (the churn semantics).
   std::uint64_t totalAdds = 0;
   /// removeComponent calls that detached a row (no-ops not counted; destroy
   /// and clear detaches not counted either).

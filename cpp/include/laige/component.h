@@ -1,6 +1,6 @@
 // laige/component.h - runtime-described components and the typed front end.
 //
-// Storage is type-erased (DESIGN.md decision 1): a component is (id, name,
+// Storage is type-erased (docs/component_registry.md): a component is (id, name,
 // size, alignment, fields), where a field is (name, kind, count, offset) in C
 // layout. The wasm layer registers a component from a JS schema through
 // World::registerComponentDesc; C++ code marks a struct with
@@ -12,7 +12,7 @@
 // differ between targets or builds: non-trivially-copyable or non-standard-
 // layout types, implicit padding (g++ does not zero it), members outside the
 // determinism-safe set (double, bool, pointers, `long`-style aliases...).
-// Contract: FACTS.md section 6, DESIGN.md decisions 1 and 3;
+// Contract: docs/component_registry.md;
 // docs/component_registry.md.
 #pragma once
 
@@ -36,7 +36,7 @@ namespace laige {
 using ComponentTypeId = std::uint32_t;
 /// The id that no component ever has.
 inline constexpr ComponentTypeId kInvalidComponentTypeId = 0;
-/// Component types per world (FACTS section 6).
+/// Component types per world (docs/component_registry.md).
 inline constexpr std::uint32_t kMaxComponentTypes = 256;
 /// Fields per component description.
 inline constexpr std::uint32_t kMaxComponentFields = 64;

@@ -1,5 +1,5 @@
 // laige/determinism.h - the determinism mode and the storage-safety trait
-// (FACTS.md section 5, PRD S-7 and G-R8).
+// (docs/determinism.md).
 //
 // Deterministic mode is the default: every registered system gets its own
 // PRNG substream derived from the world seed and its SystemId, and the state
@@ -8,7 +8,7 @@
 // is nullptr) and the world is no longer replayable; the storage trait below
 // applies either way.
 //
-// The trait is the compile-time half of G-R8: a raw `double` (or any type
+// The trait is the compile-time half of the determinism-safe rule: a raw `double` (or any type
 // nobody vouched for) in simulation storage is a compile error, not a desync
 // found weeks later. Integers of fixed width, enums over them, `fpx16_16`,
 // `float` (the pinned fp32 backend's scalar), the four SimMath vector types

@@ -1,8 +1,8 @@
 // laige/entity.h - the 32-bit entity handle and the Entities allocator.
 //
-// Entity is [ id: 16 bits | generation: 16 bits ] (seed 000): the slot index
+// Entity is [ id: 16 bits | generation: 16 bits ] (docs/entity.md): the slot index
 // in the high half, the generation in the low half. Entities is the
-// allocator of seed 003: fresh indices ascending (0, 1, 2, ...), freed
+// allocator (docs/entity.md): fresh indices ascending (0, 1, 2, ...), freed
 // indices LIFO with the generation raised, so the same operation sequence
 // gives the same handles on every platform. World builds on it.
 // Contract: seeds 000 and 003; docs/entity.md.
@@ -30,7 +30,7 @@ class Entity {
   /// The null handle (id 0, generation 0). Never valid in a World, whose
   /// generations start at 1.
   constexpr Entity() noexcept = default;
-  /// A handle for slot `id` at `generation` (seed 003: Entity(3) == Entity(3, 0)).
+  /// A handle for slot `id` at `generation` (docs/entity.md: Entity(3) == Entity(3, 0)).
   constexpr explicit Entity(std::uint16_t id, std::uint16_t generation = 0) noexcept
       : bits_(static_cast<std::uint32_t>(id) << 16 | generation) {}
   /// The handle whose 32-bit representation is `bits` (the form JS sees).
@@ -40,11 +40,11 @@ class Entity {
     return e;
   }
 
-  /// The slot index (seed 003 calls it `index`).
+  /// The slot index (the Entities allocator calls it `index`).
   [[nodiscard]] constexpr std::uint16_t id() const noexcept {
     return static_cast<std::uint16_t>(bits_ >> 16);
   }
-  /// Alias of id(), the name seed 003 uses.
+  /// Alias of id(), the name the Entities allocator uses.
   [[nodiscard]] constexpr std::uint16_t index() const noexcept { return id(); }
   /// The generation: raised every time the slot is handed out again.
   [[nodiscard]] constexpr std::uint16_t generation() const noexcept {
@@ -63,7 +63,7 @@ class Entity {
  private:
   std::uint32_t bits_ = 0;
 };
-static_assert(sizeof(Entity) == 4, "Entity is exactly 32 bits (seed 000)");
+static_assert(sizeof(Entity) == 4, "Entity is exactly 32 bits (docs/entity.md)");
 static_assert(std::is_trivially_copyable_v<Entity>);
 
 /// Writes the printable form "Entity(<id>, <generation>)" into `buffer`
@@ -74,14 +74,14 @@ std::size_t formatEntity(Entity e, char* buffer, std::size_t capacity) noexcept;
 /// The printable form "Entity(<id>, <generation>)" (allocates; for tools and tests).
 std::string toString(Entity e);
 
-/// The allocator of Entity handles (seed 003), the only place where a
+/// The allocator of Entity handles (docs/entity.md), the only place where a
 /// generation changes. Fixed capacity, allocated once at construction, so
 /// spawn and despawn never allocate.
 class Entities {
  public:
   /// An allocator for up to `capacity` live entities (at most
   /// Entity::kMaxEntities; larger values are clamped). Handles of a fresh
-  /// index start at `firstGeneration` (seed 003: 0; World: 1, because
+  /// index start at `firstGeneration` (the allocator: 0; World: 1, because
   /// generation 0 is reserved there), and a generation that wraps past
   /// 65535 re-enters at `firstGeneration`.
   explicit Entities(std::uint32_t capacity = Entity::kMaxEntities,
@@ -96,7 +96,7 @@ class Entities {
 
   /// Hands out an entity: the index freed last with its generation raised,
   /// or else the next new index. BudgetExhausted when `capacity` entities
-  /// are alive (seed 003's list is unbounded; ours is a declared budget).
+  /// are alive (the reference allocator is unbounded; ours is a declared budget).
   Result<Entity> spawn() noexcept;
   /// Retires `entity` and answers true. A handle that is stale, never
   /// handed out or already despawned changes nothing and answers false.
@@ -146,8 +146,11 @@ class Entities {
 
 }  // namespace laige
 
-/// Entities hash by their 32-bit representation.
+/// Entities hash by their 32-bit representation (hidden from Doxygen 1.9, which
+/// cannot place a std:: specialisation declared outside namespace std).
+/// \cond
 template <>
 struct std::hash<laige::Entity> {
   std::size_t operator()(laige::Entity e) const noexcept { return std::hash<std::uint32_t>{}(e.bits()); }
 };
+/// \endcond

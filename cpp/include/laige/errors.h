@@ -7,7 +7,7 @@
 //
 // The values are frozen forever: additive only, never renumbered or reused,
 // because they cross the wasm boundary and appear in logs and replays.
-// Contract: FACTS.md section 1; docs/errors.md.
+// Contract: docs/errors.md.
 #pragma once
 
 #include <cstdint>

@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "laige/determinism_guard.h"
+
 namespace laige {
 
 namespace detail {

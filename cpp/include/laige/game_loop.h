@@ -1,5 +1,4 @@
-// laige/game_loop.h - the fixed-tick game loop (FACTS.md section 13, PRD
-// FR-1.1, S-4).
+// laige/game_loop.h - the fixed-tick game loop (docs/game_loop.md).
 //
 // A GameLoop turns wall-clock frames into a whole number of fixed simulation
 // ticks. All simulation time is integer ticks: the loop keeps no fractional
@@ -10,8 +9,8 @@
 // into a slower simulation instead of a spiral of ever longer frames.
 //
 // Per frame the loop calls World::beginFrame() exactly once, before the
-// frame's ticks, also for a frame that runs no tick (DESIGN.md decision 12:
-// the G-R3/G-R4 windows are per presentation frame, whether or not the
+// frame's ticks, also for a frame that runs no tick (docs/game_loop.md:
+// the entity-budget and churn windows are per presentation frame, whether or not the
 // simulation advanced). Per tick it asks the optional tickInput provider for
 // the tick's input payload, calls World::runSystems(schedule, input), then
 // the optional onTick hook (the after-tick observer). Both hooks are plain
@@ -87,13 +86,13 @@ class GameLoop {
     /// Passed to nowNs.
     void* clockContext = nullptr;
     /// The after-tick observer (nullptr = none): see TickFn. It runs inside
-    /// the tick, so it is covered by the G-R1 no-allocation check.
+    /// the tick, so it is covered by the no-allocation check.
     TickFn onTick = nullptr;
     /// Passed to onTick.
     void* onTickContext = nullptr;
     /// The per-tick input provider (nullptr = every tick runs with an empty
     /// payload, i.e. runSystems(schedule)): see TickInputFn. Covered by the
-    /// G-R1 check like the rest of the tick.
+    /// no-allocation check like the rest of the tick.
     TickInputFn tickInput = nullptr;
     /// Passed to tickInput.
     void* tickInputContext = nullptr;
@@ -152,7 +151,7 @@ class GameLoop {
 
  private:
   GameLoop(World& world, const SystemSchedule& schedule, const Options& options) noexcept;
-  // One tick: input, runSystems, count, hook, and the G-R1 check around all of it.
+  // One tick: input, runSystems, count, hook, and the no-allocation check around all of it.
   Status runTick() noexcept;
   void reset() noexcept;
 

@@ -1,5 +1,5 @@
 // laige/histogram.h - a fixed-capacity rolling window of samples with
-// nearest-rank percentiles (the M0-CORE-08 histogram of seed 002).
+// nearest-rank percentiles (the timing histogram, docs/system_timing.md).
 //
 // The window is the timing feed of every system (World::systemTimingWindow)
 // and of the profiler: record() sits on the per-tick hot path, so it is O(1)

@@ -18,7 +18,7 @@
 //
 // The log stream is diagnostics only: timestamps are wall-clock and never
 // enter simulation state, hashes or replays.
-// Contract: FACTS.md section 2; docs/logging.md.
+// Contract: docs/logging.md.
 #pragma once
 
 #include <atomic>

@@ -1,6 +1,6 @@
 // laige/prng.h - the deterministic pseudo-random number generator.
 //
-// xorshift128+ seeded through splitmix64 (FACTS.md section 3). The exact bit
+// xorshift128+ seeded through splitmix64 (docs/prng.md). The exact bit
 // sequence is part of the determinism contract: replays, state hashes and the
 // native-vs-wasm comparison all depend on it, so every operation here is pure
 // 64-bit unsigned arithmetic (wraparound), with no floating point except the

@@ -8,7 +8,7 @@
 // matched archetypes and the Read-declared components) makes the World
 // reject mutations that would invalidate the walk: see the legality table
 // in docs/query.md. each<>() visits every live entity in ascending slot id.
-// Contract: seed 004 (query.md) in full; FACTS.md section 8;
+// Contract: docs/query.md;
 // docs/query.md, docs/iteration_order.md.
 #pragma once
 

@@ -1,5 +1,5 @@
 // laige/replay.h - replay logs: the LGRP v1 format, the replay identity,
-// the recorders, the parser and the replay runner (FACTS.md section 15).
+// the recorders, the parser and the replay runner (docs/replay.md).
 //
 // A replay is what it takes to re-run a simulation bit for bit: the identity
 // (seed, tick rate, component schema, math backend, configuration) plus, per
@@ -65,7 +65,7 @@ struct ReplayConfig {
   std::uint32_t tickRateHz = kDefaultTickRateHz;
   /// The world's scene budget (World::Options::capacity).
   std::uint32_t entityCapacity = 1024;
-  /// The G-R4 per-frame churn budget (0 disables it).
+  /// The per-frame churn budget (0 disables it).
   std::uint32_t churnPerFrameBudget = kDefaultChurnPerFrameBudget;
   /// The master PRNG seed.
   std::uint64_t seed = 0;
@@ -228,8 +228,12 @@ struct ReplayEncoder {
   std::uint64_t frames = 0;
   /// FNV-1a-64 over the bytes written so far.
   std::uint64_t hash = 0xcbf29ce484222325ull;
-  /// The sticky failure (0 = none).
+  /// The sticky failure's code (0 = none).
   std::uint32_t failure = 0;
+  /// The sticky failure with its reason (`record_failed`) and fields
+  /// (reason: tick_sequence, frame_too_large, null_data, size_cap,
+  /// write_failed, taken; frames, bytes, ...); ok while failure == 0.
+  Status failureStatus{};
   /// True after a successful finish().
   bool finished = false;
 
@@ -244,8 +248,9 @@ struct ReplayEncoder {
   Status admitTrailer(std::uint8_t (&trailer)[kReplayTrailerSize]) noexcept;
   /// Accounts `n` written bytes into the count and the hash.
   void commit(const std::uint8_t* data, std::size_t n) noexcept;
-  /// Records a sticky failure and returns it.
-  Status fail(ErrorCode code) noexcept;
+  /// Records a sticky failure `record_failed` with `why` as its reason field
+  /// (the first one sticks) and returns the sticky failure.
+  Status fail(ErrorCode code, const char* why) noexcept;
 };
 
 /// Encodes the 40-byte header.

@@ -1,6 +1,6 @@
 // laige/replay_diff.h - diffReplays: run two replay logs in lock step and
 // report where, and in which entity components, they first diverge
-// (FACTS.md section 15; seed 000's componentStateHash and stateDiff).
+// (docs/replay.md; componentStateHash and stateDiff: docs/determinism.md#the-state-hash).
 //
 // The walk compares World::componentStateHash after every tick, not the full
 // stateHash: the per-system PRNG substreams are a function of the seed, so

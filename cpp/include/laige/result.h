@@ -2,7 +2,7 @@
 //
 // The core builds with -fno-exceptions -fno-rtti; every fallible operation
 // returns a Result (a value or an error) or a Status (ok or an error).
-// Neither allocates. Contract: FACTS.md section 1; docs/errors.md.
+// Neither allocates. Contract: docs/errors.md.
 #pragma once
 
 #include <cassert>
@@ -31,6 +31,9 @@ struct ErrorField {
   const char* key;
   /// The value as NUL-terminated text (an integer is rendered in decimal).
   char value[kMaxErrorFieldValue + 1];
+  /// True when the value was given as an integer (the bindings hand it to
+  /// JS as a number, everything else as a string).
+  bool isNumber;
 };
 
 /// Ok, or an ErrorCode with the specific reason and a few fields of why.
@@ -69,21 +72,8 @@ class [[nodiscard]] Status {
   /// Adds the field `key` (a string literal) = `value` (copied, cut to
   /// kMaxErrorFieldValue bytes). Ignored on an ok status and once
   /// kMaxErrorFields fields are held. Returns *this for chaining.
-  Status& with(const char* key, std::string_view value) & noexcept {
-    if (code_ == 0 || fieldCount_ >= kMaxErrorFields || key == nullptr) return *this;
-    ErrorField& f = fields_[fieldCount_++];
-    f.key = key;
-    std::size_t n = value.size();
-    if (n > kMaxErrorFieldValue) {
-      std::memcpy(f.value, value.data(), kMaxErrorFieldValue - 3);
-      std::memcpy(f.value + kMaxErrorFieldValue - 3, "...", 3);
-      n = kMaxErrorFieldValue;
-    } else if (n > 0) {
-      std::memcpy(f.value, value.data(), n);
-    }
-    f.value[n] = '\0';
-    return *this;
-  }
+  /// Out of line (errors.cpp) and cold: only failure paths build fields.
+  Status& with(const char* key, std::string_view value) & noexcept;
   /// with() for a C string (nullptr reads as "").
   Status& with(const char* key, const char* value) & noexcept {
     return with(key, value == nullptr ? std::string_view{} : std::string_view{value});
@@ -91,17 +81,15 @@ class [[nodiscard]] Status {
   /// with() for an integer, rendered in decimal.
   template <class I, std::enable_if_t<std::is_integral_v<I> && !std::is_same_v<I, bool>, int> = 0>
   Status& with(const char* key, I value) & noexcept {
-    char buf[24];
-    std::size_t n = 0;
     const bool neg = std::is_signed_v<I> && value < 0;
-    auto u = neg ? static_cast<std::uint64_t>(0) - static_cast<std::uint64_t>(value)
-                 : static_cast<std::uint64_t>(value);
-    do {
-      buf[sizeof buf - 1 - n++] = static_cast<char>('0' + u % 10);
-      u /= 10;
-    } while (u != 0);
-    if (neg) buf[sizeof buf - 1 - n++] = '-';
-    return with(key, std::string_view{buf + sizeof buf - n, n});
+    return withInteger(key,
+                       neg ? static_cast<std::uint64_t>(0) - static_cast<std::uint64_t>(value)
+                           : static_cast<std::uint64_t>(value),
+                       neg);
+  }
+  /// with() for a bool, rendered "true" / "false" (a string field).
+  Status& with(const char* key, bool value) & noexcept {
+    return with(key, value ? std::string_view{"true"} : std::string_view{"false"});
   }
   /// with() on a temporary: `return Status::failure(...).with(...);`.
   template <class V>
@@ -119,6 +107,10 @@ class [[nodiscard]] Status {
     assert(isError() && "Status::error() on ok");
     return static_cast<ErrorCode>(code_);
   }
+  /// with() for an integer of magnitude `magnitude` (negative: `-` first);
+  /// out of line (errors.cpp) and cold.
+  Status& withInteger(const char* key, std::uint64_t magnitude, bool negative) & noexcept;
+
   /// The raw code value: 0 when ok, else the ErrorCode value (for bindings).
   [[nodiscard]] constexpr std::uint32_t codeValue() const noexcept { return code_; }
   /// The 5-field line of the held error ("" when ok).

@@ -1,5 +1,5 @@
 // laige/scheduler.h - the system schedule: dependency order and the
-// declared-I/O checks (FACTS.md section 11).
+// declared-I/O checks (docs/scheduler.md).
 //
 // World::scheduleSystems (a const, setup-phase call) turns the registry into
 // a SystemSchedule: the run order is registration order, moved later only as

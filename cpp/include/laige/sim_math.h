@@ -4,11 +4,14 @@
 // Q16.16 in int64 and saturates; it is bit-identical on every compiler,
 // target and optimisation level. SimMath<Fp32Pinned> (opt-in,
 // "float_pinned_32") is plain IEEE binary32 with one rounding per operation;
-// it is reproducible only within one build and ISA, and only with the pinned
-// flags (-ffp-contract=off, never -ffast-math). The backend is picked once at
-// compile time; all operations are static, inline and noexcept. No libm
-// transcendental appears anywhere (glibc and the wasm libc differ on them).
-// See docs/sim_math.md (FACTS.md section 4, DESIGN.md decision 3).
+// it is reproducible only within one build and ISA, never under -ffast-math
+// and friends (laige/determinism_guard.h rejects them). Its products are
+// kept from being fused into FMAs by the backend itself, whatever the
+// consumer's -ffp-contract (docs/sim_math.md#flags). The backend is picked
+// once at compile time; all operations are static, inline and noexcept. No
+// libm transcendental appears anywhere (glibc and the wasm libc differ on
+// them); deterministic sin, exp, ... are in laige/sim_math_fn.h. See
+// docs/sim_math.md.
 #pragma once
 
 #include <cassert>
@@ -18,11 +21,8 @@
 #include <string_view>
 #include <type_traits>
 
+#include "laige/determinism_guard.h"
 #include "laige/fpx16_16.h"
-
-#if defined(__FAST_MATH__)
-#error "laige sim math requires IEEE semantics: do not build with -ffast-math / -Ofast"
-#endif
 
 namespace laige {
 
@@ -76,7 +76,7 @@ constexpr std::uint64_t isqrt64(std::uint64_t n, std::uint64_t& remainder) noexc
   return res;
 }
 
-/// Scalar operations of the fixed-point backend (FACTS section 4).
+/// Scalar operations of the fixed-point backend (`docs/sim_math.md#fixed-point-operations`).
 /// Every op computes in int64 and saturates to [INT32_MIN, INT32_MAX].
 struct FixedScalarOps {
   /// The backend scalar.
@@ -167,23 +167,82 @@ struct FixedScalarOps {
   static constexpr float toFloat(Scalar a) noexcept { return Scalar::toFloat(a); }
 };
 
+/// A binary32 value the optimiser cannot see through: the empty asm claims to
+/// rewrite it in its register, so a product passed through here is rounded
+/// and cannot be fused with a following add into an FMA, under any
+/// -ffp-contract and -march (g++ fuses across inlined calls by default).
+/// Costs no instruction; it only pins the value to a register (x86: an SSE
+/// register, AArch64: a SIMD register, elsewhere: memory). Nothing on wasm,
+/// which has no fused multiply-add. Not usable in constant evaluation (the
+/// callers test std::is_constant_evaluated()).
+inline float opaqueFloat(float v) noexcept {
+#if defined(__wasm__) || defined(__EMSCRIPTEN__)
+  return v;
+#elif defined(__GNUC__) && (defined(__x86_64__) || (defined(__i386__) && defined(__SSE_MATH__)))
+  __asm__("" : "+x"(v));
+  return v;
+#elif defined(__GNUC__) && defined(__aarch64__)
+  __asm__("" : "+w"(v));
+  return v;
+#elif defined(__GNUC__)
+  __asm__("" : "+m"(v));
+  return v;
+#else
+  // MSVC contracts only under /fp:contract or /fp:fast; a volatile round
+  // trip is the portable barrier.
+  volatile float t = v;
+  return t;
+#endif
+}
+
+/// The same barrier for binary64 (the internal precision of the fp32
+/// functions in laige/sim_math_fn.h).
+inline double opaqueDouble(double v) noexcept {
+#if defined(__wasm__) || defined(__EMSCRIPTEN__)
+  return v;
+#elif defined(__GNUC__) && (defined(__x86_64__) || (defined(__i386__) && defined(__SSE2_MATH__)))
+  __asm__("" : "+x"(v));
+  return v;
+#elif defined(__GNUC__) && defined(__aarch64__)
+  __asm__("" : "+w"(v));
+  return v;
+#elif defined(__GNUC__)
+  __asm__("" : "+m"(v));
+  return v;
+#else
+  volatile double t = v;
+  return t;
+#endif
+}
+
 /// Scalar operations of the pinned binary32 backend: each op is one IEEE
 /// operation, rounded once to nearest-even. NaN propagates, 0/0 is NaN,
 /// x/0 is +-inf, signed zeros and denormals follow IEEE, nothing traps.
 /// `x != x` style tests replace std::isnan so they stay constexpr; they are
-/// correct because -ffast-math is rejected above.
+/// correct because finite-math modes are rejected (determinism_guard.h).
 struct Fp32ScalarOps {
   /// The backend scalar.
   using Scalar = float;
 
-  /// a + b.
-  static constexpr Scalar add(Scalar a, Scalar b) noexcept { return a + b; }
-  /// a - b.
-  static constexpr Scalar sub(Scalar a, Scalar b) noexcept { return a - b; }
+  /// a + b. The operands pass the barrier, so a product the caller wrote
+  /// itself (`add(x * y, z)`) is not fused into this add either.
+  static constexpr Scalar add(Scalar a, Scalar b) noexcept {
+    if (std::is_constant_evaluated()) return a + b;
+    return opaqueFloat(a) + opaqueFloat(b);
+  }
+  /// a - b; operands behind the barrier as for add.
+  static constexpr Scalar sub(Scalar a, Scalar b) noexcept {
+    if (std::is_constant_evaluated()) return a - b;
+    return opaqueFloat(a) - opaqueFloat(b);
+  }
   /// IEEE negate: flips the sign bit (negate(+0) == -0), no rounding.
   static constexpr Scalar negate(Scalar a) noexcept { return -a; }
-  /// a * b.
-  static constexpr Scalar mul(Scalar a, Scalar b) noexcept { return a * b; }
+  /// a * b, rounded: the product passes the barrier (opaqueFloat), so no
+  /// compiler fuses it with a later add, whatever -ffp-contract says.
+  static constexpr Scalar mul(Scalar a, Scalar b) noexcept {
+    if (std::is_constant_evaluated()) return a * b;
+    return opaqueFloat(a * b);
+  }
   /// a / b (x/0 = +-inf, 0/0 = NaN).
   static constexpr Scalar div(Scalar a, Scalar b) noexcept { return a / b; }
   /// Correctly rounded sqrt (IEEE requires it; x86 sqrtss, wasm f32.sqrt).

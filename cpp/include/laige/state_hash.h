@@ -1,7 +1,6 @@
 // laige/state_hash.h - the deterministic state hash, the component-state
-// hash and the bounded state diff of a World (seed 000 "The deterministic
-// state hash" and "The component-state hash and the state diff"; FACTS.md
-// section 14; docs/determinism.md#the-state-hash).
+// hash and the bounded state diff of a World
+// (docs/determinism.md#the-state-hash).
 //
 // The three are declared on World (world.h); this header holds the diff
 // item, the stateDiff template and the FNV constants the stream uses.

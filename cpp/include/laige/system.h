@@ -1,9 +1,9 @@
 // laige/system.h - registered systems: SystemDef, LAIGE_SYSTEM, Io, the
 // SystemContext handed to every run, and the typed World::registerSystem
-// (FACTS.md section 10; DESIGN.md decision 6).
+// (docs/systems.md; docs/typescript.md).
 //
 // A system is a plain function `void(World&, SystemContext&)` plus a name, a
-// declared time budget (fpx16_16 milliseconds, seed 002), an optional
+// declared time budget (fpx16_16 milliseconds, docs/system_timing.md), an optional
 // dependency list (names it must run after) and its declared component I/O.
 // The registry lives in the world: ids are dense from 1 in registration
 // order, at most kMaxSystems per world, and registration allocates nothing
@@ -46,7 +46,7 @@ struct SystemDef {
   const char* name = nullptr;
   /// The body; never null.
   SystemFn run = nullptr;
-  /// The declared per-run budget in milliseconds (> 0); seed 002 compares
+  /// The declared per-run budget in milliseconds (> 0); docs/system_timing.md compares
   /// every measured run with it.
   fpx16_16 budgetMs{};
   /// Comma-separated names of systems this one runs after (ASCII whitespace

@@ -1,5 +1,5 @@
-// laige/system_timing.h - per-system timing and budget enforcement (seed 002,
-// PRD G-R5).
+// laige/system_timing.h - per-system timing and budget enforcement (docs/system_timing.md,
+// system budget).
 //
 // World::runSystems measures every system's own run - the clock is read
 // immediately before the run function is called and immediately after it

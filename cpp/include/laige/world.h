@@ -1,10 +1,10 @@
 // laige/world.h - the World: entity storage, guardrails, and (through the
 // component and system headers) everything a simulation owns.
 //
-// Seed 000 is the contract for the entity storage: a fixed declared budget
+// The entity storage (docs/entity.md): a fixed declared budget
 // (capacity) allocated once at creation, O(1) create/destroy/check with no
-// allocation, LIFO slot reuse on top of ascending fresh slots (seed 003),
-// generation-checked handles, the G-R3/G-R4 guardrails, and move-only
+// allocation, LIFO slot reuse on top of ascending fresh slots (docs/entity.md),
+// generation-checked handles, the entity-budget and churn guardrails, and move-only
 // ownership where a moved-from world is a valid empty world.
 // docs/entity.md.
 #pragma once
@@ -22,7 +22,7 @@
 
 namespace laige {
 
-/// The default G-R4 per-frame component-churn budget (seed 000).
+/// The default per-frame component-churn budget (docs/entity.md).
 inline constexpr std::uint32_t kDefaultChurnPerFrameBudget = 256;
 
 /// The entity storage's accounting snapshot (the profiler feed).
@@ -43,15 +43,15 @@ struct EntityStats {
   std::uint64_t bytesInUse = 0;
 };
 
-/// Per-slot bookkeeping bytes (seed 000): 2 generation + 1 alive + 2 free
+/// Per-slot bookkeeping bytes (docs/entity.md): 2 generation + 1 alive + 2 free
 /// list + 2 archetype + 4 row.
 inline constexpr std::uint32_t kEntityBookkeepingBytes = 11;
 
-/// The guardrail snapshot (G-R3 entity-count levels, G-R4 churn).
+/// The guardrail snapshot (entity-budget levels, churn).
 struct GuardrailStats {
-  /// The declared scene budget (G-R3 denominator).
+  /// The declared scene budget (the entity-budget denominator).
   std::uint32_t capacity = 0;
-  /// Live entities right now (G-R3 numerator).
+  /// Live entities right now (the entity-budget numerator).
   std::uint32_t entityCount = 0;
   /// 0/25/50/100: the highest level the live count reached since construction.
   std::uint32_t entityBudgetLevel = 0;
@@ -59,7 +59,7 @@ struct GuardrailStats {
   std::uint32_t entityBudgetWarns[3] = {0, 0, 0};
   /// Component adds + removes since the last beginFrame().
   std::uint32_t frameChurn = 0;
-  /// The configured G-R4 budget (0 = disabled).
+  /// The configured churn budget (0 = disabled).
   std::uint32_t churnPerFrameBudget = 0;
   /// Churn warnings issued since construction.
   std::uint32_t churnWarns = 0;
@@ -88,12 +88,12 @@ using TimingClockFn = std::int64_t (*)(void* ctx) noexcept;
 /// The simulation world. Move-only; single owner thread.
 class World {
  public:
-  /// Creation options (seed 000, World::Options).
+  /// Creation options (docs/entity.md, World::Options).
   struct Options {
-    /// The scene budget (G-R3): the most entities live at once. At most
+    /// The scene budget (the entity-budget guardrail): the most entities live at once. At most
     /// Entity::kMaxEntities (65,536); more is InvalidArgument.
     std::uint32_t capacity = 0;
-    /// The G-R4 per-frame churn budget; 0 disables the guardrail.
+    /// The per-frame churn budget; 0 disables the guardrail.
     std::uint32_t churnPerFrameBudget = kDefaultChurnPerFrameBudget;
     /// The master PRNG seed; each system's substream derives from it.
     std::uint64_t seed = 0;
@@ -121,7 +121,7 @@ class World {
   World(const World&) = delete;
   World& operator=(const World&) = delete;
 
-  // --- Entities (seed 000) ---------------------------------------------------
+  // --- Entities (docs/entity.md) ---------------------------------------------------
 
   /// Creates one entity: the slot freed last, else the next fresh slot.
   /// BudgetExhausted when the declared budget is full. O(1), no allocation.
@@ -160,18 +160,18 @@ class World {
   /// True for a world that owns storage (false after a move or default construction).
   [[nodiscard]] bool isLive() const noexcept { return s_ != nullptr; }
 
-  // --- Guardrails (G-R3, G-R4) -------------------------------------------------
+  // --- Guardrails (entity budget, churn budget) -------------------------------------------------
 
   /// Marks a frame start: resets the per-frame churn counter and the
   /// once-per-frame warn flags. O(1), no log.
   void beginFrame() noexcept;
   /// The guardrail snapshot. O(1), no side effects.
   [[nodiscard]] GuardrailStats guardrailStats() const noexcept;
-  /// Counts `n` component changes for G-R4 (the component layer calls it for
+  /// Counts `n` component changes for the churn budget (the component layer calls it for
   /// every successful add and every remove that detaches a row).
   void noteChurn(std::uint32_t n = 1) noexcept;
 
-  // --- Components (FACTS.md section 6; docs/component_registry.md) ----------
+  // --- Components (docs/component_registry.md) --------
 
   /// Registers T (marked with LAIGE_COMPONENT) and returns its id, the next
   /// dense id from 1. Setup phase (allocates the registry entry). Errors:
@@ -203,7 +203,7 @@ class World {
   /// The id of the component registered under `name`, or 0. O(components).
   [[nodiscard]] ComponentTypeId componentIdByName(std::string_view name) const noexcept;
 
-  // --- Archetype storage (FACTS.md section 7; docs/archetype.md) -----------
+  // --- Archetype storage (docs/archetype.md) ---------
 
   /// True when live `e` has T. Stale handle or unregistered T -> false, no
   /// log (a pure query). O(1).
@@ -219,7 +219,7 @@ class World {
   template <class T>
   [[nodiscard]] const T* get(Entity e) const noexcept;
   /// Create-or-update: overwrites T in place when e has it, else moves e to
-  /// the archetype of its set plus T. Counts as G-R4 churn either way.
+  /// the archetype of its set plus T. Counts as churn either way.
   /// Errors (checked before any side effect, nothing half-applied): stale
   /// handle -> native debug misuse assert, else InvalidArgument + warn
   /// ecs/stale_entity_access; unregistered T -> InvalidArgument + warn
@@ -231,7 +231,7 @@ class World {
   template <class T>
   Status addComponent(Entity e, const T& value) noexcept;
   /// Removes T from e (a no-op ok when e lacks T). Errors as addComponent.
-  /// Amortised O(components); G-R4 churn only when a row is detached.
+  /// Amortised O(components); churn only when a row is detached.
   template <class T>
   Status removeComponent(Entity e) noexcept;
   /// hasComponent by id (the untyped form of has<T>).
@@ -272,7 +272,7 @@ class World {
   /// every call.
   [[nodiscard]] const std::uint32_t* archetypeSlots(ArchetypeId id) noexcept;
 
-  // --- Queries (seed 004; docs/query.md, docs/iteration_order.md) ----------
+  // --- Queries (docs/query.md, docs/iteration_order.md) ----------
 
   /// Calls fn(Entity, refs...) for every live entity whose archetype holds
   /// every listed component (superset match), in ascending archetype id,
@@ -280,7 +280,7 @@ class World {
   /// Read{} -> const T&, Write{} -> T& (a mismatch is a compile error).
   /// each<>(fn) calls fn(Entity) for every live entity in ascending slot
   /// id. An unregistered listed type matches nothing (ok, zero calls). The
-  /// guard rejects, while fn runs, the mutations of the seed 004 table
+  /// guard rejects, while fn runs, the mutations of the legality table (docs/query.md)
   /// (debug assert; release/wasm InvalidArgument + warn, skipped). A nested
   /// each -> misuse assert / InvalidArgument + warn ecs/iteration_nested.
   /// No allocation; O(kMaxArchetypes x N) to match, then one pass per row.
@@ -308,7 +308,7 @@ class World {
   [[nodiscard]] ArchetypeId iterationArchetype(std::uint32_t index) const noexcept;
 
   // --- Systems (laige/system.h, scheduler.h, system_timing.h) ---------------
-  // Contract: FACTS.md sections 10-12, seed 002; docs/systems.md,
+  // Contract: docs/systems.md,
   // docs/scheduler.md, docs/system_timing.md.
 
   /// Registers a system with its typed component I/O, e.g.
@@ -343,7 +343,7 @@ class World {
   /// (scheduler.h). On failure `out` is emptied (systemCount 0). Setup path.
   Status scheduleSystems(SystemSchedule& out) const noexcept;
   /// Runs one tick: every system of `schedule`, one at a time, in order,
-  /// each measured and budget-checked (seed 002). Rejected before running
+  /// each measured and budget-checked (docs/system_timing.md). Rejected before running
   /// anything: a moved-from world (InvalidArgument, no log), a nested call
   /// (misuse: debug assert, else InvalidArgument + system/run_nested), a
   /// stale schedule (system/schedule_stale), an invalid one
@@ -365,8 +365,8 @@ class World {
   /// need exact timings. No-op on a moved-from world.
   void setTimingClock(TimingClockFn clock, void* ctx = nullptr) noexcept;
 
-  // --- State hash and diff (laige/state_hash.h; seed 000, FACTS.md section
-  // 14; docs/determinism.md#the-state-hash) ----------------------------------
+  // --- State hash and diff (laige/state_hash.h;
+  // docs/determinism.md#the-state-hash) -------------------------------------
 
   /// FNV-1a-64 of the authoritative sim state after `tick` completed ticks:
   /// tick, live count, live handles, non-empty archetypes (signature order,

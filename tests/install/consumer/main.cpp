@@ -12,7 +12,7 @@ int main() {
   if (e.isError() || !world.isValid(e.value())) return 2;
 
   laige::Prng rng(0x1234567890ABCDEFull);
-  if (rng.next_u64() != 0x6C6322B836E9CA2Aull) return 3;  // FACTS section 3 KAT
+  if (rng.next_u64() != 0x6C6322B836E9CA2Aull) return 3;  // docs/prng.md KAT
 
   using M = laige::SimMathFpx16;
   const auto product = M::mul(laige::fpx16_16::fromRaw(3 << 16), laige::fpx16_16::fromRaw(5 << 15));

@@ -1,4 +1,4 @@
-// A user of @laige/sim, installed from the npm pack tarball: the DESIGN.md
+// A user of @laige/sim, installed from the npm pack tarball: the README
 // surface, type-checked strictly and run under node.
 import { loadLaige, LaigeError, fx, formatEntity, type Entity } from '@laige/sim';
 

@@ -1,4 +1,4 @@
-// FACTS.md section 16's `synthetic` and `hello` scenarios written in
+// The `synthetic` and `hello` scenarios written in
 // TypeScript: components by schema, systems in TS, fx math and ctx.rng. Their
 // hash streams must equal the C++ scenarios' (tests/golden), which proves
 // that a JS schema lays out and hashes like the C++ struct, and that TS

@@ -83,7 +83,7 @@ struct Archetype {
   }
 };
 
-/// The live iteration's guard (seed 004): installed by beginIteration,
+/// The live iteration's guard (docs/query.md): installed by beginIteration,
 /// removed by endIteration. Membership-only sets; never iterated for order.
 struct IterationGuard {
   bool active = false;

@@ -36,7 +36,7 @@ struct SystemRecord {
   double budgetMs = 0.0;  // def.budgetMs as a double: raw / 2^16, exact
   Prng rng;
   bool hasSubstream = false;
-  // Timing (seed 002): diagnostics only, never simulation state.
+  // Timing (docs/system_timing.md): diagnostics only, never simulation state.
   Histogram window;
   std::uint64_t runs = 0;
   double lastMs = 0.0;
@@ -67,10 +67,14 @@ struct SystemRegistry {
   void* clockContext = nullptr;
 };
 
-/// The budget report (seed 002's cold path, system_timing.cpp): counts and
+/// The budget report (the budget cold path in system_timing.cpp; docs/system_timing.md): counts and
 /// logs budget_overrun and, at >= 3x, budget_critical for a sample that is
 /// already in `rec.window`.
 void reportBudgetBreach(SystemRecord& rec, std::uint32_t id, double measuredMs) noexcept;
+
+/// The failure of a lookup by an id no registered system has: InvalidArgument,
+/// reason `system_unknown`, fields id and systems (the registered count).
+[[nodiscard]] Status systemUnknown(std::uint32_t id, std::uint32_t systems) noexcept;
 
 /// The per-run bookkeeping of runSystems (the hot path): converts the
 /// measured nanoseconds to ms, records the sample and compares it with the
@@ -81,7 +85,7 @@ inline void recordSystemTiming(SystemRecord& rec, std::uint32_t id, std::int64_t
   rec.window.record(ms);
   ++rec.runs;
   rec.lastMs = ms;
-  // Strictly greater: a run of exactly the budget is legal (seed 002).
+  // Strictly greater: a run of exactly the budget is legal (docs/system_timing.md).
   if (ms > rec.budgetMs) [[unlikely]] reportBudgetBreach(rec, id, ms);
 }
 

@@ -26,7 +26,7 @@ struct WorldState {
   /// Detaches slot `id`'s component row, if any (the component layer).
   void detachRow(std::uint16_t id) noexcept { ecs.detachRow(id); }
 
-  /// Counts `n` component changes for G-R4 (World::noteChurn). Inline: every
+  /// Counts `n` component changes for the churn budget (World::noteChurn). Inline: every
   /// add and remove calls it; the once-per-frame warning is the cold half.
   void noteChurn(std::uint32_t n) noexcept {
     frameChurn += n;
@@ -45,12 +45,12 @@ struct WorldState {
   std::uint64_t totalCreated = 0;
   std::uint64_t totalDestroyed = 0;
 
-  // G-R3
+  // entity budget
   std::uint32_t budgetThreshold[3] = {0, 0, 0};
   bool budgetWarnedThisFrame[3] = {false, false, false};
   std::uint32_t entityBudgetWarns[3] = {0, 0, 0};
   std::uint32_t entityBudgetLevel = 0;
-  // G-R4
+  // churn budget
   std::uint32_t frameChurn = 0;
   bool churnWarnedThisFrame = false;
   std::uint32_t churnWarns = 0;

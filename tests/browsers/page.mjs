@@ -1,0 +1,24 @@
+// page.mjs - the in-page half of the browser determinism suite: loads the
+// package and exposes window.__laigeCheck for the driver (determinism.mjs).
+// Every method returns plain JSON (streams as `<tick> <16 hex>` text).
+import { loadLaige } from '@laige/sim';
+import { liveScenarios } from '../../demo/src/scenarios.js';
+import { recordScenarioSession, replayPlans, tsScenarioStream } from './streams.mjs';
+
+try {
+  const sim = await loadLaige();
+  window.__laigeCheck = {
+    info: () => ({ userAgent: navigator.userAgent, version: sim.version, scenarios: sim.scenarios().map((s) => s.name) }),
+    /** The C++ scenario's stream, run inside wasm (sim.runScenario). */
+    scenarioStream: (name, ticks) => sim.runScenario(name, { ticks }).text,
+    /** The TypeScript-only scenarios of the demo. */
+    tsScenarios: () => Object.keys(liveScenarios).filter((n) => liveScenarios[n].tsOnly),
+    tsStream: (name, ticks) => tsScenarioStream(sim, liveScenarios[name], ticks),
+    replayPlans: () => replayPlans.map((p) => p.scenario),
+    recordSession: (i) => recordScenarioSession(sim, replayPlans[i]),
+  };
+  document.getElementById('status').textContent = 'ready';
+} catch (e) {
+  window.__laigeCheckError = `${e?.stack ?? e}`;
+  document.getElementById('status').textContent = `error: ${e?.message ?? e}`;
+}

@@ -1,0 +1,120 @@
+// loadLaige: every way a load can fail is a LaigeError that names the URL,
+// path or problem and the option that fixes it (never the wasm runtime's
+// abort text); the embedded entry loads the same core.
+import { createServer, type Server } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LaigeError, loadLaige } from '../../dist/index.js';
+import * as embedded from '../../dist/embedded.js';
+
+const wasmPath = new URL('../../wasm/laige_wasm.wasm', import.meta.url);
+const golden = readFileSync(new URL('../golden/hello.txt', import.meta.url), 'utf8').trim().split('\n');
+
+async function loadError(options: Parameters<typeof loadLaige>[0]): Promise<LaigeError> {
+  try {
+    await loadLaige(options);
+  } catch (e) {
+    expect(e).toBeInstanceOf(LaigeError);
+    const err = e as LaigeError;
+    expect(err.message).not.toMatch(/Aborted|ASSERTIONS/);
+    return err;
+  }
+  throw new Error('loadLaige did not fail');
+}
+
+// A module importing a function this build does not provide (LinkError).
+const foreignImport = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 1, 4, 1, 0x60, 0, 0, 2, 8, 1, 1, 0x61, 2, 0x7a, 0x7a, 0, 0]);
+// A valid module with no exports at all.
+const emptyModule = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]);
+
+let server: Server;
+let base = '';
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    if (req.url === '/laige_wasm.wasm') {
+      res.writeHead(200, { 'content-type': 'application/wasm' });
+      res.end(readFileSync(wasmPath));
+    } else if (req.url === '/spa/laige_wasm.wasm') {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<!DOCTYPE html><html><body>app</body></html>');
+    } else {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found');
+    }
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const address = server.address();
+  base = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;
+});
+afterAll(() => new Promise<void>((ok) => server.close(() => ok())));
+
+describe('loadLaige', () => {
+  it('loads the package .wasm by default, from a URL and from bytes: the same core', async () => {
+    const sims = [await loadLaige(), await loadLaige({ wasmUrl: `${base}/laige_wasm.wasm` }),
+      await loadLaige({ wasmBinary: readFileSync(wasmPath) }), await loadLaige({ wasmUrl: wasmPath })];
+    for (const sim of sims) expect(sim.runScenario('hello', { ticks: 10 }).text.trim().split('\n')).toEqual(golden.slice(0, 11));
+  });
+
+  it('a 404 is wasm_not_found naming the URL, the status and wasmUrl', async () => {
+    const e = await loadError({ wasmUrl: `${base}/missing/laige_wasm.wasm` });
+    expect(e.reason).toBe('wasm_not_found');
+    expect(e.code).toBe('io_error');
+    expect(e.fields).toEqual({ url: `${base}/missing/laige_wasm.wasm`, status: '404' });
+    expect(e.detail).toMatch(/answered HTTP 404/);
+    expect(e.detail).toMatch(/wasmUrl.*wasmBinary.*@laige\/sim\/embedded/);
+  });
+
+  it('an unreachable server is wasm_not_found naming the URL', async () => {
+    const e = await loadError({ wasmUrl: 'http://127.0.0.1:9/laige_wasm.wasm' });
+    expect(e.reason).toBe('wasm_not_found');
+    expect(e.detail).toContain('cannot fetch the wasm module at http://127.0.0.1:9/laige_wasm.wasm');
+  });
+
+  it('a missing file is wasm_not_found naming the path', async () => {
+    const e = await loadError({ wasmUrl: '/nonexistent/laige_wasm.wasm' });
+    expect(e.reason).toBe('wasm_not_found');
+    expect(e.fields).toEqual({ url: '/nonexistent/laige_wasm.wasm' });
+    expect(e.detail).toContain('/nonexistent/laige_wasm.wasm (ENOENT)');
+  });
+
+  it('an HTML page where the .wasm should be is wasm_invalid and says so', async () => {
+    const e = await loadError({ wasmUrl: `${base}/spa/laige_wasm.wasm` });
+    expect(e.reason).toBe('wasm_invalid');
+    expect(e.code).toBe('malformed_input');
+    expect(e.detail).toContain(`the file at ${base}/spa/laige_wasm.wasm is not a wasm binary`);
+    expect(e.detail).toContain('an HTML page');
+  });
+
+  it('a bad wasmBinary is wasm_invalid: wrong type, empty, truncated', async () => {
+    const wrongType = await loadError({ wasmBinary: 'laige_wasm.wasm' as unknown as Uint8Array });
+    expect([wrongType.reason, wrongType.code]).toEqual(['wasm_invalid', 'invalid_argument']);
+    expect(wrongType.detail).toContain("got 'laige_wasm.wasm'");
+    const empty = await loadError({ wasmBinary: new Uint8Array(0) });
+    expect([empty.reason, empty.code]).toEqual(['wasm_invalid', 'malformed_input']);
+    expect(empty.detail).toContain('wasmBinary is empty');
+    const truncated = await loadError({ wasmBinary: readFileSync(wasmPath).subarray(0, 1000) });
+    expect(truncated.reason).toBe('wasm_invalid');
+    expect(truncated.detail).toMatch(/^loadLaige: wasmBinary is not a valid wasm binary \(/);
+  });
+
+  it('a .wasm of another build is wasm_incompatible', async () => {
+    for (const wasmBinary of [foreignImport, emptyModule]) {
+      const e = await loadError({ wasmBinary });
+      expect(e.reason).toBe('wasm_incompatible');
+      expect(e.detail).toContain('does not fit this version of @laige/sim');
+    }
+  });
+
+  it('bad options are rejected before anything loads', async () => {
+    expect((await loadError(null as unknown as object)).reason).toBe('wrong_type');
+    expect((await loadError({ wasmUrl: 42 as unknown as string })).reason).toBe('wasm_url_invalid');
+  });
+});
+
+describe('@laige/sim/embedded', () => {
+  it('loads the inlined .wasm: the same core, the same API', async () => {
+    const sim = await embedded.loadLaige();
+    expect(sim.runScenario('hello', { ticks: 10 }).text.trim().split('\n')).toEqual(golden.slice(0, 11));
+    expect(embedded.LaigeError).toBe(LaigeError);
+  });
+});

@@ -1,0 +1,124 @@
+// error_messages.ts - the plain-words sentence of every reason the C++ core
+// gives a failure (docs/errors.md#reasons). A LaigeError built from a core
+// failure has the message "<call>: <sentence>", then the 5-field line. The
+// sentence is built from the failure's fields only; a reason missing here
+// (a newer core) still reads, as its name and fields.
+
+/** The fields of one failure, by name. */
+type Fields = Readonly<Record<string, string | number>>;
+
+/** `'v'` for a field value (names read as names). */
+function q(v: string | number | undefined): string {
+  return `'${v ?? ''}'`;
+}
+
+/** The comma-separated list `a,b,c` as `'a' -> 'b' -> 'c'`. */
+function chain(v: string | number | undefined): string {
+  const names = String(v ?? '').split(',').filter((n) => n.length > 0);
+  return names.length === 0 ? "''" : [...names, names[0]].map((n) => `'${n}'`).join(' -> ');
+}
+
+/** "side a: " for the diff driver's two sides, "" for a single run. */
+function side(f: Fields): string {
+  return f.side === 'a' || f.side === 'b' ? `log ${f.side}: ` : '';
+}
+
+const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
+  // --- systems and the scheduler (docs/systems.md, docs/scheduler.md)
+  name_invalid: (f) => `a system needs a non-empty name (got a ${f.reason} name)`,
+  run_invalid: (f) => `system ${q(f.system)} has no run function`,
+  budget_invalid: (f) => `system ${q(f.system)} declares a budget of ${f.budget_raw} (raw Q16.16); the budget must be positive`,
+  dep_spec_invalid: (f) =>
+    `system ${q(f.system)}: its dependsOn list is malformed at entry ${f.position} (${f.reason === 'empty_token' ? 'an empty name' : f.reason === 'too_many' ? 'more than 16 names' : 'a name listed twice'})`,
+  duplicate: (f) => `a system named ${q(f.system)} is registered already (as system ${f.existing_system_id}); system names are unique per world`,
+  io_invalid: (f) => `system ${q(f.system)}: io entry ${f.position} is malformed (${f.reason})`,
+  io_unregistered: (f) => `system ${q(f.system)}: io entry ${f.position} names component id ${f.component_id}, which this world has not registered`,
+  io_duplicate: (f) => `system ${q(f.system)} declares ${q(f.component)} twice; declare each component once ('write' when the system writes it)`,
+  budget_exhausted: (f) => `system ${q(f.system)} does not fit: a world holds at most ${f.max_systems} systems`,
+  system_unknown: (f) => `no system has id ${f.id} (this world has ${f.systems})`,
+  dep_missing: (f) => `system ${q(f.system)} depends on ${q(f.missing_dep)}, but no system of that name is registered (names are case-sensitive)`,
+  dependency_cycle: (f) => `the systems' dependsOn lists form a cycle: ${chain(f.cycle)}; remove one dependency of the cycle`,
+  double_writer: (f) =>
+    `systems ${q(f.first_writer)} and ${q(f.second_writer)} both write ${q(f.component)}; only one system may write a component`,
+  run_nested: (f) => `a tick (${f.tick}) cannot start while a system of this world is running`,
+  schedule_stale: (f) => `the schedule covers ${f.scheduled_systems} systems but ${f.current_systems} are registered; schedule again after the last registration`,
+  schedule_invalid: (f) => `the schedule is corrupt at slot ${f.slot} (system id ${f.id})`,
+  world_moved_from: () => 'the world was moved from and is empty',
+
+  // --- entities, components, iteration (docs/entity.md, docs/archetype.md, docs/query.md)
+  capacity_invalid: (f) => `a capacity of ${f.capacity} is above the ${f.max_capacity} entity ids that exist`,
+  entity_budget_exhausted: (f) => `all ${f.capacity} entities of the world's capacity are live; destroy some first, or create the world with a larger capacity`,
+  stale_entity_access: (f) => `Entity(${f.entity_id}, ${f.generation}) is not a live entity of this world (destroyed, cleared or never issued)`,
+  stale_entity_destroy: (f) => `Entity(${f.entity_id}, ${f.generation}) is not alive: it was destroyed already, cleared, or never issued`,
+  component_unregistered: (f) => `component ${f.component !== '' ? q(f.component) : `id ${f.component_id}`} is not registered in this world`,
+  component_size_mismatch: (f) => `${q(f.component)} takes ${f.expected_size} bytes, ${f.size} were given`,
+  component_limit: (f) => `entity ${f.entity_id} already has ${f.components} components (at most ${f.max_components}); ${q(f.component)} does not fit`,
+  archetype_budget: (f) => `adding or removing ${q(f.component)} needs a new component combination, and the world already has ${f.archetype_count} (at most ${f.max_archetypes})`,
+  archetype_alloc_failed: () => 'the archetype storage could not be allocated (out of memory)',
+  iteration_mutation: (f) =>
+    `${f.operation === 'destroy' ? 'destroying' : f.operation === 'remove' ? `removing ${q(f.component)} from` : `adding ${q(f.component)} to`} entity ${f.entity_id} would move a row of archetype ${f.archetype_id}, which the live each is walking; defer the change until each returns`,
+  iteration_clear: (f) => `clear() would destroy the ${f.rows} rows of archetype ${f.archetype_id}, which the live each is walking`,
+  iteration_write_during_read: (f) => `the live each declared ${q(f.component)} 'read'; writing it (entity ${f.entity_id}) is rejected: declare it 'write'`,
+  iteration_nested: () => 'another each is live on this world; an each cannot start inside another',
+  iteration_invalid: (f) => `the query is malformed (${f.reason}, ${f.count} components)`,
+  component_name_invalid: (f) => `the component name ${q(f.name)} is ${f.length} bytes; a name has 1..${f.max_length} bytes`,
+  component_desc_invalid: (f) =>
+    `the layout of ${q(f.name)} is rejected: ${f.reason}${f.field_name !== undefined && f.field_name !== '' ? ` at field ${q(f.field_name)}` : ''} (a C layout without padding is required: order fields largest kind first, or add explicit padding fields)`,
+  component_duplicate: (f) => `a component named ${q(f.name)} is registered already (id ${f.component_id}); register each component once`,
+  component_budget: (f) => `${q(f.name)} does not fit: the world already has ${f.component_count} component types (at most ${f.max_components})`,
+  component_unknown: (f) => `no component has id ${f.component_id} (this world has ${f.components})`,
+
+  // --- the game loop (docs/game_loop.md)
+  tick_rate_invalid: (f) => `a tick rate of ${f.tick_rate_hz} Hz is outside ${f.min_hz}..${f.max_hz}`,
+  catchup_invalid: () => 'maxCatchUpTicks must be at least 1',
+  loop_moved_from: () => 'the loop was moved from and drives no world',
+  tick_input_failed: (f) => `the input callback failed for tick ${f.tick}`,
+  tick_ended: (f) => `the frame was ended after tick ${f.tick} by its onTick callback or a failing system`,
+
+  // --- replays (docs/replay.md)
+  record_start_failed: (f) =>
+    f.reason === 'cap_too_small' ? `a size cap of ${f.max_bytes} bytes is below the ${f.min_bytes} a log needs`
+      : f.reason === 'empty_path' ? 'the recording needs a path' : `the recording file could not be created (${f.reason})`,
+  record_failed: (f) =>
+    f.reason === 'size_cap' ? `the recording reached its size cap of ${f.max_bytes} bytes after ${f.frames} frames; it is discarded`
+      : f.reason === 'taken' ? 'the recording was taken before it was finished'
+      : `the recording failed after ${f.frames} frames (${f.reason}) and is discarded`,
+  record_after_finish: (f) => `the recording is finished (${f.frames} frames); a published log is immutable`,
+  recorder_moved_from: () => 'the recorder was moved from and records nothing',
+  parse_rejected: (f) => `the bytes are not a well-formed replay log: ${f.reason} at byte ${f.offset}`,
+  load_failed: (f) => `the replay log could not be read (${f.reason}${f.path !== undefined ? ` ${q(f.path)}` : ''})`,
+  load_oversize: (f) => `the replay log is larger than the ${f.max_bytes}-byte read cap`,
+  log_invalid: (f) => `${side(f)}frame ${f.frame_index} is inconsistent (tick ${f.tick}, ${f.size} bytes)`,
+  config_world_mismatch: (f) =>
+    `${side(f)}the replay world does not match the replay options (${f.mismatch === 'ticks_run' ? `it already ran ${f.ticks_run} ticks` : `its ${f.mismatch} differs`})`,
+  identity_mismatch: (f) => `the log was recorded under another setup than the world built from the options (differing: ${f.mismatch})`,
+  diff_identity_mismatch: (f) =>
+    `the logs were recorded under another setup (${[f.a_mismatch ? `log a: ${f.a_mismatch}` : '', f.b_mismatch ? `log b: ${f.b_mismatch}` : ''].filter((x) => x).join('; ')})`,
+  determinism_disabled: () => 'a replay needs a deterministic world and config',
+  diff_determinism_disabled: (f) => `a replay diff needs deterministic worlds (log a: ${f.a_enabled}, log b: ${f.b_enabled})`,
+  diff_schema_mismatch: (f) => `the two worlds register different components (${f.a_components} and ${f.b_components})`,
+  run_failed: (f) => `tick ${f.tick} failed while replaying (${f.cause !== '' ? f.cause : f.code})`,
+  diff_run_failed: (f) => `${side(f)}tick ${f.tick} failed while diffing (${f.cause !== '' ? f.cause : f.code})`,
+
+  // --- scenarios (docs/scenarios.md)
+  scenario_unknown: (f) => `no scenario is named ${q(f.scenario)}`,
+  scenario_ticks_invalid: (f) => `${f.ticks} ticks is above the ${f.max_ticks} a scenario run may take`,
+  scenario_not_a_run: () => 'this world is not a scenario run',
+};
+
+/**
+ * The plain-words sentence of the core failure `reason` with `fields`
+ * ("systems 'A' and 'B' both write 'Position'; only one system may write a
+ * component"). A reason this table lacks reads as the reason and its fields.
+ */
+export function messageFor(reason: string, fields: Fields): string {
+  const m = MESSAGES[reason];
+  if (m !== undefined) return m(fields);
+  const list = Object.entries(fields).map(([k, v]) => `${k}=${v}`).join(', ');
+  return list === '' ? reason : `${reason} (${list})`;
+}
+
+/** @internal Every reason the table knows (docs and tests check they are documented). */
+export function knownCoreReasons(): string[] {
+  return Object.keys(MESSAGES);
+}
