@@ -100,7 +100,7 @@ export function checkAccess(world: World, where: string, c: Component | null, ac
   // handles: any read term).
   const read = world._liveRead;
   const held = read === null || c === null ? 0 : read[c.id]!;
-  if (held !== 0 && (access === 'write' || held === 2) && access !== 'read' && world._raw.worldHas(world._ptr, e, c!.id) !== 0) {
+  if (held !== 0 && (access === 'write' || (access === 'add' && held === 2)) && world._raw.worldHas(world._ptr, e, c!.id) !== 0) {
     throw invalid(`${where}(${formatEntity(e)}, ${c!.name}): the live each declared '${c!.name}' 'read'; writing it (entity ${e >>> 16}) is rejected: declare it 'write' (docs/query.md#iteration-legality)`,
       'iteration_write_during_read', { where, entity_id: e >>> 16, component: c!.name, component_id: c!.id });
   }
