@@ -166,6 +166,10 @@ describe('World.query', () => {
     expect(w.stateHash(0)).toBe(h);
     q.each((x) => { A.field.x.set(x, 7); }); // a write term: legal, and the ref's snapshot does not undo it
     expect(w.get(e, A)!.x).toBe(7);
+    const other = w.create();
+    w.add(other, C, { k: 2, pad: [0, 0, 0] }); // {C}: not walked
+    q.each(() => { w.remove(other, C); }); // a structural change of an unwalked archetype: legal
+    expect(w.has(other, C)).toBe(false);
     w.dispose();
   });
 
