@@ -147,6 +147,8 @@ declare module '*/laige_wasm.mjs' {
     logSetLevel(level: number): void;
     logSetRateLimiting(on: boolean): void;
     logShutdown(): void;
+    /** The out-parameter layout table the module was built from (web/layouts.json, as layouts.gen.ts LAYOUT_TABLE). */
+    layoutTable(): string;
 
     // World
     worldCreate(capacity: number, churn: number, seedLo: number, seedHi: number, deterministic: boolean, out: Ptr): Code;
@@ -161,11 +163,11 @@ declare module '*/laige_wasm.mjs' {
     worldClear(w: Ptr): Code;
     worldHandleAt(w: Ptr, id: number): number;
     worldBeginFrame(w: Ptr): void;
-    /** 7 f64: capacity, inUse, peakInUse, totalCreated, totalDestroyed, bytesCapacity, bytesInUse */
+    /** EntityStats (web/layouts.json; read with layouts.gen.ts) */
     worldStats(w: Ptr, out: Ptr): void;
-    /** 9 u32: capacity, entityCount, level, warns[3], frameChurn, churnBudget, churnWarns */
+    /** GuardrailStats (web/layouts.json) */
     worldGuardrailStats(w: Ptr, out: Ptr): void;
-    /** 11 f64, ArchetypeStats in declaration order */
+    /** ArchetypeStats (web/layouts.json) */
     worldArchetypeStats(w: Ptr, out: Ptr): void;
 
     // Components
@@ -190,7 +192,7 @@ declare module '*/laige_wasm.mjs' {
     worldBeginIteration(w: Ptr, ids: Ptr, access: Ptr, n: number): Code;
     worldEndIteration(w: Ptr): void;
     worldIsIterating(w: Ptr): boolean;
-    /** writes (3 + n) u32 per matched archetype: id, rows, slots, columns...; returns the matched count */
+    /** writes an IterationCursor header (web/layouts.json) + n column pointers (u32) per matched archetype; returns the matched count */
     worldIterationCursors(w: Ptr, ids: Ptr, n: number, out: Ptr, max: number): number;
     /** out[r] = the live handle of slots[r] (rows of a matched archetype: live under the guard) */
     worldFillHandles(w: Ptr, slots: Ptr, rows: number, out: Ptr): void;
@@ -204,9 +206,9 @@ declare module '*/laige_wasm.mjs' {
     worldSystemCount(w: Ptr): number;
     worldSystemTicksRun(w: Ptr): number;
     worldSystemInfo(w: Ptr, id: number): RawSystemInfo | null;
-    /** 4 f64: runs, lastMs, warns, errors */
+    /** SystemTimingStats (web/layouts.json) */
     worldSystemTimingStats(w: Ptr, id: number, out: Ptr): Code;
-    /** 8 f64 of HistogramStats, then up to max samples */
+    /** HistogramStats (web/layouts.json), then up to max samples (f64) */
     worldSystemTimingWindow(w: Ptr, id: number, out: Ptr, max: number): Code;
     /** u32 id, u32 hasSubstream, u64 seed, u64 state1, u64 state2 */
     worldSystemRngState(w: Ptr, id: number, out: Ptr): Code;
@@ -228,7 +230,7 @@ declare module '*/laige_wasm.mjs' {
     loopDestroy(l: Ptr): void;
     loopFrameAt(l: Ptr, nowNs: number): Code;
     loopStep(l: Ptr, n: number): Code;
-    /** 5 f64: frames, ticks, droppedTicks, droppedFrames, startReferenceNs */
+    /** GameLoopStats (web/layouts.json) */
     loopStats(l: Ptr, out: Ptr): void;
 
     // State hash and diff

@@ -1,6 +1,7 @@
 // module.cpp - the module: version, error registry, logging
 // (part of the embind layer: web/bindings/common.h says how it is built).
 #include "common.h"
+#include "layouts.gen.h"
 
 using namespace laige_wasm;
 using emscripten::val;
@@ -30,6 +31,10 @@ void logSetRateLimiting(bool on) {
 }
 void logShutdown() { laige::log::Logger::instance().shutdown(); }
 
+// The out-parameter layout table this module was built from (web/layouts.json):
+// the TypeScript layer's test compares it with the table it was generated from.
+std::string layoutTable() { return laige_layout::kTable; }
+
 
 }  // namespace
 
@@ -42,4 +47,5 @@ EMSCRIPTEN_BINDINGS(laige_module) {
   function("logSetLevel", &logSetLevel);
   function("logSetRateLimiting", &logSetRateLimiting);
   function("logShutdown", &logShutdown);
+  function("layoutTable", &layoutTable);
 }
