@@ -146,7 +146,6 @@ declare module '*/laige_wasm.mjs' {
     /** 0..6 = trace, debug, info, warn, error, fatal, off */
     logSetLevel(level: number): void;
     logSetRateLimiting(on: boolean): void;
-    logShutdown(): void;
     /** The out-parameter layout table the module was built from (web/layouts.json, as layouts.gen.ts LAYOUT_TABLE). */
     layoutTable(): string;
 
@@ -175,7 +174,6 @@ declare module '*/laige_wasm.mjs' {
     worldRegisterComponent(w: Ptr, name: string, fields: Array<[string, number, number]>): RawRegisterResult;
     worldComponentInfo(w: Ptr, id: number): RawComponentInfo | null;
     worldComponentCount(w: Ptr): number;
-    worldComponentIdByName(w: Ptr, name: string): number;
     worldAdd(w: Ptr, e: number, component: number, bytes: Ptr, size: number): Code;
     worldRemove(w: Ptr, e: number, component: number): Code;
     /** 1 when present (a plain wasm export: see raw.ts HOT_EXPORTS) */
@@ -185,7 +183,6 @@ declare module '*/laige_wasm.mjs' {
     worldArchetypeOf(w: Ptr, e: number): number;
     worldArchetypeCount(w: Ptr): number;
     worldArchetypeComponents(w: Ptr, archetype: number): number[];
-    worldArchetypeRowCount(w: Ptr, archetype: number): number;
 
     // Iteration
     /** ids: n u32; access: n u8 (0 read, 1 write) */
@@ -255,7 +252,6 @@ declare module '*/laige_wasm.mjs' {
     /** Opens a ScenarioRun; writes its handle (a world pointer every world* call and worldDestroy accept) at `out`. */
     scenarioOpen(name: string, seedLo: number, seedHi: number, defaultSeed: boolean, out: Ptr): Code;
     /** True for a world opened by scenarioOpen. */
-    scenarioIsRun(w: Ptr): boolean;
     /** given: the tick's payload is `size` bytes at `data` (0 = none); else the scenario's own generated input. */
     scenarioStep(w: Ptr, given: boolean, data: Ptr, size: number): Code;
     /** A copy of the scenario generator's payload for `tick` (empty when none). */

@@ -29,7 +29,6 @@ void logSetRateLimiting(bool on) {
   o.rateLimiting = on;
   laige::log::Logger::instance().init(o);
 }
-void logShutdown() { laige::log::Logger::instance().shutdown(); }
 
 // The out-parameter layout table this module was built from (web/layouts.json):
 // the TypeScript layer's test compares it with the table it was generated from.
@@ -46,6 +45,5 @@ EMSCRIPTEN_BINDINGS(laige_module) {
   function("logInstallJsSink", &logInstallJsSink);
   function("logSetLevel", &logSetLevel);
   function("logSetRateLimiting", &logSetRateLimiting);
-  function("logShutdown", &logShutdown);
   function("layoutTable", &layoutTable);
 }

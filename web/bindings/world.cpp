@@ -115,9 +115,6 @@ val worldComponentInfo(std::uintptr_t w, std::uint32_t id) {
   return out;
 }
 std::uint32_t worldComponentCount(std::uintptr_t w) { return W(w).world.componentCount(); }
-std::uint32_t worldComponentIdByName(std::uintptr_t w, std::string name) {
-  return W(w).world.componentIdByName(name);
-}
 
 std::uint32_t worldAdd(std::uintptr_t w, std::uint32_t e, std::uint32_t c, std::uintptr_t bytes,
                        std::uint32_t size) {
@@ -193,11 +190,6 @@ void worldFillHandles(std::uintptr_t w, std::uintptr_t slots, std::uint32_t rows
   }
 }
 
-// Archetype column views outside an iteration (the same accessors the
-// cursor uses; re-derive every call).
-std::uint32_t worldArchetypeRowCount(std::uintptr_t w, std::uint32_t a) {
-  return a > 0xFFFF ? 0u : W(w).world.archetypeRowCount(static_cast<laige::ArchetypeId>(a));
-}
 
 // ---------------------------------------------------------------------------
 // State hash and diff
@@ -298,11 +290,9 @@ EMSCRIPTEN_BINDINGS(laige_world) {
   function("worldRegisterComponent", &worldRegisterComponent);
   function("worldComponentInfo", &worldComponentInfo);
   function("worldComponentCount", &worldComponentCount);
-  function("worldComponentIdByName", &worldComponentIdByName);
   function("worldArchetypeOf", &worldArchetypeOf);
   function("worldArchetypeCount", &worldArchetypeCount);
   function("worldArchetypeComponents", &worldArchetypeComponents);
-  function("worldArchetypeRowCount", &worldArchetypeRowCount);
   // Iteration
   function("worldBeginIteration", &worldBeginIteration);
   function("worldEndIteration", &worldEndIteration);
