@@ -6,7 +6,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
+if [ -z "${LAIGE_KEEP_TMP:-}" ]; then trap 'rm -rf "$tmp"' EXIT; else echo "bundlers: keeping $tmp"; fi
 cd "$root"
 for f in dist/index.js dist/embedded.js wasm/laige_wasm.mjs wasm/laige_wasm.wasm wasm/laige_wasm.base64.mjs; do
   [ -f "$f" ] || { echo "bundlers: $f is missing (npm run build)" >&2; exit 1; }
