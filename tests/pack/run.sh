@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run.sh - the npm pack smoke test: `npm pack`; the tarball holds exactly
 # README.md, LICENSE, package.json, dist/, wasm/ (module, .wasm, base64 copy)
-# and the user docs (docs/*.md), and every relative link of its README and
+# and the user docs (docs/*.md, docs/guides/*.md), and every relative link of its README and
 # docs resolves inside it (links.mjs); then install it into an empty folder,
 # type-check a strict TypeScript consumer with tsc --noEmit and run it under
 # node. Needs dist/ and wasm/ built (npm run build).
@@ -23,7 +23,7 @@ for f in package/README.md package/LICENSE package/package.json package/dist/ind
   grep -qx "$f" "$tmp/contents" || { echo "pack smoke: $f is not in the tarball" >&2; exit 1; }
 done
 # Nothing else: no sources, tests, build trees, internals or images.
-unexpected="$(grep -vxE 'package/(README\.md|LICENSE|package\.json|dist/[a-z_]+\.(js|d\.ts)|wasm/laige_wasm\.(mjs|wasm|base64\.mjs)|docs/[a-z_]+\.md)' "$tmp/contents" || true)"
+unexpected="$(grep -vxE 'package/(README\.md|LICENSE|package\.json|dist/[a-z_]+(\.gen)?\.(js|d\.ts)|wasm/laige_wasm\.(mjs|wasm|base64\.mjs)|docs/(guides/)?[a-z_-]+\.md)' "$tmp/contents" || true)"
 if [ -n "$unexpected" ]; then echo "pack smoke: unexpected files in the tarball:" >&2; echo "$unexpected" >&2; exit 1; fi
 mkdir "$tmp/extracted"
 tar -xzf "$tmp/$tgz" -C "$tmp/extracted"
