@@ -199,7 +199,6 @@ std::uint32_t scenarioOpen(std::string name, std::uint32_t seedLo, std::uint32_t
   *at<std::uint32_t>(out) = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(jw));
   return 0;
 }
-bool scenarioIsRun(std::uintptr_t w) { return W(w).run.has_value(); }
 // given: run the tick with `size` bytes at `data` as its input payload (size
 // 0 = no payload); else with the scenario's own generated input.
 std::uint32_t scenarioStep(std::uintptr_t w, bool given, std::uintptr_t data, std::uint32_t size) {
@@ -241,7 +240,6 @@ EMSCRIPTEN_BINDINGS(laige_replay) {
   function("scenarioList", &scenarioList);
   function("scenarioRun", &scenarioRun);
   function("scenarioOpen", &scenarioOpen);
-  function("scenarioIsRun", &scenarioIsRun);
   function("scenarioStep", &scenarioStep);
   function("scenarioGeneratedInput", &scenarioGeneratedInput);
   function("scenarioTick", &scenarioTick);

@@ -7,6 +7,10 @@ import type { Mem } from './raw.js';
 import { type KindOf, type Schema, type ScalarKind, type TypedArrayOf, describe, heapOf, kindSize } from './schema.js';
 import { type RunningSystem, ioViolation, usedAfterCall } from './system_io.js';
 import type { World } from './world.js';
+import { IterationCursorLayout } from './layouts.gen.js';
+
+// Words before the column pointers in one iteration cursor (web/layouts.json).
+const CURSOR_HEADER = IterationCursorLayout.size;
 
 /** One field of one archetype's column: `array[index + row * stride + i]` is element i of `row`. */
 export interface FieldColumn<K extends ScalarKind> {
@@ -83,7 +87,7 @@ export class ChunkImpl implements Chunk {
   has(component: Component): boolean {
     this.#alive('Chunk.has');
     const i = this.#comps.indexOf(component);
-    return i >= 0 && this.#cur[this.#k + 3 + i] !== 0;
+    return i >= 0 && this.#cur[this.#k + CURSOR_HEADER + i] !== 0;
   }
 
   field<S extends Schema, K extends keyof S & string>(component: Component<S>, name: K): FieldColumn<KindOf<S[K]>> {
@@ -93,7 +97,7 @@ export class ChunkImpl implements Chunk {
     const c = this.#comps[i]!;
     const f = c._byName.get(name);
     if (f === undefined) throw invalid(`Chunk.field: ${c.name} has no field ${describe(name)}`, 'unknown_field', { where: 'Chunk.field', component: c.name, field: String(name) });
-    const col = this.#cur[this.#k + 3 + i]!;
+    const col = this.#cur[this.#k + CURSOR_HEADER + i]!;
     if (col === 0) throw invalid(`Chunk.field: archetype ${this.archetype} lacks the optional ${c.name} (test chunk.has first)`, 'component_missing', { where: 'Chunk.field', component: c.name });
     this.#m.sync();
     // Inside a system a read column is kept aside, to be checked when the call returns.

@@ -5,6 +5,7 @@
 // `input` and `onTick` callbacks are the C++ loop's tickInput provider and
 // after-tick hook (docs/game_loop.md), called from inside the frame.
 import { coreError, invalid, typeName } from './errors.js';
+import { readGameLoopStats } from './layouts.gen.js';
 import { describe } from './schema.js';
 import type { ScenarioRun } from './sim.js';
 import { u32, type World } from './world.js';
@@ -222,9 +223,7 @@ export class GameLoop implements Disposable {
     const l = this.#live('GameLoop.stats');
     const m = this.world._mem;
     this.world._raw.loopStats(l, m.out);
-    const o = m.out >>> 3;
-    const f = m.f64;
-    return { frames: f[o]!, ticks: f[o + 1]!, droppedTicks: f[o + 2]!, droppedFrames: f[o + 3]!, startReferenceNs: f[o + 4]! };
+    return readGameLoopStats(m.f64, m.out >>> 3);
   }
 
   /** Frees the loop (the world stays). Idempotent. Throws inside one of its own frames (from `input` or `onTick`). */

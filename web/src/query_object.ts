@@ -11,6 +11,10 @@ import { type ReadRef, type Ref, type Schema, describe } from './schema.js';
 import { ChunkImpl, type Chunk } from './chunk.js';
 import { checkQueryIo, usedAfterCall } from './system_io.js';
 import type { World } from './world.js';
+import { IterationCursorLayout } from './layouts.gen.js';
+
+// Words before the column pointers in one iteration cursor (web/layouts.json).
+const CURSOR_HEADER = IterationCursorLayout.size;
 
 /** One term of a query: a component and how the query accesses it (`Position.read`, `Position.write`). */
 export interface QueryTerm<S extends Schema = Schema, A extends Access = Access> {
@@ -212,7 +216,7 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
     const count = this.#begin(where);
     try {
       const cur = this.#cur;
-      const stride = 3 + this.#comps.length;
+      const stride = CURSOR_HEADER + this.#comps.length;
       const m = world._mem;
       for (let k = 0, at = 0; k < count; k++, at += stride) {
         const a = cur[at]!;
@@ -248,7 +252,7 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
     const count = this.#begin(where);
     try {
       const cur = this.#cur;
-      const stride = 3 + this.#comps.length;
+      const stride = CURSOR_HEADER + this.#comps.length;
       const m = world._mem;
       const raw = world._raw;
       // The entity argument: every walked row's handle, archetype after
@@ -270,7 +274,7 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
         if (rows === 0 || this.#classOf(a) !== MATCH) continue;
         const mask = this.#mask[a]!;
         const loop = plan.loops[mask] ?? loops.loop(plan, mask);
-        for (let r = 0; r < rows;) r = loop(fn, m, hb, r, rows, cur, at + 3);
+        for (let r = 0; r < rows;) r = loop(fn, m, hb, r, rows, cur, at + CURSOR_HEADER);
         hb += rows;
       }
     } finally {
@@ -352,7 +356,7 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
     this.#prevRead = world._liveRead;
     world._liveRead = this._readIds;
     m.sync();
-    const need = count * (3 + nc);
+    const need = count * (CURSOR_HEADER + nc);
     if (this.#cur.length < need) this.#cur = new Uint32Array(need + (need >>> 1));
     const start = m.cursors >>> 2;
     const cur = this.#cur;

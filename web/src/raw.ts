@@ -8,9 +8,6 @@ import { type WasmBytes, compileWasm, incompatibleWasm } from './wasm_source.js'
 /** @internal */
 export type { LaigeRawModule } from '../wasm/laige_wasm.mjs';
 
-/** @internal The LoadOptions type lives with the loading code. */
-export type { LoadOptions } from './wasm_source.js';
-
 /**
  * @internal Instantiates the raw module from checked bytes (wasm_source.ts).
  * The runtime never fetches anything itself: instantiateWasm hands it the

@@ -4,6 +4,7 @@
 // budgets, timing and PRNG substreams are the core's. A JS exception never
 // unwinds through C++: the trampoline catches it, records it, and the
 // runSystems call that caused it rethrows after the C++ call returned.
+import { HistogramStatsLayout, readHistogramStats, readSystemTimingStats } from './layouts.gen.js';
 import type { Access } from './component.js';
 import { check, invalid, typeName } from './errors.js';
 import { fx } from './fx.js';
@@ -399,8 +400,7 @@ export class SystemRegistry {
     const id = this.#id(where, system);
     const m = world._mem;
     check(world._raw.worldSystemTimingStats(w, id, m.out), where);
-    const o = m.out >>> 3;
-    return { runs: m.f64[o]!, lastMs: m.f64[o + 1]!, warns: m.f64[o + 2]!, errors: m.f64[o + 3]! };
+    return readSystemTimingStats(m.f64, m.out >>> 3);
   }
 
   timingWindow(system: unknown): SystemTimingWindow {
@@ -411,14 +411,10 @@ export class SystemRegistry {
     const m = world._mem;
     check(world._raw.worldSystemTimingWindow(w, id, m.scratch, 64), where);
     const o = m.scratch >>> 3;
-    const f = m.f64;
-    const count = f[o]!;
+    const stats = readHistogramStats(m.f64, o);
     const samples: number[] = [];
-    for (let i = 0; i < count && i < 64; i++) samples.push(f[o + 8 + i]!);
-    return {
-      count, totalRecorded: f[o + 1]!, min: f[o + 2]!, max: f[o + 3]!, mean: f[o + 4]!,
-      p50: f[o + 5]!, p95: f[o + 6]!, p99: f[o + 7]!, samples,
-    };
+    for (let i = 0; i < stats.count && i < 64; i++) samples.push(m.f64[o + HistogramStatsLayout.size + i]!);
+    return { ...stats, samples };
   }
 
   rngState(system: unknown): SystemRngState {

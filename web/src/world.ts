@@ -5,6 +5,7 @@
 // on it (systems.ts, replay.ts, loop.ts). Every argument is validated here
 // before it reaches wasm; every failing Status becomes a LaigeError, and a
 // throwing call leaves the world unchanged.
+import { IterationCursorLayout, readArchetypeStats, readEntityStats, readGuardrailStats } from './layouts.gen.js';
 import { Component, type Access, type FieldInfo } from './component.js';
 import { type Entity, formatEntity } from './entity.js';
 import { check, coreError, invalid, typeName, whereField } from './errors.js';
@@ -343,12 +344,7 @@ export class World implements Disposable {
     const w = this._live('World.stats');
     const m = this._mem;
     this._raw.worldStats(w, m.out);
-    const o = m.out >>> 3;
-    const f = m.f64;
-    return {
-      capacity: f[o]!, inUse: f[o + 1]!, peakInUse: f[o + 2]!, totalCreated: f[o + 3]!,
-      totalDestroyed: f[o + 4]!, bytesCapacity: f[o + 5]!, bytesInUse: f[o + 6]!,
-    };
+    return readEntityStats(m.f64, m.out >>> 3);
   }
 
   /** Marks a frame start (resets the per-frame churn counter). */
@@ -361,13 +357,7 @@ export class World implements Disposable {
     const w = this._live('World.guardrailStats');
     const m = this._mem;
     this._raw.worldGuardrailStats(w, m.out);
-    const o = m.out >>> 2;
-    const u = m.u32;
-    return {
-      capacity: u[o]!, entityCount: u[o + 1]!, entityBudgetLevel: u[o + 2]!,
-      entityBudgetWarns: [u[o + 3]!, u[o + 4]!, u[o + 5]!], frameChurn: u[o + 6]!,
-      churnPerFrameBudget: u[o + 7]!, churnWarns: u[o + 8]!,
-    };
+    return readGuardrailStats(m.u32, m.out >>> 2);
   }
 
   /** Destroys every live entity (slots 0, 1, 2, ... are handed out again next). */
@@ -522,13 +512,7 @@ export class World implements Disposable {
     const w = this._live('World.archetypeStats');
     const m = this._mem;
     this._raw.worldArchetypeStats(w, m.out);
-    const o = m.out >>> 3;
-    const f = m.f64;
-    return {
-      archetypeCount: f[o]!, rowsLive: f[o + 1]!, rowsReserved: f[o + 2]!, bytesReserved: f[o + 3]!,
-      totalAdds: f[o + 4]!, totalRemoves: f[o + 5]!, totalArchetypeGrowth: f[o + 6]!, totalReservations: f[o + 7]!,
-      totalRowShifts: f[o + 8]!, totalDestroyDetaches: f[o + 9]!, bytesScratch: f[o + 10]!,
-    };
+    return readArchetypeStats(m.f64, m.out >>> 3);
   }
 
   // --- queries (query_object.ts, query.ts; docs/query.md#iteration-legality) ----
