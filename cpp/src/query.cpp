@@ -123,6 +123,7 @@ Status World::beginIteration(std::span<const ComponentTypeId> ids,
                    log::field("count", static_cast<std::uint32_t>(ids.size())));
     return ErrorCode::InvalidArgument;
   }
+  s_->beginIterationSerial();
   g.matched.reset();
   g.read.reset();
   g.matchedCount = 0;
@@ -183,6 +184,8 @@ detail::SlotView World::slotView() const noexcept {
   v.generations = s_->entities.generations();
   v.living = s_->entities.livingFlags();
   v.highWater = s_->entities.highWater();
+  v.bornIn = s_->bornIn.get();
+  v.serial = s_->iterationSerial;
   return v;
 }
 

@@ -349,10 +349,14 @@ Result<ReplayLog> parseReplay(const std::uint8_t* data, std::size_t size, Replay
   if (why != nullptr) *why = ReplayParseError{};
   if (data == nullptr || size < kMinReplaySizeLimit) return reject(why, "short_input", size);
   if (std::memcmp(data, kMagic, 4) != 0) return reject(why, "bad_magic", 0);
-  if (detail::getLe16(data + 4) != kReplayFormatVersion) return reject(why, "unsupported_version", 4);
+  const std::uint16_t version = detail::getLe16(data + 4);
+  if (version < kMinReplayFormatVersion || version > kReplayFormatVersion) {
+    return reject(why, "unsupported_version", 4);
+  }
   if (detail::getLe16(data + 6) != 0) return reject(why, "reserved_nonzero", 6);
 
   ReplayLog log;
+  log.formatVersion = version;
   log.identity.seed = getLe64(data + 8);
   log.identity.tickRateHz = getLe32(data + 16);
   log.identity.componentSchemaHash = getLe64(data + 20);

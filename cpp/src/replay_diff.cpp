@@ -47,8 +47,8 @@ Result<ReplayDiffResult> diffReplays(const ReplayLog& logA, const ReplayLog& log
                                      std::uint32_t maxEntries, const ReplayProgress* progress) {
   if (Status st = detail::checkReplayLogShape(logA, "a"); st.isError()) return st.error();
   if (Status st = detail::checkReplayLogShape(logB, "b"); st.isError()) return st.error();
-  if (Status st = detail::checkReplayWorld(worldA, configA, "a"); st.isError()) return st.error();
-  if (Status st = detail::checkReplayWorld(worldB, configB, "b"); st.isError()) return st.error();
+  if (Status st = detail::checkReplayWorld(worldA, configA, "a"); st.isError()) return st;
+  if (Status st = detail::checkReplayWorld(worldB, configB, "b"); st.isError()) return st;
   if (detail::reportDiffIdentityMismatch(logA, worldA, configA, logB, worldB, configB)) {
     return ErrorCode::InvalidArgument;
   }

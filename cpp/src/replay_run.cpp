@@ -119,6 +119,9 @@ Status checkReplayLogShape(const ReplayLog& log, const char* side) noexcept {
 }
 
 Status checkReplayWorld(const World& world, const ReplayConfig& config, const char* side) noexcept {
+  // A world on the stack (inside its each or one of its systems) cannot run
+  // the replay's ticks; refused before anything is read or run.
+  if (Status st = world.tickAllowed(); st.isError()) return st.with("side", side);
   const World::Options o = world.options();
   const World::Options want = worldOptionsFor(config);
   if (!world.isLive() || world.systemTicksRun() != 0 || o.seed != want.seed || o.capacity != want.capacity ||
@@ -137,7 +140,7 @@ bool reportIdentityMismatch(const char* event, const char* side, const ReplayLog
   log::Field fields[11];
   std::size_t n = 0;
   const IdentityKeys& keys = side[0] == 'a' ? kSideKeys[0] : side[0] == 'b' ? kSideKeys[1] : kRunKeys;
-  if (!appendIdentityFields(keys, log.identity, makeReplayIdentity(world, config), fields, n)) return false;
+  if (!appendIdentityFields(keys, log.identity, makeReplayIdentity(world, config, log.formatVersion), fields, n)) return false;
   emitWarn(event, kIdentityText, fields, n);
   return true;
 }
@@ -152,8 +155,8 @@ bool reportDiffIdentityMismatch(const ReplayLog& logA, const World& worldA, cons
                                 const ReplayLog& logB, const World& worldB, const ReplayConfig& configB) noexcept {
   log::Field fields[22];
   std::size_t n = 0;
-  const bool a = appendIdentityFields(kSideKeys[0], logA.identity, makeReplayIdentity(worldA, configA), fields, n);
-  const bool b = appendIdentityFields(kSideKeys[1], logB.identity, makeReplayIdentity(worldB, configB), fields, n);
+  const bool a = appendIdentityFields(kSideKeys[0], logA.identity, makeReplayIdentity(worldA, configA, logA.formatVersion), fields, n);
+  const bool b = appendIdentityFields(kSideKeys[1], logB.identity, makeReplayIdentity(worldB, configB, logB.formatVersion), fields, n);
   if (!a && !b) return false;
   emitWarn("diff_identity_mismatch", kIdentityText, fields, n);
   return true;
@@ -164,7 +167,7 @@ bool reportDiffIdentityMismatch(const ReplayLog& logA, const World& worldA, cons
 Result<ReplayRunResult> runReplay(const ReplayLog& log, World& world, const ReplayConfig& config,
                                   const ReplayProgress* progress) {
   if (Status st = detail::checkReplayLogShape(log, ""); st.isError()) return st.error();
-  if (Status st = detail::checkReplayWorld(world, config, ""); st.isError()) return st.error();
+  if (Status st = detail::checkReplayWorld(world, config, ""); st.isError()) return st;
   if (detail::reportIdentityMismatch("identity_mismatch", "", log, world, config)) {
     return ErrorCode::InvalidArgument;
   }

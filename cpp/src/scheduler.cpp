@@ -190,6 +190,12 @@ Status World::runSystems(const SystemSchedule& schedule, const TickInput& input)
     LAIGE_LOG_WARN("system", "run_nested", kNestedText, log::field("tick", reg.ticksRun + 1));
     return ErrorCode::InvalidArgument;
   }
+  // A tick inside a live each would run systems over storage the each is
+  // walking (reentrancy.cpp).
+  if (Status st = tickAllowed(); st.isError()) {
+    LAIGE_MISUSE("World::runSystems called from inside a live each");
+    return st;
+  }
   const std::uint32_t n = schedule.systemCount;
   if (n != reg.count) {
     LAIGE_LOG_WARN("system", "schedule_stale", kStaleText, log::field("scheduled_systems", n),

@@ -87,6 +87,7 @@ Result<Entity> World::create() noexcept {
   detail::WorldState& s = *s_;
   Result<Entity> r = s.entities.spawn();
   if (r.isError()) return r;
+  s.noteCreated(r.value().id());
   ++s.totalCreated;
   const std::uint32_t live = s.entities.length();
   if (live > s.peakInUse) s.peakInUse = live;

@@ -351,6 +351,14 @@ class World {
   Status runSystems(const SystemSchedule& schedule) noexcept;
   /// runSystems with this tick's input payload (SystemContext::input).
   Status runSystems(const SystemSchedule& schedule, const TickInput& input) noexcept;
+  /// Whether a tick may start now: ok, or InvalidArgument with reason
+  /// `tick_inside_callback` and field `callback` = `each` (an each is live
+  /// on this world) or `system` (one of its systems is running). Every
+  /// tick-running call (runSystems, GameLoop::frame/frameAt/step,
+  /// ScenarioRun::step, runReplay, diffReplays) checks it before any side
+  /// effect (reentrancy.cpp; docs/systems.md#re-entrancy). O(1), no
+  /// allocation, no log.
+  [[nodiscard]] Status tickAllowed() const noexcept;
   /// Completed runSystems calls since construction (SystemContext::tick of
   /// the next run is this + 1). Survives clear().
   [[nodiscard]] std::uint64_t systemTicksRun() const noexcept;
