@@ -160,6 +160,8 @@ declare module '*/laige_wasm.mjs' {
     worldEntityCount(w: Ptr): number;
     worldClear(w: Ptr): Code;
     worldHandleAt(w: Ptr, id: number): number;
+    /** worldHandleAt, but 0 also for an entity created during the live iteration (each([]) skips it). */
+    worldIterationHandleAt(w: Ptr, id: number): number;
     worldBeginFrame(w: Ptr): void;
     /** 7 f64: capacity, inUse, peakInUse, totalCreated, totalDestroyed, bytesCapacity, bytesInUse */
     worldStats(w: Ptr, out: Ptr): void;
@@ -241,6 +243,8 @@ declare module '*/laige_wasm.mjs' {
     replayWriterDestroy(r: Ptr): void;
     replayWriterFrame(r: Ptr, tick: number, data: Ptr, size: number): Code;
     replayWriterFinish(r: Ptr): Code;
+    /** The error code the next frame of `len` bytes would fail with (0 = it would be written); changes nothing. */
+    replayWriterCanWrite(r: Ptr, len: number): number;
     replayWriterFrameCount(r: Ptr): number;
     replayWriterBytes(r: Ptr): Uint8Array;
     replayParse(data: Ptr, size: number): RawParseResult;

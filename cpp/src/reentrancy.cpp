@@ -18,6 +18,10 @@ Status World::tickAllowed() const noexcept {
   return Status{};
 }
 
+bool World::createdDuringIteration(std::uint16_t id) const noexcept {
+  return s_ && s_->ecs.guard.active && id < s_->entities.capacity() && s_->bornIn[id] == s_->iterationSerial;
+}
+
 namespace detail {
 
 void WorldState::beginIterationSerial() noexcept {

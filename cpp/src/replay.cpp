@@ -285,6 +285,20 @@ Status ReplayWriter::writeFrame(std::uint64_t tick, const std::uint8_t* data, st
   return Status{};
 }
 
+Status ReplayWriter::canWriteFrame(std::uint32_t len) const noexcept {
+  if (enc_.failure != 0) return Status::failure(static_cast<ErrorCode>(enc_.failure), "record_failed");
+  if (enc_.finished) return Status::failure(ErrorCode::InvalidArgument, "recorder_finished");
+  if (len > kMaxReplayFrameBytes) {
+    return Status::failure(ErrorCode::InvalidArgument, "frame_too_large").with("length", len);
+  }
+  if (enc_.bytes + kReplayFrameOverhead + len > enc_.maxBytes) {
+    return Status::failure(ErrorCode::BudgetExhausted, "replay_size_cap")
+        .with("bytes", enc_.bytes)
+        .with("max_bytes", enc_.maxBytes);
+  }
+  return Status{};
+}
+
 Status ReplayWriter::finish() {
   const bool wasFailed = enc_.failure != 0;
   std::uint8_t trailer[kReplayTrailerSize];

@@ -6,6 +6,7 @@
 // after-tick hook (docs/game_loop.md), called from inside the frame.
 import { LaigeError, invalid } from './errors.js';
 import { describe } from './schema.js';
+import { activeCallback, refuseDisposeInside, refuseTickInside } from './reentrancy.js';
 import type { ScenarioRun } from './sim.js';
 import { u32, type World } from './world.js';
 
@@ -141,7 +142,7 @@ export class GameLoop implements Disposable {
 
   #ticks(where: string, call: () => number): number {
     this.world._live(where);
-    if (this.world._systems.running) throw invalid(`${where}: the world is inside a tick (called from a system or a loop callback)`);
+    refuseTickInside(where, this.world._calls, this.world._systems.running || this.#inFrame);
     if (this.scenario === null) this.world._systems.ensureScheduled();
     const before = this.currentTick;
     this.#inFrame = true;
@@ -175,6 +176,8 @@ export class GameLoop implements Disposable {
   _tickInput(tick: number): number {
     const fn = this.#input;
     if (fn === undefined || this.#ptr === 0) return -1;
+    const calls = this.world._calls;
+    calls.enter('input');
     try {
       const p: unknown = fn(tick);
       if (p === undefined) return -1;
@@ -189,6 +192,8 @@ export class GameLoop implements Disposable {
     } catch (e) {
       this.#fail(e);
       return -2;
+    } finally {
+      calls.leave();
     }
   }
 
@@ -197,6 +202,8 @@ export class GameLoop implements Disposable {
     if (this.world._systems.hasError) return 1; // a TypeScript system of this tick threw: guard rethrows it
     const fn = this.#onTick;
     if (fn === undefined) return 0;
+    const calls = this.world._calls;
+    calls.enter('onTick');
     try {
       fn(tick);
       return 0;
@@ -204,6 +211,7 @@ export class GameLoop implements Disposable {
       this.#fail(e);
       return 1;
     } finally {
+      calls.leave();
       this.world._mem.sync();
     }
   }
@@ -225,7 +233,8 @@ export class GameLoop implements Disposable {
 
   /** Frees the loop (the world stays). Idempotent. Throws inside one of its own frames (from `input` or `onTick`). */
   dispose(): void {
-    if (this.#inFrame) throw invalid('GameLoop.dispose: called from inside the loop\'s own frame (input/onTick)');
+    // Refused, never deferred, while one of its frames is on the stack.
+    if (this.#inFrame) refuseDisposeInside('GameLoop.dispose', 'game loop', activeCallback(this.world._calls) ?? 'system');
     this._detach();
     this.world._dependents.delete(this);
   }

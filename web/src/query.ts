@@ -89,8 +89,9 @@ function rowLoopFor(world: World, comps: Component[], access: readonly Access[],
   return loops.forFn(fn, world._eachLoops);
 }
 
-// The empty query: every live entity in ascending slot id; a slot that
-// becomes live above the starting high-water mark is not visited.
+// The empty query: every live entity in ascending slot id, except those
+// the callback created (docs/query.md#entities-created-during-an-iteration):
+// worldIterationHandleAt reads them as absent, in any slot.
 function eachEntity(world: World, fn: RowFn): void {
   const w = world._ptr;
   const cap = world._options.capacity;
@@ -102,7 +103,7 @@ function eachEntity(world: World, fn: RowFn): void {
     }
   }
   for (let id = 0; id < bound; id++) {
-    const h = world._raw.worldHandleAt(w, id);
+    const h = world._raw.worldIterationHandleAt(w, id);
     if (h !== 0) fn(h);
   }
 }

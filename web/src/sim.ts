@@ -8,6 +8,7 @@ import {
   identityOf, logBytes, mathId, parseFailure,
 } from './replay.js';
 import { describe } from './schema.js';
+import { logHandlers, refuseTickInside, within } from './reentrancy.js';
 import { World, type WorldOptions, u32, u64 } from './world.js';
 
 /** A log record of the core (JsSink -> Module.onLaigeLog). */
@@ -108,8 +109,7 @@ export class ScenarioRun implements Disposable {
     const w = this.world._live(where);
     if (input !== undefined && !(input instanceof Uint8Array)) throw invalid(`${where}: input must be a Uint8Array, got ${describe(input)}`);
     if (input !== undefined && input.length > 1 << 20) throw invalid(`${where}: input is over 1 MiB`);
-    if (this.world._iterating !== 0) throw invalid(`${where}: called inside each`);
-    if (this.world._systems.running) throw invalid(`${where}: called inside a tick (from a GameLoop's input/onTick)`);
+    refuseTickInside(where, this.world._calls, this.world._systems.running);
     const m = this.#sim.mem;
     const size = input?.length ?? 0;
     const ptr = size > 0 ? m.copyIn(input!) : 0;
@@ -182,7 +182,14 @@ export class Laige {
     raw.laigeAfterTick = (l, tick) => this.#loops.get(l)?._afterTick(tick) ?? 1;
     raw.onLaigeLog = (record) => {
       const fn = this.#onLog;
-      if (fn !== null) fn(record);
+      if (fn === null) return;
+      // While a handler runs, every world counts as on the stack (reentrancy.ts).
+      logHandlers.depth++;
+      try {
+        fn(record);
+      } finally {
+        logHandlers.depth--;
+      }
     };
     this.raw.logInstallJsSink();
     this.mem.sync();
@@ -293,7 +300,7 @@ export class Laige {
     const info = this.parseReplay(bytes);
     const world = this.createWorld({ ...options.world, seed: options.world.seed ?? info.identity.seed });
     try {
-      options.setup(world);
+      within(world._calls, 'setup', () => options.setup(world));
     } catch (e) {
       world.dispose();
       throw e;
@@ -308,6 +315,7 @@ export class Laige {
    */
   runReplay(bytes: Uint8Array, options: ReplayRunOptions): bigint[] {
     const where = 'runReplay';
+    refuseTickInside(where, null);
     logBytes(where, bytes);
     const rate = options?.tickRateHz === undefined ? 60 : u32(`${where}: tickRateHz`, options.tickRateHz, 20, 120);
     const math = mathId(where, options?.math);
@@ -330,6 +338,7 @@ export class Laige {
   /** Runs two logs in lock step (worlds built alike from `options`) and reports the first divergence. */
   diffReplays(a: Uint8Array, b: Uint8Array, options: ReplayRunOptions & { maxEntries?: number }): ReplayDiff {
     const where = 'diffReplays';
+    refuseTickInside(where, null);
     logBytes(`${where}: a`, a);
     logBytes(`${where}: b`, b);
     const rate = options?.tickRateHz === undefined ? 60 : u32(`${where}: tickRateHz`, options.tickRateHz, 20, 120);
@@ -371,6 +380,7 @@ export class Laige {
   /** Runs a built-in scenario and returns its `<tick> <hash>` stream, line for line what laige-detcheck prints. */
   runScenario(name: string, options: ScenarioOptions = {}): ScenarioStream {
     const where = `runScenario(${describe(name)})`;
+    refuseTickInside(where, null);
     if (typeof name !== 'string') throw invalid(`${where}: name must be a string`);
     if (typeof options !== 'object' || options === null) throw invalid(`${where}: options must be an object`);
     const info = this.scenarios().find((s) => s.name === name);

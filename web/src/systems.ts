@@ -8,6 +8,8 @@ import type { Access } from './component.js';
 import { LaigeError, check, invalid } from './errors.js';
 import { fx } from './fx.js';
 import { describe } from './schema.js';
+import { refuseTickInside } from './reentrancy.js';
+import { checkName, systemNameProblem } from './names.js';
 import type { AccessList, AnyComponent, Chunk, Refs, World } from './world.js';
 import type { Entity } from './entity.js';
 
@@ -105,7 +107,6 @@ export interface SystemRngState {
   state2: bigint;
 }
 
-const NAME_RE = /^[^,\s][^,]*$/;
 
 class Rng implements SystemRng {
   ptr: number;
@@ -160,9 +161,7 @@ export class SystemRegistry {
     const w = world._live(where);
     if (typeof def !== 'object' || def === null) throw invalid(`${where}: the definition must be an object`);
     const { name, budgetMs, io = [], dependsOn = [], run } = def;
-    if (typeof name !== 'string' || name.length === 0 || !NAME_RE.test(name) || name.trim() !== name) {
-      throw invalid(`${where}: name must be a non-empty string without commas or surrounding whitespace`);
-    }
+    checkName(where, 'system name', name, systemNameProblem(name), 'name_invalid');
     if (typeof budgetMs !== 'number' || !Number.isFinite(budgetMs) || budgetMs <= 0 || budgetMs >= 32768) {
       throw invalid(`${where}: budgetMs must be a finite number of milliseconds in (0, 32768), got ${describe(budgetMs)}`);
     }
@@ -172,9 +171,7 @@ export class SystemRegistry {
     if (!Array.isArray(dependsOn)) throw invalid(`${where}: dependsOn must be an array of system names`);
     if (dependsOn.length > 16) throw invalid(`${where}: at most 16 dependencies`);
     for (const d of dependsOn as unknown[]) {
-      if (typeof d !== 'string' || d.length === 0 || !NAME_RE.test(d) || d.trim() !== d) {
-        throw invalid(`${where}: dependsOn entries must be system names, got ${describe(d)}`);
-      }
+      checkName(where, 'dependsOn entry', d, systemNameProblem(d), 'dep_spec_invalid');
     }
     if (!Array.isArray(io)) throw invalid(`${where}: io must be an array of [component, 'read' | 'write'] pairs`);
     if (io.length > 256) throw invalid(`${where}: too many io entries`);
@@ -223,7 +220,7 @@ export class SystemRegistry {
     const w = world._live(where);
     if (input !== undefined && !(input instanceof Uint8Array)) throw invalid(`${where}: input must be a Uint8Array, got ${describe(input)}`);
     if (input !== undefined && input.length > 1 << 20) throw invalid(`${where}: input is over 1 MiB`);
-    if (this.running) throw invalid(`${where}: nested runSystems (called from a system)`);
+    refuseTickInside(where, world._calls, this.running);
     this.ensureScheduled();
     const m = world._mem;
     let ptr = 0;
@@ -274,12 +271,14 @@ export class SystemRegistry {
       each: (components, access, fn) => world.each(components, access, fn),
       eachChunk: (components, access, fn) => world.eachChunk(components, access, fn),
     };
+    world._calls.enter('system');
     try {
       body.run(ctx);
     } catch (e) {
       this.#hasError = true;
       this.#error = e;
     } finally {
+      world._calls.leave();
       if (rng !== null) rng.ptr = 0;
       m.sync();
     }
@@ -387,12 +386,16 @@ export class SystemRegistry {
 
   /** @internal Called by the C++ clock hook. Never throws. */
   clockNs(): number {
+    if (this.#clock === null) return 0;
+    this.#world._calls.enter('clock');
     try {
-      const v = this.#clock?.() ?? 0;
+      const v = this.#clock();
       return typeof v === 'number' && Number.isFinite(v) ? Math.floor(v) : 0;
     } catch (e) {
       this.recordError(e);
       return 0;
+    } finally {
+      this.#world._calls.leave();
     }
   }
 }

@@ -13,6 +13,8 @@ import {
   type ReadRef, type Ref, type Schema, type Value, type ValueInput, KIND_BY_CODE, describe, layoutFrom, parseSchema,
 } from './schema.js';
 import { type Chunk, type FieldColumn, runEach, runEachChunk } from './query.js';
+import { CallStack, activeCallback, refuseDisposeInside } from './reentrancy.js';
+import { checkName, componentNameProblem } from './names.js';
 import type { EachLoopMode, RowLoops } from './row_loop.js';
 import { SystemRegistry, type SystemContext, type SystemDef, type SystemHandle, type SystemInfo,
   type SystemRngState, type SystemTimingStats, type SystemTimingWindow } from './systems.js';
@@ -164,6 +166,8 @@ export class World implements Disposable {
   /** @internal */ readonly _systems: SystemRegistry;
   /** @internal Active `each`/`eachChunk` calls on this world (0 or 1). */
   _iterating = 0;
+  /** @internal The callbacks running inside calls on this world (reentrancy.ts). */
+  readonly _calls = new CallStack();
   /** @internal Disposers of loops and recorders bound to this world. */
   readonly _dependents = new Set<{ _detach(): void }>();
   #handles = 0;
@@ -246,9 +250,11 @@ export class World implements Disposable {
   /** Frees the world (and stops its game loops and replay recorders). Idempotent; every later call throws. */
   dispose(): void {
     if (this._ptr === 0) return;
-    if (this._iterating !== 0 || this._systems.running) {
-      throw invalid('World.dispose: the world is inside each or runSystems (dispose it after the call returns)');
-    }
+    // Refused, never deferred, while a call on this world is on the stack
+    // (docs/typescript.md#callbacks-and-re-entrancy).
+    refuseDisposeInside(this._scenario === null ? 'World.dispose' : `ScenarioRun(${this._scenario}).dispose`,
+      this._scenario === null ? 'world' : 'scenario run',
+      activeCallback(this._calls) ?? (this._systems.running ? 'system' : undefined));
     for (const d of [...this._dependents]) d._detach();
     this._dependents.clear();
     if (this.#handles !== 0) this._raw._free(this.#handles);
@@ -321,9 +327,10 @@ export class World implements Disposable {
     return this._raw.worldCapacity(this._live('World.capacity'));
   }
 
-  /** The live handle at slot `id`, or undefined. */
+  /** The live handle at slot `id` (0..capacity-1; else InvalidArgument), or undefined. */
   handleAt(id: number): Entity | undefined {
-    const h = this._raw.worldHandleAt(this._live('World.handleAt'), u32('World.handleAt: id', id, 0, 65535));
+    const w = this._live('World.handleAt');
+    const h = this._raw.worldHandleAt(w, u32('World.handleAt: id', id, 0, this._options.capacity - 1));
     return h === 0 ? undefined : h;
   }
 
@@ -377,9 +384,7 @@ export class World implements Disposable {
     const where = `World.registerComponent(${describe(name)})`;
     const w = this._live(where);
     this._notScenario(where);
-    if (typeof name !== 'string' || name.length === 0 || name.length > 63) {
-      throw invalid(`${where}: the name must be a non-empty string of at most 63 characters`);
-    }
+    checkName(where, 'component name', name, componentNameProblem(name), 'component_name_invalid');
     const fields = parseSchema(where, schema);
     const r = this._raw.worldRegisterComponent(w, name, fields);
     this._mem.sync();
@@ -505,9 +510,16 @@ export class World implements Disposable {
     return this._raw.worldArchetypeCount(this._live('World.archetypeCount'));
   }
 
-  /** The component ids of archetype `id` (ascending). */
+  /** The component ids of archetype `id` (ascending; 0, the empty set, has none). An id above archetypeCount is InvalidArgument (archetype_unknown). */
   archetypeComponents(id: number): number[] {
-    const r = this._raw.worldArchetypeComponents(this._live('World.archetypeComponents'), u32('World.archetypeComponents: id', id, 0, 65535));
+    const where = 'World.archetypeComponents';
+    const w = this._live(where);
+    const count = this._raw.worldArchetypeCount(w);
+    if (typeof id === 'number' && Number.isInteger(id) && id > count && id <= MAX_U32) {
+      throw invalid(`${where}: no archetype ${id} (this world has ${count}: ids 1..${count}, 0 is the empty set)`,
+        'archetype_unknown', { archetype: id, count });
+    }
+    const r = this._raw.worldArchetypeComponents(w, u32(`${where}: id`, id, 0, count));
     this._mem.sync();
     return r;
   }
@@ -571,6 +583,7 @@ export class World implements Disposable {
       throw new LaigeError(code, `${where}: rejected: ${this._raw.worldIsIterating(w) ? 'another each is live on this world (nested each)' : 'invalid query'}`);
     }
     this._iterating++;
+    this._calls.enter(where === 'World.eachChunk' ? 'eachChunk' : 'each');
     const count = this._raw.worldIterationCursors(w, m.scratch, n, m.cursors, 256);
     m.sync();
     const start = m.cursors >>> 2;
@@ -580,6 +593,7 @@ export class World implements Disposable {
   /** @internal Ends the guarded iteration (always, from a finally). */
   _end(): void {
     this._iterating--;
+    this._calls.leave();
     if (this._ptr !== 0) this._raw.worldEndIteration(this._ptr);
   }
 

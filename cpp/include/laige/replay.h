@@ -338,6 +338,12 @@ class ReplayWriter {
   void reserve(std::uint64_t bytes);
   /// As ReplayRecorder::writeFrame (no IoError).
   Status writeFrame(std::uint64_t tick, const std::uint8_t* data, std::uint32_t len);
+  /// Whether the next frame with a `len`-byte payload would be written,
+  /// without writing or failing anything: the error writeFrame would return
+  /// (sticky failure, finished -> InvalidArgument, len over 1 MiB ->
+  /// InvalidArgument, over the cap -> BudgetExhausted), or ok. Lets a
+  /// caller that runs a tick and then records it check first. O(1).
+  [[nodiscard]] Status canWriteFrame(std::uint32_t len) const noexcept;
   /// Appends the trailer. As ReplayRecorder::finish (no IoError).
   Status finish();
 

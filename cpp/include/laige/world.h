@@ -301,6 +301,9 @@ class World {
   void endIteration() noexcept;
   /// True between beginIteration and endIteration.
   [[nodiscard]] bool isIterating() const noexcept;
+  /// True when slot `id`'s entity was created during the live iteration
+  /// (so that iteration does not visit it; false without one). O(1).
+  [[nodiscard]] bool createdDuringIteration(std::uint16_t id) const noexcept;
   /// Archetypes the live iteration matched (0 without one).
   [[nodiscard]] std::uint32_t iterationArchetypeCount() const noexcept;
   /// The live iteration's `index`th matched archetype (ascending ids), or
