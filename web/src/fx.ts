@@ -161,7 +161,7 @@ export const fx = Object.freeze({
       throw invalid(`fx.fromRaw: a raw Q16.16 value is an integer in ${MIN}..${MAX}, got ${describe(raw)} (use fx.fromFloat for a real number)`,
         'out_of_range', { field: 'raw', value: String(raw) });
     }
-    return raw;
+    return raw | 0; // -0 -> 0
   },
   /**
    * fpx16_16::fromFloat: `v` is rounded to binary32 first (as a C++ float
