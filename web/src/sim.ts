@@ -273,7 +273,7 @@ export class Laige {
     return world;
   }
 
-  /** Parses a replay log (MalformedInput for anything that is not a well-formed LGRP v1 log). */
+  /** Parses a replay log (MalformedInput for anything that is not a well-formed LGRP log (version 1 or 2)). */
   parseReplay(bytes: Uint8Array): ReplayInfo {
     const where = 'parseReplay';
     logBytes(where, bytes);

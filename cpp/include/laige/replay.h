@@ -1,4 +1,4 @@
-// laige/replay.h - replay logs: the LGRP v1 format, the replay identity,
+// laige/replay.h - replay logs: the LGRP format (v2; v1 read), the replay identity,
 // the recorders, the parser and the replay runner (FACTS.md section 15).
 //
 // A replay is what it takes to re-run a simulation bit for bit: the identity
@@ -207,7 +207,7 @@ struct ReplayParseError {
   std::uint64_t offset = 0;
 };
 
-/// Parses an LGRP v1 log. Every rejection is MalformedInput (with a
+/// Parses an LGRP log (version 1 or 2). Every rejection is MalformedInput (with a
 /// rate-limited warn replay/parse_rejected carrying reason and offset, and
 /// the same in `*why` when given): null or short input (< 56 bytes), bad
 /// magic, a version outside kMinReplayFormatVersion..kReplayFormatVersion,
