@@ -45,6 +45,6 @@ describe('replay identity includes the field layout', () => {
 
   it('writes format version 2', () => {
     const bytes = record();
-    expect(bytes[4] | (bytes[5]! << 8)).toBe(2);
+    expect(bytes[4]! | (bytes[5]! << 8)).toBe(2);
   });
 });
