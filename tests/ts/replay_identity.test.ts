@@ -8,7 +8,7 @@ function setupWith(name: string, schema: Schema): (w: World) => void {
   return (w) => {
     const C = w.registerComponent(name, schema);
     w.registerSystem({ name: 'S', budgetMs: 100, io: [[C, 'write']], run() {} });
-    w.add(w.create(), C, { v: 1 } as never);
+    w.add(w.create(), C, { [Object.keys(schema)[0]!]: 1 } as never);
   };
 }
 
