@@ -242,3 +242,48 @@ describe('re-entrancy matrix: a C++ scenario run', () => {
     }
   }
 });
+
+describe('inside a log handler: calls that change or walk a world are refused', () => {
+  const calls: Record<string, (r: Rig) => unknown> = {
+    create: (r) => r.w.create(),
+    destroy: (r) => r.w.destroy(r.w.handleAt(0)!),
+    add: (r) => r.w.add(r.w.handleAt(0)!, r.w.component('P')!, { v: 7 }),
+    remove: (r) => r.w.remove(r.w.handleAt(0)!, r.w.component('P')!),
+    clear: (r) => r.w.clear(),
+    beginFrame: (r) => r.w.beginFrame(),
+    registerComponent: (r) => r.w.registerComponent('Q', { v: 'u8' }),
+    registerSystem: (r) => r.w.registerSystem({ name: 'Late', budgetMs: 1, run() {} }),
+    scheduleSystems: (r) => r.w.scheduleSystems(),
+    each: (r) => r.w.each([], [], () => {}),
+    eachChunk: (r) => r.w.eachChunk([r.w.component('P')!], ['read'], () => {}),
+    stateHash: (r) => r.w.stateHash(0),
+    componentStateHash: (r) => r.w.componentStateHash(0),
+    stateDiff: (r) => r.w.stateDiff(r.w),
+  };
+  for (const [name, fn] of Object.entries(calls)) {
+    it(`${name} from a log handler during create()`, () => {
+      const a = rig();
+      const b = rig();
+      const fa = fireOnce(a, fn);
+      KINDS['onLog (during create)']!(a, fa.fire);
+      KINDS['onLog (during create)']!(b, () => {});
+      checkOutcome(`${name} from onLog`, fa.result(), 'call_inside_log_handler');
+      expect(a.w.entityCount).toBe(b.w.entityCount);
+      expect(hashOf(a.w)).toBe(hashOf(b.w));
+      // Reads stay allowed: the handler may look at what it is told about.
+      const fr = fireOnce(a, (r) => [r.w.entityCount, r.w.isValid(r.w.handleAt(0)!), r.L.currentTick, r.w.systems().length]);
+      sim.onLog(() => fr.fire());
+      try {
+        a.w.create();
+        a.w.create();
+        a.w.create();
+        a.w.create(); // the 8th of 16: entity_budget_50
+      } finally {
+        sim.onLog(null);
+      }
+      expect(fr.result()).toBe('ok');
+      a.w.dispose();
+      b.w.dispose();
+    });
+  }
+});

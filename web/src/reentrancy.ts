@@ -89,6 +89,19 @@ export function refuseDisposeInside(where: string, object: string, kind: Callbac
     'dispose_inside_call', { call: where, object, callback: kind });
 }
 
+/**
+ * @internal Throws `call_inside_log_handler` for a call that changes or
+ * reorganises world storage (add, remove, create, destroy, clear, register,
+ * schedule, each, the state hash and diff, beginFrame) made from a log
+ * handler: the record was emitted in the middle of a core call that is
+ * still working on that storage. Callers test `logHandlers.depth` first
+ * (one load on the hot path).
+ */
+export function refuseInsideLog(where: string): never {
+  throw invalid(`${where}: a log handler runs in the middle of the core call that logged, so it cannot change or walk a world; keep the record and act after the call returns (docs/typescript.md#callbacks-and-re-entrancy)`,
+    'call_inside_log_handler', { call: where, callback: 'onLog' });
+}
+
 /** @internal Runs fn with `kind` on `stack`. */
 export function within<T>(stack: CallStack, kind: CallbackKind, fn: () => T): T {
   stack.enter(kind);

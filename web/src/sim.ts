@@ -8,7 +8,7 @@ import {
   identityOf, logBytes, mathId, parseFailure,
 } from './replay.js';
 import { describe } from './schema.js';
-import { logHandlers, refuseTickInside, within } from './reentrancy.js';
+import { logHandlers, refuseInsideLog, refuseTickInside, within } from './reentrancy.js';
 import { World, type WorldOptions, u32, u64 } from './world.js';
 
 /** A log record of the core (JsSink -> Module.onLaigeLog). */
@@ -135,6 +135,7 @@ export class ScenarioRun implements Disposable {
 
   /** World::stateHash(tick): this tick's line of the scenario's stream. */
   stateHash(): bigint {
+    if (logHandlers.depth !== 0) refuseInsideLog(`ScenarioRun(${this.name}).stateHash`);
     const w = this.world._live(`ScenarioRun(${this.name}).stateHash`);
     const m = this.#sim.mem;
     this.#sim.raw.scenarioHash(w, m.out);

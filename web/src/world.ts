@@ -13,7 +13,7 @@ import {
   type ReadRef, type Ref, type Schema, type Value, type ValueInput, KIND_BY_CODE, describe, layoutFrom, parseSchema,
 } from './schema.js';
 import { type Chunk, type FieldColumn, runEach, runEachChunk } from './query.js';
-import { CallStack, activeCallback, refuseDisposeInside } from './reentrancy.js';
+import { CallStack, activeCallback, logHandlers, refuseDisposeInside, refuseInsideLog } from './reentrancy.js';
 import { checkName, componentNameProblem } from './names.js';
 import type { EachLoopMode, RowLoops } from './row_loop.js';
 import { SystemRegistry, type SystemContext, type SystemDef, type SystemHandle, type SystemInfo,
@@ -292,6 +292,7 @@ export class World implements Disposable {
 
   /** Creates an entity (the slot freed last, else the next fresh slot). BudgetExhausted when `capacity` are live. */
   create(): Entity {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.create');
     const w = this._live('World.create');
     const m = this._mem;
     const code = this._raw.worldCreateEntity(w, m.out);
@@ -301,6 +302,7 @@ export class World implements Disposable {
 
   /** Destroys a live entity; a stale or foreign handle throws InvalidArgument. */
   destroy(e: Entity): void {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.destroy');
     const w = this._live('World.destroy');
     const code = this._raw.worldDestroyEntity(w, this._entity('World.destroy', e));
     if (code !== 0) throw new LaigeError(code, `World.destroy(${formatEntity(e)}): not a live entity of this world, or rejected by a live each`);
@@ -349,6 +351,7 @@ export class World implements Disposable {
 
   /** Marks a frame start (resets the per-frame churn counter). */
   beginFrame(): void {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.beginFrame');
     this._raw.worldBeginFrame(this._live('World.beginFrame'));
   }
 
@@ -368,6 +371,7 @@ export class World implements Disposable {
 
   /** Destroys every live entity (slots 0, 1, 2, ... are handed out again next). */
   clear(): void {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.clear');
     check(this._raw.worldClear(this._live('World.clear')), 'World.clear: rejected (a live each walks an archetype with rows)');
   }
 
@@ -381,6 +385,7 @@ export class World implements Disposable {
    * fields largest kind first.
    */
   registerComponent<const S extends Schema>(name: string, schema: S): Component<S> {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.registerComponent');
     const where = `World.registerComponent(${describe(name)})`;
     const w = this._live(where);
     this._notScenario(where);
@@ -442,6 +447,7 @@ export class World implements Disposable {
    * component of another world, and what a live `each` forbids.
    */
   add<S extends Schema>(e: Entity, c: Component<S>, value: ValueInput<S>): void {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.add');
     // The hot path is kept small (V8 inlines it into a caller's loop); the
     // full checks and the messages run only to throw.
     const w = this._ptr;
@@ -458,6 +464,7 @@ export class World implements Disposable {
 
   /** Removes `c` from `e` (a no-op when `e` lacks it). Throws for a stale handle and what a live `each` forbids. */
   remove(e: Entity, c: AnyComponent): void {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.remove');
     // As in add().
     const w = this._ptr;
     if (w === 0) this._live('World.remove');
@@ -626,6 +633,7 @@ export class World implements Disposable {
    */
   each<const C extends readonly AnyComponent[], const A extends AccessList<C>>(
     components: C, access: A, fn: (e: Entity, ...refs: Refs<C, A>) => void): void {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.each');
     runEach(this, components, access, fn as unknown as (...args: unknown[]) => void);
   }
 
@@ -637,6 +645,7 @@ export class World implements Disposable {
    * grows (any allocating call): re-derive them after mutating the world.
    */
   eachChunk<const C extends readonly AnyComponent[]>(components: C, access: AccessList<C>, fn: (chunk: Chunk) => void): void {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.eachChunk');
     runEachChunk(this, components, access, fn);
   }
 
@@ -649,12 +658,14 @@ export class World implements Disposable {
    * names systems it runs after.
    */
   registerSystem(def: SystemDef): SystemHandle {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.registerSystem');
     this._notScenario('World.registerSystem');
     return this._systems.register(def);
   }
 
   /** Orders the registered systems (dependencies, I/O checks); returns the system ids in run order. */
   scheduleSystems(): number[] {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.scheduleSystems');
     this._notScenario('World.scheduleSystems');
     return this._systems.schedule();
   }
@@ -699,6 +710,7 @@ export class World implements Disposable {
 
   /** FNV-1a-64 of the authoritative state after `tick` completed ticks (the `<tick> <hash>` value). */
   stateHash(tick: number | bigint): bigint {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.stateHash');
     const w = this._live('World.stateHash');
     const t = tickOf('World.stateHash', tick);
     const m = this._mem;
@@ -709,6 +721,7 @@ export class World implements Disposable {
 
   /** stateHash without the per-system PRNG part. */
   componentStateHash(tick: number | bigint): bigint {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.componentStateHash');
     const w = this._live('World.componentStateHash');
     const t = tickOf('World.componentStateHash', tick);
     const m = this._mem;
@@ -719,6 +732,7 @@ export class World implements Disposable {
 
   /** Compares this world's live state (A) with `other` (B) per (slot, component); both must register the same components in the same order. */
   stateDiff(other: World, maxItems = 16): StateDiff {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.stateDiff');
     const where = 'World.stateDiff';
     const w = this._live(where);
     if (!(other instanceof World)) throw invalid(`${where}: other must be a World, got ${describe(other)}`);
