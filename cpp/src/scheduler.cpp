@@ -59,6 +59,11 @@ std::string_view tokenOf(const detail::SystemRecord& rec, std::uint32_t k) noexc
 }  // namespace
 
 Status World::scheduleSystems(SystemSchedule& out) const noexcept {
+  // From inside a running system `out` may be the schedule runSystems is
+  // walking: refused before it is touched (docs/systems.md#re-entrancy).
+  if (s_ && s_->systems.running) {
+    return Status::failure(ErrorCode::InvalidArgument, "schedule_inside_tick");
+  }
   out.systemCount = 0;
   if (!s_) return ErrorCode::InvalidArgument;
   const detail::SystemRegistry& reg = s_->systems;

@@ -189,6 +189,29 @@ TEST(ReentrancyDeathTest, RunSystemsInsideEachIsMisuse) {
 #endif
 }
 
+struct Resched {
+  SystemSchedule* schedule = nullptr;
+  Status inner;
+};
+
+void rescheduleFromSystem(World& world, SystemContext& ctx) {
+  auto& r = *static_cast<Resched*>(ctx.userData);
+  r.inner = world.scheduleSystems(*r.schedule);
+}
+
+TEST(Reentrancy, SchedulingInsideATickLeavesTheRunningScheduleAlone) {
+  Resched r;
+  SystemSchedule s;
+  World w = countingWorld(s, 3, &rescheduleFromSystem, &r);
+  r.schedule = &s;
+  const SystemSchedule before = s;
+  ASSERT_TRUE(w.runSystems(s).ok());
+  EXPECT_STREQ(r.inner.reason(), "schedule_inside_tick");
+  EXPECT_EQ(s.systemCount, before.systemCount);
+  EXPECT_EQ(s.order[0], before.order[0]);
+  EXPECT_TRUE(w.runSystems(s).ok());
+}
+
 // --- each<>() and the entities created during it ----------------------------
 
 std::vector<std::uint32_t> visitedSlots(World& w, const std::function<void(Entity)>& during) {

@@ -287,3 +287,28 @@ describe('inside a log handler: calls that change or walk a world are refused', 
     });
   }
 });
+
+describe('scheduling inside a tick', () => {
+  it('scheduleSystems from a system is refused; the running tick is unchanged', () => {
+    const a = rig();
+    const b = rig();
+    const got: unknown[] = [];
+    a.hooks.system = () => {
+      for (const fn of [() => a.w.scheduleSystems()]) {
+        try {
+          fn();
+          got.push('ok');
+        } catch (e) {
+          got.push(e);
+        }
+      }
+    };
+    a.w.runSystems();
+    b.w.runSystems();
+    expect(got).toHaveLength(1);
+    for (const e of got) checkOutcome('schedule inside a tick', e, 'schedule_inside_tick');
+    expect(hashOf(a.w)).toBe(hashOf(b.w));
+    a.w.dispose();
+    b.w.dispose();
+  });
+});

@@ -200,6 +200,12 @@ export class SystemRegistry {
   schedule(): number[] {
     const world = this.#world;
     const w = world._live('World.scheduleSystems');
+    if (this.running) {
+      // The core walks the world's schedule during the tick: rescheduling
+      // now would rewrite it under the running runSystems.
+      throw invalid('World.scheduleSystems: called inside a tick (from a system, the timing clock or a loop callback); schedule before or after the tick',
+        'schedule_inside_tick', { callback: world._calls.innermost ?? 'system' });
+    }
     const code = world._raw.worldScheduleSystems(w);
     world._mem.sync();
     check(code, 'World.scheduleSystems: a dependency is missing, the dependencies form a cycle, or two systems declare the same component write (see the log)');

@@ -344,6 +344,9 @@ class World {
   [[nodiscard]] Result<SystemRngState> systemRngState(SystemId id) const noexcept;
   /// Orders the registered systems into `out` and checks the declared I/O
   /// (scheduler.h). On failure `out` is emptied (systemCount 0). Setup path.
+  /// Called from inside a running system: InvalidArgument, reason
+  /// `schedule_inside_tick`, and `out` untouched (it may be the schedule
+  /// being run).
   Status scheduleSystems(SystemSchedule& out) const noexcept;
   /// Runs one tick: every system of `schedule`, one at a time, in order,
   /// each measured and budget-checked (seed 002). Rejected before running
