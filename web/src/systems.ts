@@ -107,7 +107,6 @@ export interface SystemRngState {
   state2: bigint;
 }
 
-
 class Rng implements SystemRng {
   ptr: number;
   readonly #world: World;

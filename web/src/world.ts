@@ -447,9 +447,9 @@ export class World implements Disposable {
    * component of another world, and what a live `each` forbids.
    */
   add<S extends Schema>(e: Entity, c: Component<S>, value: ValueInput<S>): void {
-    if (logHandlers.depth !== 0) refuseInsideLog('World.add');
     // The hot path is kept small (V8 inlines it into a caller's loop); the
     // full checks and the messages run only to throw.
+    if (logHandlers.depth !== 0) refuseInsideLog('World.add');
     const w = this._ptr;
     if (w === 0) this._live('World.add');
     if (typeof e !== 'number' || e >>> 0 !== e) this._entity('World.add', e);
@@ -464,8 +464,8 @@ export class World implements Disposable {
 
   /** Removes `c` from `e` (a no-op when `e` lacks it). Throws for a stale handle and what a live `each` forbids. */
   remove(e: Entity, c: AnyComponent): void {
-    if (logHandlers.depth !== 0) refuseInsideLog('World.remove');
     // As in add().
+    if (logHandlers.depth !== 0) refuseInsideLog('World.remove');
     const w = this._ptr;
     if (w === 0) this._live('World.remove');
     if (typeof e !== 'number' || e >>> 0 !== e) this._entity('World.remove', e);
