@@ -1,4 +1,4 @@
-// replay.ts - replay logs (LGRP v2, v1 read; FACTS.md section 15) with bytes in and
+// replay.ts - replay logs (LGRP v2, v1 read; docs/replay.md) with bytes in and
 // out: an in-memory recorder bound to a world, the parser, the runner and
 // the lock-step diff. A replay re-runs the world's systems from the
 // recorded identity and per-tick input; runReplay returns every tick's
