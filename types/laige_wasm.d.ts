@@ -180,6 +180,8 @@ declare module '*/laige_wasm.mjs' {
     worldEntityCount(w: Ptr): number;
     worldClear(w: Ptr): Code;
     worldHandleAt(w: Ptr, id: number): number;
+    /** worldHandleAt, but 0 also for an entity created during the live iteration (each([]) skips it). */
+    worldIterationHandleAt(w: Ptr, id: number): number;
     worldBeginFrame(w: Ptr): void;
     /** EntityStats (web/layouts.json; read with layouts.gen.ts) */
     worldStats(w: Ptr, out: Ptr): void;
@@ -266,6 +268,8 @@ declare module '*/laige_wasm.mjs' {
     replayWriterDestroy(r: Ptr): void;
     replayWriterFrame(r: Ptr, tick: number, data: Ptr, size: number): Code;
     replayWriterFinish(r: Ptr): Code;
+    /** The error code the next frame of `len` bytes would fail with (0 = it would be written); changes nothing. */
+    replayWriterCanWrite(r: Ptr, len: number): number;
     replayWriterFrameCount(r: Ptr): number;
     replayWriterBytes(r: Ptr): Uint8Array;
     replayParse(data: Ptr, size: number): RawParseResult;

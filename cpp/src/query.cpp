@@ -141,6 +141,7 @@ Status World::beginIteration(std::span<const ComponentTypeId> ids,
         .with("reason", reason)
         .with("count", static_cast<std::uint32_t>(ids.size()));
   }
+  s_->beginIterationSerial();
   g.matched.reset();
   g.read.reset();
   g.matchedCount = 0;
@@ -201,6 +202,8 @@ detail::SlotView World::slotView() const noexcept {
   v.generations = s_->entities.generations();
   v.living = s_->entities.livingFlags();
   v.highWater = s_->entities.highWater();
+  v.bornIn = s_->bornIn.get();
+  v.serial = s_->iterationSerial;
   return v;
 }
 

@@ -96,6 +96,7 @@ Result<Entity> World::create() noexcept {
         .with("entity_count", s.entities.length())
         .with("capacity", s.options.capacity);
   }
+  s.noteCreated(r.value().id());
   ++s.totalCreated;
   const std::uint32_t live = s.entities.length();
   if (live > s.peakInUse) s.peakInUse = live;

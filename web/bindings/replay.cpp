@@ -47,6 +47,9 @@ void replayWriterDestroy(std::uintptr_t r) { delete at<laige::ReplayWriter>(r); 
 std::uint32_t replayWriterFrame(std::uintptr_t r, double tick, std::uintptr_t data, std::uint32_t len) {
   return code(at<laige::ReplayWriter>(r)->writeFrame(static_cast<std::uint64_t>(tick), at<const std::uint8_t>(data), len));
 }
+std::uint32_t replayWriterCanWrite(std::uintptr_t r, std::uint32_t len) {
+  return code(at<laige::ReplayWriter>(r)->canWriteFrame(len));
+}
 std::uint32_t replayWriterFinish(std::uintptr_t r) { return code(at<laige::ReplayWriter>(r)->finish()); }
 double replayWriterFrameCount(std::uintptr_t r) { return static_cast<double>(at<laige::ReplayWriter>(r)->frameCount()); }
 val replayWriterBytes(std::uintptr_t r) {
@@ -231,6 +234,7 @@ EMSCRIPTEN_BINDINGS(laige_replay) {
   function("replayWriterDestroy", &replayWriterDestroy);
   function("replayWriterFrame", &replayWriterFrame);
   function("replayWriterFinish", &replayWriterFinish);
+  function("replayWriterCanWrite", &replayWriterCanWrite);
   function("replayWriterFrameCount", &replayWriterFrameCount);
   function("replayWriterBytes", &replayWriterBytes);
   function("replayParse", &replayParse);

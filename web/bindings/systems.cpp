@@ -49,6 +49,11 @@ std::int64_t jsClock(void* ctx) noexcept {
 std::uint32_t worldRegisterSystem(std::uintptr_t w, std::string name, std::int32_t budgetRaw, std::string dependsOn,
                                   std::uintptr_t ids, std::uintptr_t access, std::uint32_t n, std::uintptr_t out) {
   JsWorld& jw = W(w);
+  // A C string ends at NUL: a name or dependsOn holding one would be cut
+  // short by the registry, so it is refused whole (laige/names.h).
+  if (name.find('\0') != std::string::npos || dependsOn.find('\0') != std::string::npos) {
+    return static_cast<std::uint32_t>(laige::ErrorCode::InvalidArgument);
+  }
   std::vector<laige::SystemIo> io(n + 1);
   for (std::uint32_t i = 0; i < n; ++i) {
     io[i].component = at<const std::uint32_t>(ids)[i];

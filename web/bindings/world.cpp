@@ -44,6 +44,14 @@ std::uint32_t worldClear(std::uintptr_t w) { return code(W(w).world.clear()); }
 std::uint32_t worldHandleAt(std::uintptr_t w, std::uint32_t id) {
   return id > 0xFFFF ? 0u : W(w).world.handleAt(static_cast<std::uint16_t>(id)).bits();
 }
+// each([]) walks slots with this: an entity created during the live
+// iteration reads as absent (docs/query.md).
+std::uint32_t worldIterationHandleAt(std::uintptr_t w, std::uint32_t id) {
+  if (id > 0xFFFF) return 0u;
+  const laige::World& world = W(w).world;
+  const auto slot = static_cast<std::uint16_t>(id);
+  return world.createdDuringIteration(slot) ? 0u : world.handleAt(slot).bits();
+}
 void worldBeginFrame(std::uintptr_t w) { W(w).world.beginFrame(); }
 
 // The stats as the table web/layouts.json lays them out (layouts.gen.h).
@@ -308,6 +316,7 @@ EMSCRIPTEN_BINDINGS(laige_world) {
   function("worldEntityCount", &worldEntityCount);
   function("worldClear", &worldClear);
   function("worldHandleAt", &worldHandleAt);
+  function("worldIterationHandleAt", &worldIterationHandleAt);
   function("worldBeginFrame", &worldBeginFrame);
   function("worldStats", &worldStats);
   function("worldGuardrailStats", &worldGuardrailStats);

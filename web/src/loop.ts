@@ -7,6 +7,7 @@
 import { coreError, invalid, typeName } from './errors.js';
 import { readGameLoopStats } from './layouts.gen.js';
 import { describe } from './schema.js';
+import { activeCallback, refuseDisposeInside, refuseTickInside } from './reentrancy.js';
 import type { ScenarioRun } from './sim.js';
 import { u32, type World } from './world.js';
 
@@ -146,7 +147,7 @@ export class GameLoop implements Disposable {
 
   #ticks(where: string, call: () => number): number {
     this.world._live(where);
-    if (this.world._systems.running) throw invalid(`${where}: the world is inside a tick (called from a system or a loop callback)`, 'reentrant_call', { where, inside: 'tick' });
+    refuseTickInside(where, this.world._calls, this.world._systems.running || this.#inFrame);
     if (this.scenario === null) this.world._systems.ensureScheduled();
     const before = this.currentTick;
     this.#inFrame = true;
@@ -180,6 +181,8 @@ export class GameLoop implements Disposable {
   _tickInput(tick: number): number {
     const fn = this.#input;
     if (fn === undefined || this.#ptr === 0) return -1;
+    const calls = this.world._calls;
+    calls.enter('input');
     try {
       const p: unknown = fn(tick);
       if (p === undefined) return -1;
@@ -194,6 +197,8 @@ export class GameLoop implements Disposable {
     } catch (e) {
       this.#fail(e);
       return -2;
+    } finally {
+      calls.leave();
     }
   }
 
@@ -202,6 +207,8 @@ export class GameLoop implements Disposable {
     if (this.world._systems.hasError) return 1; // a TypeScript system of this tick threw: guard rethrows it
     const fn = this.#onTick;
     if (fn === undefined) return 0;
+    const calls = this.world._calls;
+    calls.enter('onTick');
     try {
       fn(tick);
       return 0;
@@ -209,6 +216,7 @@ export class GameLoop implements Disposable {
       this.#fail(e);
       return 1;
     } finally {
+      calls.leave();
       this.world._mem.sync();
     }
   }
@@ -228,7 +236,8 @@ export class GameLoop implements Disposable {
 
   /** Frees the loop (the world stays). Idempotent. Throws inside one of its own frames (from `input` or `onTick`). */
   dispose(): void {
-    if (this.#inFrame) throw invalid('GameLoop.dispose: called from inside the loop\'s own frame (input/onTick)', 'reentrant_call', { where: 'GameLoop.dispose', inside: 'frame' });
+    // Refused, never deferred, while one of its frames is on the stack.
+    if (this.#inFrame) refuseDisposeInside('GameLoop.dispose', 'game loop', activeCallback(this.world._calls) ?? 'system');
     this._detach();
     this.world._dependents.delete(this);
   }

@@ -50,8 +50,8 @@ export function runEachChunk(world: World, components: unknown, access: unknown,
 function beginEmpty(world: World, where: string): void {
   const code = world._raw.worldBeginIteration(world._ptr, world._mem.scratch, world._mem.scratch + 128, 0);
   if (code !== 0) throw coreError(code, where);
-
   world._iterating++;
+  world._calls.enter(where === 'World.eachChunk' ? 'eachChunk' : 'each');
 }
 
 // The cached query of this component/access shape (validated here: the
@@ -89,8 +89,9 @@ function eachQuery(world: World, where: string, components: unknown, access: unk
   return q;
 }
 
-// The empty query: every live entity in ascending slot id; a slot that
-// becomes live above the starting high-water mark is not visited.
+// The empty query: every live entity in ascending slot id, except those
+// the callback created (docs/query.md#entities-created-during-an-iteration):
+// worldIterationHandleAt reads them as absent, in any slot.
 function eachEntity(world: World, fn: RowFn): void {
   const w = world._ptr;
   const cap = world._options.capacity;
@@ -102,7 +103,7 @@ function eachEntity(world: World, fn: RowFn): void {
     }
   }
   for (let id = 0; id < bound; id++) {
-    const h = world._raw.worldHandleAt(w, id);
+    const h = world._raw.worldIterationHandleAt(w, id);
     if (h !== 0) fn(h);
   }
 }

@@ -353,6 +353,7 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
       count = raw.worldIterationCursors(w, m.scratch + 256, nc, m.cursors, 256);
     }
     world._iterating++;
+    world._calls.enter(where.endsWith('eachChunk') ? 'eachChunk' : 'each');
     this.#prevRead = world._liveRead;
     world._liveRead = this._readIds;
     m.sync();

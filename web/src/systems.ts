@@ -9,6 +9,8 @@ import type { Access } from './component.js';
 import { check, invalid, typeName } from './errors.js';
 import { fx } from './fx.js';
 import { describe } from './schema.js';
+import { refuseTickInside } from './reentrancy.js';
+import { checkName, systemNameProblem } from './names.js';
 import type { AccessList, AnyComponent, Chunk, Refs, World } from './world.js';
 import type { Entity } from './entity.js';
 import { Query, QUERY_OPTION_KEYS, type QueryTerm, type QueryTerms } from './query_object.js';
@@ -130,8 +132,6 @@ export interface SystemRngState {
   state2: bigint;
 }
 
-const NAME_RE = /^[^,\s][^,]*$/;
-
 class Rng implements SystemRng {
   ptr: number;
   readonly #world: World;
@@ -187,10 +187,7 @@ export class SystemRegistry {
     if (typeof def !== 'object' || def === null) throw invalid(`${where}: the definition must be an object, got ${describe(def)}`, 'wrong_type', { where, field: 'def', got: typeName(def) });
     const { name, budgetMs, io = [], dependsOn = [], run } = def;
     const queryDecls: unknown = (def as { queries?: unknown }).queries ?? {};
-    if (typeof name !== 'string' || name.length === 0 || !NAME_RE.test(name) || name.trim() !== name) {
-      throw invalid(`${where}: name must be a non-empty string without commas or surrounding whitespace, got ${describe(name)}`,
-        typeof name === 'string' ? 'invalid_name' : 'wrong_type', { where, field: 'name', got: typeof name === 'string' ? name : typeName(name) });
-    }
+    checkName(where, 'system name', name, systemNameProblem(name), 'name_invalid');
     if (typeof budgetMs !== 'number' || !Number.isFinite(budgetMs) || budgetMs <= 0 || budgetMs >= 32768) {
       throw invalid(`${where}: budgetMs must be a finite number of milliseconds in (0, 32768), got ${describe(budgetMs)}`,
         typeof budgetMs === 'number' ? 'out_of_range' : 'wrong_type', { where, field: 'budgetMs', got: typeof budgetMs === 'number' ? budgetMs : typeName(budgetMs) });
@@ -201,10 +198,7 @@ export class SystemRegistry {
     if (!Array.isArray(dependsOn)) throw invalid(`${where}: dependsOn must be an array of system names, got ${describe(dependsOn)}`, 'wrong_type', { where, field: 'dependsOn', got: typeName(dependsOn) });
     if (dependsOn.length > 16) throw invalid(`${where}: at most 16 dependencies, got ${dependsOn.length}`, 'out_of_range', { where, field: 'dependsOn.length', got: dependsOn.length, max: 16 });
     for (const d of dependsOn as unknown[]) {
-      if (typeof d !== 'string' || d.length === 0 || !NAME_RE.test(d) || d.trim() !== d) {
-        throw invalid(`${where}: dependsOn entries must be system names, got ${describe(d)}`,
-          typeof d === 'string' ? 'invalid_name' : 'wrong_type', { where, field: 'dependsOn', got: typeof d === 'string' ? d : typeName(d) });
-      }
+      checkName(where, 'dependsOn entry', d, systemNameProblem(d), 'dep_spec_invalid');
     }
     if (typeof queryDecls !== 'object' || queryDecls === null || Array.isArray(queryDecls)) {
       throw invalid(`${where}: queries must be an object of named query declarations, got ${describe(queryDecls)}`, 'wrong_type', { where, field: 'queries', got: typeName(queryDecls) });
@@ -242,6 +236,12 @@ export class SystemRegistry {
   schedule(): number[] {
     const world = this.#world;
     const w = world._live('World.scheduleSystems');
+    if (this.running) {
+      // The core walks the world's schedule during the tick: rescheduling
+      // now would rewrite it under the running runSystems.
+      throw invalid('World.scheduleSystems: called inside a tick (from a system, the timing clock or a loop callback); schedule before or after the tick',
+        'schedule_inside_tick', { callback: world._calls.innermost ?? 'system' });
+    }
     const code = world._raw.worldScheduleSystems(w);
     world._mem.sync();
     check(code, 'World.scheduleSystems');
@@ -262,7 +262,7 @@ export class SystemRegistry {
     const w = world._live(where);
     if (input !== undefined && !(input instanceof Uint8Array)) throw invalid(`${where}: input must be a Uint8Array, got ${describe(input)}`, 'wrong_type', { where, field: 'input', got: typeName(input) });
     if (input !== undefined && input.length > 1 << 20) throw invalid(`${where}: input is over 1 MiB (${input.length} bytes)`, 'out_of_range', { where, field: 'input.length', got: input.length, max: 1 << 20 });
-    if (this.running) throw invalid(`${where}: nested runSystems (called from a system)`, 'reentrant_call', { where, inside: 'tick' });
+    refuseTickInside(where, world._calls, this.running);
     this.ensureScheduled();
     const m = world._mem;
     let ptr = 0;
@@ -329,6 +329,7 @@ export class SystemRegistry {
     };
     const outer = world._sys;
     world._sys = body.sys;
+    world._calls.enter('system');
     try {
       body.run(ctx as unknown as SystemContext<never>);
     } catch (e) {
@@ -337,6 +338,7 @@ export class SystemRegistry {
     } finally {
       live = false;
       world._sys = outer;
+      world._calls.leave();
       if (rng !== null) rng.ptr = 0;
       m.sync();
     }
@@ -440,12 +442,16 @@ export class SystemRegistry {
 
   /** @internal Called by the C++ clock hook. Never throws. */
   clockNs(): number {
+    if (this.#clock === null) return 0;
+    this.#world._calls.enter('clock');
     try {
-      const v = this.#clock?.() ?? 0;
+      const v = this.#clock();
       return typeof v === 'number' && Number.isFinite(v) ? Math.floor(v) : 0;
     } catch (e) {
       this.recordError(e);
       return 0;
+    } finally {
+      this.#world._calls.leave();
     }
   }
 }

@@ -20,6 +20,8 @@ import { type AnyQuery, Query, type QueryOptions, type QueryTerms } from './quer
 import { type RunningSystem, checkAccess, checkClear } from './system_io.js';
 import { SystemRegistry, type SystemContext, type SystemQueryDecl, type SystemDef, type SystemHandle, type SystemInfo,
   type SystemRngState, type SystemTimingStats, type SystemTimingWindow } from './systems.js';
+import { CallStack, activeCallback, logHandlers, refuseDisposeInside, refuseInsideLog } from './reentrancy.js';
+import { checkName, componentNameProblem } from './names.js';
 
 // Symbol.dispose for runtimes that lack it (older browsers): the symbol TS
 // and Node use for `using`.
@@ -170,6 +172,8 @@ export class World implements Disposable {
   /** @internal */ readonly _systems: SystemRegistry;
   /** @internal Active `each`/`eachChunk` calls on this world (0 or 1). */
   _iterating = 0;
+  /** @internal The callbacks running inside calls on this world (reentrancy.ts). */
+  readonly _calls = new CallStack();
   /** @internal Disposers of loops and recorders bound to this world. */
   readonly _dependents = new Set<{ _detach(): void }>();
   #handles = 0;
@@ -256,9 +260,11 @@ export class World implements Disposable {
   /** Frees the world (and stops its game loops and replay recorders). Idempotent; every later call throws. */
   dispose(): void {
     if (this._ptr === 0) return;
-    if (this._iterating !== 0 || this._systems.running) {
-      throw invalid('World.dispose: the world is inside each or runSystems (dispose it after the call returns)', 'reentrant_call', { where: 'World.dispose', inside: this._iterating !== 0 ? 'each' : 'tick' });
-    }
+    // Refused, never deferred, while a call on this world is on the stack
+    // (docs/typescript.md#callbacks-and-re-entrancy).
+    refuseDisposeInside(this._scenario === null ? 'World.dispose' : `ScenarioRun(${this._scenario}).dispose`,
+      this._scenario === null ? 'world' : 'scenario run',
+      activeCallback(this._calls) ?? (this._systems.running ? 'system' : undefined));
     for (const d of [...this._dependents]) d._detach();
     this._dependents.clear();
     if (this.#handles !== 0) this._raw._free(this.#handles);
@@ -297,6 +303,7 @@ export class World implements Disposable {
 
   /** Creates an entity (the slot freed last, else the next fresh slot). BudgetExhausted when `capacity` are live. */
   create(): Entity {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.create');
     const w = this._live('World.create');
     const m = this._mem;
     const code = this._raw.worldCreateEntity(w, m.out);
@@ -306,6 +313,7 @@ export class World implements Disposable {
 
   /** Destroys a live entity; a stale or foreign handle throws InvalidArgument. */
   destroy(e: Entity): void {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.destroy');
     const w = this._live('World.destroy');
     if (this._sys !== null) checkAccess(this, 'World.destroy', null, 'destroy', this._entity('World.destroy', e));
     const code = this._raw.worldDestroyEntity(w, this._entity('World.destroy', e));
@@ -333,9 +341,10 @@ export class World implements Disposable {
     return this._raw.worldCapacity(this._live('World.capacity'));
   }
 
-  /** The live handle at slot `id`, or undefined. */
+  /** The live handle at slot `id` (0..capacity-1; else InvalidArgument), or undefined. */
   handleAt(id: number): Entity | undefined {
-    const h = this._raw.worldHandleAt(this._live('World.handleAt'), u32('World.handleAt: id', id, 0, 65535));
+    const w = this._live('World.handleAt');
+    const h = this._raw.worldHandleAt(w, u32('World.handleAt: id', id, 0, this._options.capacity - 1));
     return h === 0 ? undefined : h;
   }
 
@@ -349,6 +358,7 @@ export class World implements Disposable {
 
   /** Marks a frame start (resets the per-frame churn counter). */
   beginFrame(): void {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.beginFrame');
     this._raw.worldBeginFrame(this._live('World.beginFrame'));
   }
 
@@ -363,6 +373,7 @@ export class World implements Disposable {
   /** Destroys every live entity (slots 0, 1, 2, ... are handed out again next). */
   clear(): void {
     checkClear(this);
+    if (logHandlers.depth !== 0) refuseInsideLog('World.clear');
     check(this._raw.worldClear(this._live('World.clear')), 'World.clear');
   }
 
@@ -376,13 +387,11 @@ export class World implements Disposable {
    * fields largest kind first.
    */
   registerComponent<const S extends Schema>(name: string, schema: S): Component<S> {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.registerComponent');
     const where = `World.registerComponent(${describe(name)})`;
     const w = this._live(where);
     this._notScenario(where);
-    if (typeof name !== 'string' || name.length === 0 || name.length > 63) {
-      throw invalid(`${where}: the name must be a non-empty string of at most 63 characters, got ${describe(name)}`,
-        typeof name === 'string' ? 'invalid_name' : 'wrong_type', { where: 'World.registerComponent', field: 'name', got: typeof name === 'string' ? name : typeName(name) });
-    }
+    checkName(where, 'component name', name, componentNameProblem(name), 'component_name_invalid');
     const fields = parseSchema(where, schema);
     const r = this._raw.worldRegisterComponent(w, name, fields);
     this._mem.sync();
@@ -438,6 +447,7 @@ export class World implements Disposable {
   add<S extends Schema>(e: Entity, c: Component<S>, value: ValueInput<S>): void {
     // The hot path is kept small (V8 inlines it into a caller's loop); the
     // full checks and the messages run only to throw.
+    if (logHandlers.depth !== 0) refuseInsideLog('World.add');
     const w = this._ptr;
     if (w === 0) this._live('World.add');
     if (typeof e !== 'number' || e >>> 0 !== e) this._entity('World.add', e);
@@ -454,6 +464,7 @@ export class World implements Disposable {
   /** Removes `c` from `e` (a no-op when `e` lacks it). Throws for a stale handle and what a live `each` forbids. */
   remove(e: Entity, c: AnyComponent): void {
     // As in add().
+    if (logHandlers.depth !== 0) refuseInsideLog('World.remove');
     const w = this._ptr;
     if (w === 0) this._live('World.remove');
     if (typeof e !== 'number' || e >>> 0 !== e) this._entity('World.remove', e);
@@ -500,9 +511,16 @@ export class World implements Disposable {
     return this._raw.worldArchetypeCount(this._live('World.archetypeCount'));
   }
 
-  /** The component ids of archetype `id` (ascending). */
+  /** The component ids of archetype `id` (ascending; 0, the empty set, has none). An id above archetypeCount is InvalidArgument (archetype_unknown). */
   archetypeComponents(id: number): number[] {
-    const r = this._raw.worldArchetypeComponents(this._live('World.archetypeComponents'), u32('World.archetypeComponents: id', id, 0, 65535));
+    const where = 'World.archetypeComponents';
+    const w = this._live(where);
+    const count = this._raw.worldArchetypeCount(w);
+    if (typeof id === 'number' && Number.isInteger(id) && id > count && id <= MAX_U32) {
+      throw invalid(`${where}: no archetype ${id} (this world has ${count}: ids 1..${count}, 0 is the empty set)`,
+        'archetype_unknown', { archetype: id, count });
+    }
+    const r = this._raw.worldArchetypeComponents(w, u32(`${where}: id`, id, 0, count));
     this._mem.sync();
     return r;
   }
@@ -541,6 +559,7 @@ export class World implements Disposable {
   /** @internal Ends the guarded iteration (always, from a finally). */
   _end(): void {
     this._iterating--;
+    this._calls.leave();
     if (this._ptr !== 0) this._raw.worldEndIteration(this._ptr);
   }
 
@@ -556,6 +575,7 @@ export class World implements Disposable {
    */
   each<const C extends readonly AnyComponent[], const A extends AccessList<C>>(
     components: C, access: A, fn: (e: Entity, ...refs: Refs<C, A>) => void): void {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.each');
     runEach(this, components, access, fn as unknown as (...args: unknown[]) => void);
   }
 
@@ -567,6 +587,7 @@ export class World implements Disposable {
    * grows (any allocating call): re-derive them after mutating the world.
    */
   eachChunk<const C extends readonly AnyComponent[]>(components: C, access: AccessList<C>, fn: (chunk: Chunk) => void): void {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.eachChunk');
     runEachChunk(this, components, access, fn);
   }
 
@@ -582,12 +603,14 @@ export class World implements Disposable {
    * names systems it runs after.
    */
   registerSystem<const Q extends { readonly [name: string]: SystemQueryDecl } = Record<never, never>>(def: SystemDef<Q>): SystemHandle {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.registerSystem');
     this._notScenario('World.registerSystem');
     return this._systems.register(def as unknown as SystemDef<never>);
   }
 
   /** Orders the registered systems (dependencies, I/O checks); returns the system ids in run order. */
   scheduleSystems(): number[] {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.scheduleSystems');
     this._notScenario('World.scheduleSystems');
     return this._systems.schedule();
   }
@@ -632,6 +655,7 @@ export class World implements Disposable {
 
   /** FNV-1a-64 of the authoritative state after `tick` completed ticks (the `<tick> <hash>` value). */
   stateHash(tick: number | bigint): bigint {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.stateHash');
     const w = this._live('World.stateHash');
     const t = tickOf('World.stateHash', tick);
     const m = this._mem;
@@ -642,6 +666,7 @@ export class World implements Disposable {
 
   /** stateHash without the per-system PRNG part. */
   componentStateHash(tick: number | bigint): bigint {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.componentStateHash');
     const w = this._live('World.componentStateHash');
     const t = tickOf('World.componentStateHash', tick);
     const m = this._mem;
@@ -652,6 +677,7 @@ export class World implements Disposable {
 
   /** Compares this world's live state (A) with `other` (B) per (slot, component); both must register the same components in the same order. */
   stateDiff(other: World, maxItems = 16): StateDiff {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.stateDiff');
     const where = 'World.stateDiff';
     const w = this._live(where);
     if (!(other instanceof World)) throw invalid(`${where}: other must be a World, got ${describe(other)}`, 'wrong_type', { where, field: 'other', got: typeName(other) });
