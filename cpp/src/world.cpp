@@ -8,6 +8,7 @@
 #include "laige/assert.h"
 #include "laige/detail/world_state.h"
 #include "laige/logging.h"
+#include "system_access.h"
 
 namespace laige {
 
@@ -119,8 +120,10 @@ Status World::destroy(Entity e) noexcept {
     return ErrorCode::InvalidArgument;
   }
   detail::WorldState& s = *s_;
-  // The iteration guard (seed 004): checked before any side effect.
+  // The iteration guard (seed 004) and the running system's declared io:
+  // checked before any side effect.
   if (const Status g = detail::guardDestroy(s, e); !g.ok()) return g;
+  if (const Status a = detail::checkDestroy(s, e); !a.ok()) return a;
   s.detachRow(e.id());
   s.entities.despawn(e);
   ++s.totalDestroyed;
@@ -156,6 +159,7 @@ Status World::clear() noexcept {
   if (!s_) return Status{};
   detail::WorldState& s = *s_;
   if (const Status g = detail::guardClear(s); !g.ok()) return g;  // seed 004
+  if (const Status a = detail::checkClear(s); !a.ok()) return a;
   const std::uint32_t high = s.entities.highWater();
   for (std::uint32_t id = 0; id < high; ++id) {
     if (s.entities.isIndexAlive(id)) s.detachRow(static_cast<std::uint16_t>(id));
