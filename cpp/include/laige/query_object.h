@@ -92,7 +92,7 @@ struct TermTraits<Reads<T>> {
   using Component = ComponentKey<T>;
   static constexpr TermKind kKind = TermKind::Read;
   static constexpr bool kArg = true;
-  using Column = RequiredColumn<const Component*>;
+  using Source = RequiredColumn<const Component*>;
 };
 template <class T>
 struct TermTraits<Writes<T>> {
@@ -100,7 +100,7 @@ struct TermTraits<Writes<T>> {
   using Component = ComponentKey<T>;
   static constexpr TermKind kKind = TermKind::Write;
   static constexpr bool kArg = true;
-  using Column = RequiredColumn<Component*>;
+  using Source = RequiredColumn<Component*>;
 };
 template <class T>
 struct TermTraits<With<T>> {
@@ -123,7 +123,7 @@ struct TermTraits<Optional<T, A>> {
   static constexpr bool kWrite = kAccessOf<A> == Access::Write;
   static constexpr TermKind kKind = kWrite ? TermKind::OptionalWrite : TermKind::OptionalRead;
   static constexpr bool kArg = true;
-  using Column = OptionalColumn<std::conditional_t<kWrite, Component*, const Component*>>;
+  using Source = OptionalColumn<std::conditional_t<kWrite, Component*, const Component*>>;
 };
 
 /// The compile-time facts of a term list.
@@ -163,7 +163,7 @@ template <class L, std::size_t J>
 inline auto termColumn(const Archetype& a, const ComponentTypeId* ids) noexcept {
   constexpr std::size_t I = L::kArgTerms[J];
   using Traits = TermTraits<typename L::template Term<I>>;
-  using Source = typename Traits::Column;
+  using Source = typename Traits::Source;
   using P = decltype(Source::base);
   const std::uint8_t col = a.colOf[ids[I]];
   if constexpr (termRequired(Traits::kKind)) {

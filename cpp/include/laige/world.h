@@ -85,6 +85,8 @@ template <class T, class Access>
 struct Io;
 template <class... Terms>
 class Query;
+template <class... Queries>
+struct QueryIo;
 namespace detail {
 struct QueryCache;
 struct QueryRun;
@@ -333,6 +335,14 @@ class World {
   /// validation as the runtime overload below.
   template <class... Ts, class... As>
   Result<SystemId> registerSystem(const SystemDef& def, Io<Ts, As>... io) noexcept;
+  /// Registers a system whose io is derived from its query types plus
+  /// optional Io<> declarations (for get/add/remove outside the queries):
+  /// `registerSystem(Move_Def, QueryIo<Movers>{}, Io<Health, Write>{})`.
+  /// A component named more than once is declared once, Write if any
+  /// mention writes (system.h). Validation as the runtime overload.
+  template <class... Queries, class... Ts, class... As>
+  Result<SystemId> registerSystem(const SystemDef& def, QueryIo<Queries...> queries,
+                                  Io<Ts, As>... io) noexcept;
   /// Registers a system with `count` runtime I/O declarations (the wasm
   /// layer's path). Validation, first failure wins, each a rate-limited
   /// `system` warn: moved-from world -> InvalidArgument (no log); name null
