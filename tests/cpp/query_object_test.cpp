@@ -274,7 +274,7 @@ TEST(QueryObject, TheLegalityGuardAppliesAsInWorldEach) {
                  EXPECT_STREQ(nested.reason(), "iteration_nested");
                  EXPECT_TRUE(w.addComponent(other, OB{3}).ok());  // {B} is not matched: legal
                }).ok());
-  ASSERT_TRUE(w.addComponent(other, OB{2}).ok());  // undo the legal write
+  ASSERT_TRUE(w.addComponent(other, OB{20}).ok());  // undo the legal write
   EXPECT_EQ(w.stateHash(0), before);  // every rejected call changed nothing
   EXPECT_GE(logs.count("ecs", "iteration_write_during_read"), 1u);
   EXPECT_GE(logs.count("ecs", "iteration_mutation"), 1u);
