@@ -86,8 +86,11 @@ Result<World> World::create(const Options& options) noexcept {
 Result<Entity> World::create() noexcept {
   if (!s_) return ErrorCode::BudgetExhausted;
   detail::WorldState& s = *s_;
-  Result<Entity> r = s.entities.spawn();
-  if (r.isError()) return r;
+  const Result<Entity> spawned = s.entities.spawn();
+  if (spawned.isError()) [[unlikely]] return spawned;
+  // Returned as a fresh Result built from the handle: returning `spawned`
+  // would copy its whole Status (256 bytes) on every create.
+  const Entity e = spawned.value();
   ++s.totalCreated;
   const std::uint32_t live = s.entities.length();
   if (live > s.peakInUse) s.peakInUse = live;
@@ -110,7 +113,7 @@ Result<Entity> World::create() noexcept {
                    log::field("level", kBudgetPct[level]));
 #endif
   }
-  return r;
+  return e;
 }
 
 Status World::destroy(Entity e) noexcept {
