@@ -124,6 +124,11 @@ Status guardMove(const WorldState& s, Entity e, ComponentTypeId c, ArchetypeId f
 
 Status World::beginIteration(std::span<const ComponentTypeId> ids,
                              std::span<const Access> access) noexcept {
+  return beginIteration(ids, access, {});
+}
+
+Status World::beginIteration(std::span<const ComponentTypeId> ids, std::span<const Access> access,
+                             std::span<const ComponentTypeId> without) noexcept {
   if (!s_) return Status{};  // a moved-from world is empty: nothing to walk, nothing to guard
   detail::EcsState& s = s_->ecs;
   detail::IterationGuard& g = s.guard;
@@ -137,10 +142,16 @@ Status World::beginIteration(std::span<const ComponentTypeId> ids,
       if (ids[j] == ids[i] && ids[i] != kInvalidComponentTypeId) reason = "component_repeated";
     }
   }
+  if (reason == nullptr && without.size() > kMaxArchetypeComponents) reason = "too_many_components";
+  for (std::size_t i = 0; reason == nullptr && i < without.size(); ++i) {
+    for (std::size_t j = 0; reason == nullptr && j < ids.size(); ++j) {
+      if (ids[j] == without[i] && without[i] != kInvalidComponentTypeId) reason = "component_repeated";
+    }
+  }
   if (reason != nullptr) {
     LAIGE_LOG_WARN("ecs", "iteration_invalid", detail::kInvalidText, log::field("reason", reason),
                    log::field("count", static_cast<std::uint32_t>(ids.size())));
-    return ErrorCode::InvalidArgument;
+    return Status::failure(ErrorCode::InvalidArgument, "iteration_invalid").with("reason", reason);
   }
   bool unregistered = false;
   for (std::size_t i = 0; i < ids.size(); ++i) {
@@ -154,6 +165,10 @@ Status World::beginIteration(std::span<const ComponentTypeId> ids,
       if (!detail::systemAllows(*s_, ids[i], access[i])) {
         return detail::systemIoViolation(*s_, ids[i], access[i] == Access::Write ? "write" : "read");
       }
+    }
+    for (const ComponentTypeId c : without) {
+      if (c == kInvalidComponentTypeId || c > s.components.size()) continue;
+      if (!detail::systemAllows(*s_, c, Access::Read)) return detail::systemIoViolation(*s_, c, "read");
     }
   }
   g.matched.reset();
@@ -169,6 +184,7 @@ Status World::beginIteration(std::span<const ComponentTypeId> ids,
       detail::Archetype& a = *s.archetypes[aid];
       bool all = true;
       for (const ComponentTypeId c : ids) all = all && a.colOf[c] != 0;
+      for (const ComponentTypeId c : without) all = all && (c > kMaxComponentTypes || a.colOf[c] == 0);
       if (!all) continue;
       detail::normalize(s, a);  // the ordered read: slot order restored here
       g.matched.insert(a.id);

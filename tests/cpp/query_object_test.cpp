@@ -219,6 +219,35 @@ TEST(QueryObject, CacheFollowsNewArchetypesLateRegistrationClearAndMoves) {
   EXPECT_EQ(q.count(moved), 2u);  // and back
 }
 
+// The JS-driven form of a query with Without terms matches the same
+// archetypes, in the same order, as the query object.
+TEST(QueryObject, BeginIterationWithExclusionMatchesTheQuery) {
+  World w = makeWorld();
+  Prng rng(3);
+  populate(w, rng, 80);
+  Query<Reads<OA>, Without<OC>, Without<OTag>> q(w);
+  const ComponentTypeId ids[] = {w.componentId<OA>()};
+  const Access access[] = {Access::Read};
+  const ComponentTypeId without[] = {w.componentId<OC>(), w.componentId<OTag>()};
+  ASSERT_TRUE(w.beginIteration(ids, access, without).ok());
+  std::vector<ArchetypeId> js;
+  for (std::uint32_t k = 0; k < w.iterationArchetypeCount(); ++k) js.push_back(w.iterationArchetype(k));
+  w.endIteration();
+  std::vector<ArchetypeId> native;
+  for (ArchetypeId a = 1; a <= w.archetypeCount(); ++a) {
+    if (q.matches(a)) native.push_back(a);
+  }
+  EXPECT_EQ(js, native);
+  EXPECT_EQ(js.size(), q.archetypeCount(w));
+  EXPECT_FALSE(js.empty());
+  // A component both listed and excluded is rejected, changing nothing.
+  const ComponentTypeId clash[] = {w.componentId<OA>()};
+  const Status st = w.beginIteration(ids, access, clash);
+  EXPECT_EQ(st.error(), ErrorCode::InvalidArgument);
+  EXPECT_STREQ(st.fieldValue("reason"), "component_repeated");
+  EXPECT_FALSE(w.isIterating());
+}
+
 TEST(QueryObject, UnregisteredRequiredTermMatchesNothingUntilRegistered) {
   World w = makeWorld();
   Query<Reads<OLate>> late(w);

@@ -39,7 +39,7 @@ LAIGE_COMPONENT(STag);
 // What the system body does this run; it stores the call's Status.
 enum class Act {
   EachLegal, EachWriteOfRead, EachUndeclared, QueryLegal, QueryWithoutUndeclared, QueryWriteOfRead,
-  BeginLegal, BeginWriteOfRead, BeginUndeclared, OverwriteLegal, OverwriteRead, AddDeclaredRead,
+  BeginLegal, BeginWriteOfRead, BeginUndeclared, BeginWithoutUndeclared, OverwriteLegal, OverwriteRead, AddDeclaredRead,
   AddUndeclared, RemoveDeclaredRead, RemoveUndeclared, GetWriteLegal, GetWriteOfRead, GetBytesWriteOfRead,
   GetConstRead, DestroyLegal, DestroyUndeclared, ClearUndeclared, CreateAlways,
 };
@@ -83,6 +83,14 @@ void body(World& w, SystemContext& ctx) {
                                      gAct == Act::BeginUndeclared ? w.componentId<SH>() : w.componentId<SV>()};
       const Access access[] = {Access::Write, gAct == Act::BeginWriteOfRead ? Access::Write : Access::Read};
       gStatus = w.beginIteration(ids, access);
+      w.endIteration();
+      return;
+    }
+    case Act::BeginWithoutUndeclared: {
+      const ComponentTypeId ids[] = {w.componentId<SP>()};
+      const Access access[] = {Access::Read};
+      const ComponentTypeId without[] = {w.componentId<SH>()};
+      gStatus = w.beginIteration(ids, access, without);
       w.endIteration();
       return;
     }
@@ -169,6 +177,7 @@ constexpr Violation kViolations[] = {
     {Act::EachWriteOfRead, "SV", "write"},    {Act::EachUndeclared, "SH", "read"},
     {Act::QueryWithoutUndeclared, "SH", "read"}, {Act::QueryWriteOfRead, "SV", "write"},
     {Act::BeginWriteOfRead, "SV", "write"},   {Act::BeginUndeclared, "SH", "read"},
+    {Act::BeginWithoutUndeclared, "SH", "read"},
     {Act::OverwriteRead, "SV", "write"},      {Act::AddUndeclared, "SH", "add"},
     {Act::RemoveUndeclared, "SH", "remove"},  {Act::DestroyUndeclared, "SH", "destroy"},
     {Act::ClearUndeclared, "SH", "destroy"},

@@ -313,6 +313,14 @@ class World {
   /// unregistered id matches nothing. Moved-from world -> InvalidArgument.
   Status beginIteration(std::span<const ComponentTypeId> ids,
                         std::span<const Access> access) noexcept;
+  /// beginIteration with exclusion: archetypes holding any `without` id are
+  /// not matched (the JS form of a query's Without terms). An id both
+  /// listed and excluded, or more than kMaxArchetypeComponents excluded ->
+  /// InvalidArgument + warn ecs/iteration_invalid; inside a running system
+  /// every registered excluded id must be declared (system_io_violation).
+  /// An unregistered excluded id excludes nothing.
+  Status beginIteration(std::span<const ComponentTypeId> ids, std::span<const Access> access,
+                        std::span<const ComponentTypeId> without) noexcept;
   /// Removes the iteration guard (no-op without one): every mutation is
   /// legal again.
   void endIteration() noexcept;
