@@ -8,11 +8,27 @@
 #include <memory>
 
 #include "laige/detail/ecs_state.h"
+#include "laige/detail/query_cache.h"
 #include "laige/detail/system_registry.h"
 #include "laige/entity.h"
 #include "laige/world.h"
 
 namespace laige::detail {
+
+/// One cache of world.each: the listed type list's key (0 = free slot),
+/// its cache and the resolved ids (in listed order).
+struct EachCacheSlot {
+  std::uint32_t key = 0;
+  QueryCache cache;
+  ComponentTypeId ids[kMaxArchetypeComponents] = {};
+};
+/// world.each caches per world (open addressing by key; a world that uses
+/// more distinct type lists walks the rest uncached, still correctly).
+inline constexpr std::uint32_t kEachCacheSlots = 64;
+
+/// A process-wide serial per WorldState (1, 2, 3, ...): what a query's
+/// cache is keyed on. Never simulation state.
+std::uint64_t allocateWorldSerial() noexcept;
 
 /// The state behind a live World. Allocated once by World::create.
 struct WorldState {
@@ -74,6 +90,11 @@ struct WorldState {
   void noteCreated(std::uint32_t id) noexcept {
     bornIn[id] = ecs.guard.active ? iterationSerial : 0;
   }
+  // Queries (query_cache.cpp): this state's serial and world.each's caches,
+  // allocated with the world so that no each call ever allocates.
+  std::uint64_t serial = allocateWorldSerial();
+  EachCacheSlot eachCaches[kEachCacheSlots];
+  EachCacheSlot eachScratch;  // the uncached fallback, reset every call
 };
 
 }  // namespace laige::detail
