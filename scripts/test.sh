@@ -46,8 +46,8 @@ suite "build @laige/sim (tsc)" npm run --silent build:ts
 suite "vitest" npm run --silent test:ts
 suite "npm pack smoke" bash tests/pack/run.sh
 suite "cross-build determinism (goldens x g++/clang++ -O0..-O2 -march=native)" bash tests/determinism/cross_build.sh
-suite "compile-time component rejections (g++, em++)" bash tests/compile_fail/run.sh
-suite "install + find_package consumer" bash tests/install/run.sh
+suite "compile-time rejections: components (g++, em++), unsafe float modes (g++, clang++, em++)" bash tests/compile_fail/run.sh
+suite "install: find_package + pkg-config consumers, fp32 self-pinning (-O3 -march=native, no -ffp-contract), unannounced clang modes" bash tests/install/run.sh
 suite "e2e (chromium)" bash tests/e2e/run.sh
 
 echo
