@@ -56,16 +56,19 @@ g++ -std=c++20 -O2 -march=native "$root/tests/install/consumer/main.cpp" $(pkg-c
 g++ -std=c++20 -O3 -march=native -I"$root/cpp/scenarios" "${float_src[@]}" $(pkg-config --cflags --libs laige_sim) -o "$tmp/pc_float"
 check "pkg-config, g++ -O3 -march=native" "$tmp/pc_float"
 
-if command -v clang++ >/dev/null; then
-  for unsafe in "-freciprocal-math" "-funsafe-math-optimizations" \
-                "-fassociative-math -fno-signed-zeros -fno-trapping-math" "-fno-signed-zeros" \
-                "-fno-honor-nans -fno-honor-infinities" "-fapprox-func"; do
-    b="$tmp/fc-$(echo "$unsafe" | tr -c 'a-z0-9' '_')"
-    cmake -S "$root/tests/install/float_consumer" -B "$b" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-      -DCMAKE_CXX_COMPILER=clang++ "-DCMAKE_CXX_FLAGS=$unsafe -march=native" \
-      -DCMAKE_PREFIX_PATH="$tmp/prefix" -DLAIGE_SOURCE_DIR="$root" >/dev/null
-    cmake --build "$b" >/dev/null
-    check "find_package, clang++ CXXFLAGS=\"$unsafe -march=native\"" "$b/float_consumer"
-  done
-fi
+# The CMake route also with contraction forced on: the interface's
+# -ffp-contract=off comes last and wins (and lets the backend skip its barrier).
+for case in "clang++|-freciprocal-math" "clang++|-funsafe-math-optimizations" \
+            "clang++|-fassociative-math -fno-signed-zeros -fno-trapping-math" "clang++|-fno-signed-zeros" \
+            "clang++|-fno-honor-nans -fno-honor-infinities" "clang++|-fapprox-func" \
+            "clang++|-ffp-contract=fast" "g++|-ffp-contract=fast"; do
+  cxx=${case%%|*}; unsafe=${case#*|}
+  command -v "$cxx" >/dev/null || continue
+  b="$tmp/fc-$cxx-$(echo "$unsafe" | tr -c 'a-z0-9' '_')"
+  cmake -S "$root/tests/install/float_consumer" -B "$b" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CXX_COMPILER="$cxx" "-DCMAKE_CXX_FLAGS=$unsafe -march=native" \
+    -DCMAKE_PREFIX_PATH="$tmp/prefix" -DLAIGE_SOURCE_DIR="$root" >/dev/null
+  cmake --build "$b" >/dev/null
+  check "find_package, $cxx CXXFLAGS=\"$unsafe -march=native\"" "$b/float_consumer"
+done
 exit $fail

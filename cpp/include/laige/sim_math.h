@@ -167,18 +167,37 @@ struct FixedScalarOps {
   static constexpr float toFloat(Scalar a) noexcept { return Scalar::toFloat(a); }
 };
 
+// Whether the target can fuse a multiply and an add into one instruction
+// (FMA). x86 without FMA/FMA4/AVX-512 (the x86-64 baseline every laige
+// preset builds for) has none, and neither has wasm, so there no compiler
+// can contract and the barrier below compiles to nothing. Every other
+// target (x86 with -march=haswell or native, AArch64, ...) has one.
+// LAIGE_FP_CONTRACT_PINNED is defined by the CMake package's interface
+// options, which also put -ffp-contract=off last on the command line: there
+// contraction is already off and the barrier is skipped (no cost). Hand
+// builds and pkg-config builds do not define it and keep the barrier.
+#if defined(LAIGE_FP_CONTRACT_PINNED) || defined(__wasm__) || defined(__EMSCRIPTEN__) || \
+    ((defined(__x86_64__) || defined(__i386__)) && !defined(__FMA__) && !defined(__FMA4__) && !defined(__AVX512F__))
+#define LAIGE_DETAIL_TARGET_HAS_FMA 0
+#else
+#define LAIGE_DETAIL_TARGET_HAS_FMA 1
+#endif
+
 /// A binary32 value the optimiser cannot see through: the empty asm claims to
 /// rewrite it in its register, so a product passed through here is rounded
 /// and cannot be fused with a following add into an FMA, under any
-/// -ffp-contract and -march (g++ fuses across inlined calls by default).
-/// Costs no instruction; it only pins the value to a register (x86: an SSE
-/// register, AArch64: a SIMD register, elsewhere: memory). Nothing on wasm,
-/// which has no fused multiply-add. Not usable in constant evaluation (the
-/// callers test std::is_constant_evaluated()).
+/// -ffp-contract (g++ fuses across inlined calls by default). No
+/// instruction; it only pins the value to a register (x86: an SSE register,
+/// AArch64: a SIMD register, elsewhere: memory), which stops the compiler
+/// from packing the x and y products of a vector into one SIMD multiply
+/// (about +15 % on the float scenario at -O2 -march=native without the CMake
+/// package's flags; docs/sim_math.md#cost).
+/// The identity where the target has no FMA (LAIGE_DETAIL_TARGET_HAS_FMA).
+/// Not usable in constant evaluation (callers test std::is_constant_evaluated()).
 inline float opaqueFloat(float v) noexcept {
-#if defined(__wasm__) || defined(__EMSCRIPTEN__)
+#if !LAIGE_DETAIL_TARGET_HAS_FMA
   return v;
-#elif defined(__GNUC__) && (defined(__x86_64__) || (defined(__i386__) && defined(__SSE_MATH__)))
+#elif defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
   __asm__("" : "+x"(v));
   return v;
 #elif defined(__GNUC__) && defined(__aarch64__)
@@ -198,9 +217,9 @@ inline float opaqueFloat(float v) noexcept {
 /// The same barrier for binary64 (the internal precision of the fp32
 /// functions in laige/sim_math_fn.h).
 inline double opaqueDouble(double v) noexcept {
-#if defined(__wasm__) || defined(__EMSCRIPTEN__)
+#if !LAIGE_DETAIL_TARGET_HAS_FMA
   return v;
-#elif defined(__GNUC__) && (defined(__x86_64__) || (defined(__i386__) && defined(__SSE2_MATH__)))
+#elif defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
   __asm__("" : "+x"(v));
   return v;
 #elif defined(__GNUC__) && defined(__aarch64__)
@@ -224,17 +243,11 @@ struct Fp32ScalarOps {
   /// The backend scalar.
   using Scalar = float;
 
-  /// a + b. The operands pass the barrier, so a product the caller wrote
-  /// itself (`add(x * y, z)`) is not fused into this add either.
-  static constexpr Scalar add(Scalar a, Scalar b) noexcept {
-    if (std::is_constant_evaluated()) return a + b;
-    return opaqueFloat(a) + opaqueFloat(b);
-  }
-  /// a - b; operands behind the barrier as for add.
-  static constexpr Scalar sub(Scalar a, Scalar b) noexcept {
-    if (std::is_constant_evaluated()) return a - b;
-    return opaqueFloat(a) - opaqueFloat(b);
-  }
+  /// a + b. (A product written with `*` by the caller, as in
+  /// `add(x * y, z)`, is the caller's: only mul's products are pinned.)
+  static constexpr Scalar add(Scalar a, Scalar b) noexcept { return a + b; }
+  /// a - b.
+  static constexpr Scalar sub(Scalar a, Scalar b) noexcept { return a - b; }
   /// IEEE negate: flips the sign bit (negate(+0) == -0), no rounding.
   static constexpr Scalar negate(Scalar a) noexcept { return -a; }
   /// a * b, rounded: the product passes the barrier (opaqueFloat), so no
