@@ -8,7 +8,11 @@
 #     across inlined calls, and clang++ -ffp-contract=fast) must print the
 #     golden stream tests/golden/float.txt;
 #  3. the same consumer built through laige_sim.pc (pkg-config);
-#  4. the unsafe float modes clang does not announce (so the headers cannot
+#  4. the math known-answer table (tests/golden/math_kat.txt) checked by a
+#     consumer compiled by hand, g++ and clang++, -O0 and -O3 -march=native
+#     without -ffp-contract: the functions of laige/sim_math_fn.h pin
+#     themselves too;
+#  5. the unsafe float modes clang does not announce (so the headers cannot
 #     reject them), each in CMAKE_CXX_FLAGS of a find_package consumer of
 #     the float scenario: the package's interface options must neutralise
 #     them, i.e. the stream stays golden.
@@ -44,6 +48,19 @@ for cxx_flags in "g++|-O3 -march=native" "clang++|-O3 -march=native -ffp-contrac
   "$cxx" -std=c++20 $flags -I"$tmp/prefix/include" -I"$root/cpp/scenarios" "${float_src[@]}" \
     "$libdir/liblaige_sim.a" -o "$tmp/float_by_hand"
   check "by hand, $cxx $flags, no laige flags" "$tmp/float_by_hand"
+done
+
+for cxx_flags in "g++|-O0" "g++|-O3 -march=native" "clang++|-O0" "clang++|-O3 -march=native -ffp-contract=fast"; do
+  cxx=${cxx_flags%%|*}; flags=${cxx_flags#*|}
+  command -v "$cxx" >/dev/null || continue
+  # shellcheck disable=SC2086
+  "$cxx" -std=c++20 $flags -I"$tmp/prefix/include" -I"$root/tests/cpp" "$root/tests/install/math_kat_check.cpp" \
+    -o "$tmp/math_kat_check"
+  if out=$("$tmp/math_kat_check" "$root/tests/golden/math_kat.txt"); then
+    echo "ok   math known answers: $cxx $flags, no laige flags ($out)"
+  else
+    echo "FAIL math known answers: $cxx $flags: $out"; fail=1
+  fi
 done
 
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
