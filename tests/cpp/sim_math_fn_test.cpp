@@ -7,7 +7,6 @@
 // C99 ones of the C library.
 #include <gtest/gtest.h>
 
-#include <bit>
 #include <cinttypes>
 #include <cmath>
 #include <cstdint>
@@ -199,7 +198,7 @@ TEST(SimMathFunctions, Fp32AccuracyAgainstLongDouble) {
   };
   auto anyBits = [&](float limit) {
     return [&rng, limit](int, float& a, float&) {
-      a = std::bit_cast<float>(rng.next_u32());
+      a = laige::detail::bitCast<float>(rng.next_u32());
       return std::fabs(a) <= limit;
     };
   };
@@ -216,8 +215,8 @@ TEST(SimMathFunctions, Fp32AccuracyAgainstLongDouble) {
                             [](LD a, LD) { return std::tan(a); });
   const LD atan2E = f32MaxUlp(
       n, [&](int, float& a, float& b) {
-        a = std::bit_cast<float>(rng.next_u32());
-        b = std::bit_cast<float>(rng.next_u32());
+        a = laige::detail::bitCast<float>(rng.next_u32());
+        b = laige::detail::bitCast<float>(rng.next_u32());
         return std::isfinite(a) && std::isfinite(b);
       },
       [](float y, float x) { return F::atan2(y, x); }, [](LD y, LD x) { return std::atan2(y, x); });
@@ -238,8 +237,8 @@ TEST(SimMathFunctions, Fp32AccuracyAgainstLongDouble) {
       [](float x, float y) { return F::pow(x, y); }, [](LD x, LD y) { return std::pow(x, y); });
   const LD hypotE = f32MaxUlp(
       n, [&](int, float& a, float& b) {
-        a = std::bit_cast<float>(rng.next_u32());
-        b = std::bit_cast<float>(rng.next_u32());
+        a = laige::detail::bitCast<float>(rng.next_u32());
+        b = laige::detail::bitCast<float>(rng.next_u32());
         return std::isfinite(a) && std::isfinite(b);
       },
       [](float x, float y) { return F::hypot(x, y); }, [](LD x, LD y) { return std::hypot(x, y); });
@@ -266,7 +265,7 @@ TEST(SimMathFunctions, Fp32SpecialValuesFollowC99) {
                       1e-45f, 3.4e38f, -3.4e38f, 1.5f, -1.5f, 2.5f, -2.5f};
   auto same = [](float got, float want) {
     if (std::isnan(want)) return std::isnan(got);
-    if (!std::isfinite(want) || want == 0.0f) return std::bit_cast<std::uint32_t>(got) == std::bit_cast<std::uint32_t>(want);
+    if (!std::isfinite(want) || want == 0.0f) return laige::detail::bitCast<std::uint32_t>(got) == laige::detail::bitCast<std::uint32_t>(want);
     return std::fabs(got - want) <= std::fabs(want) * 1.2e-7f;
   };
   for (float a : sp) {
@@ -290,7 +289,7 @@ TEST(SimMathFunctions, Fp32SpecialValuesFollowC99) {
   }
   laige::Prng rng(9);
   for (int i = 0; i < 200000; ++i) {
-    const float x = std::bit_cast<float>(rng.next_u32()) ;
+    const float x = laige::detail::bitCast<float>(rng.next_u32()) ;
     const float y = (rng.next_float01() - 0.5f) * 4096.0f;
     for (float v : {x, y}) {
       EXPECT_TRUE(same(F::floor(v), std::floor(v)));

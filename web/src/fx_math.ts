@@ -28,16 +28,17 @@ function sat(v: number): Fx {
   return v > MAX ? MAX : v < MIN ? MIN : v;
 }
 
-/** floor((a*b + 2^(s-1)) / 2^s) exactly, |a| < 2^36, |b| < 2^32, 16 <= s <= 46. */
-function mulRound(a: number, b: number, s: number): number {
+/** floor((a*b + 2^(s-1)) / 2^s) exactly, |a| < 2^36, |b| < 2^32, s = 30 or 16. */
+function mulRound(a: number, b: number, s: 30 | 16): number {
   const bh = Math.floor(b / 65536);
   const bl = b - bh * 65536;
   const p1 = a * bh;
   const p0 = a * bl;
-  const sh = 2 ** (s - 16);
-  const q1 = Math.floor(p1 / sh);
-  const r1 = p1 - q1 * sh;
-  return q1 + Math.floor((r1 * 65536 + p0 + 2 ** (s - 1)) / 2 ** s);
+  if (s === 30) {
+    const q1 = Math.floor(p1 / 16384);
+    return q1 + Math.floor(((p1 - q1 * 16384) * 65536 + p0 + 536870912) / 1073741824);
+  }
+  return p1 + Math.floor((p0 + 32768) / 65536);
 }
 /** floor(n / d) for integers |n| < 2^53, 0 < d, with the quotient fixed up exactly. */
 function floorDiv(n: number, d: number): number {
@@ -64,7 +65,10 @@ function isqrt(n: number): number {
   while ((s + 1) * (s + 1) <= n) s += 1;
   return s;
 }
-function sinCosQ30(r: number): [number, number] {
+// sinCosQ30 and reduce leave their results here (no tuple per call).
+let outS = 0;
+let outC = 0;
+function sinCosQ30(r: number): void {
   const z = mulRound(r, r, 30);
   let p = -27;
   p = 2959 + mulRound(p, z, 30);
@@ -78,15 +82,16 @@ function sinCosQ30(r: number): [number, number] {
   q = -1491308 + mulRound(q, z, 30);
   q = 44739243 + mulRound(q, z, 30);
   q = -536870912 + mulRound(q, z, 30);
-  return [s, ONE_Q30 + mulRound(q, z, 30)];
+  outS = s;
+  outC = ONE_Q30 + mulRound(q, z, 30);
 }
-/** Quadrant (k mod 4) and [sin, cos] in Q30 of raw ax >= 0 reduced by k * pi/2. */
-function reduce(ax: number): [number, number, number] {
+/** Quadrant (k mod 4) of raw ax >= 0; outS, outC: sin, cos (Q30) of ax - k * pi/2. */
+function reduce(ax: number): number {
   const n = ax * 2097152;
   const k = floorDiv(n + HALF_PI_Q37 / 2, HALF_PI_Q37);
   const r37 = n - k * HALF_PI_Q37;
-  const [s, c] = sinCosQ30(Math.floor((r37 + 64) / 128));
-  return [k % 4, s, c];
+  sinCosQ30(Math.floor((r37 + 64) / 128));
+  return k % 4;
 }
 function atanQ30(y: number, x: number): number {
   const swap = y > x;
@@ -155,20 +160,26 @@ export const fxMath = Object.freeze({
   /** sin(x), within 1 raw unit; as SimMath<Fpx16_16>::sin. */
   sin(x: Fx): Fx {
     x |= 0;
-    const [q, s, c] = reduce(x < 0 ? -x : x);
+    const q = reduce(x < 0 ? -x : x);
+    const s = outS;
+    const c = outC;
     const v = q === 0 ? s : q === 1 ? c : q === 2 ? -s : -c;
     return q30ToRaw(x < 0 ? -v : v);
   },
   /** cos(x), within 1 raw unit. */
   cos(x: Fx): Fx {
     x |= 0;
-    const [q, s, c] = reduce(x < 0 ? -x : x);
+    const q = reduce(x < 0 ? -x : x);
+    const s = outS;
+    const c = outC;
     return q30ToRaw(q === 0 ? c : q === 1 ? -s : q === 2 ? -c : s);
   },
   /** tan(x), saturated near the poles. */
   tan(x: Fx): Fx {
     x |= 0;
-    const [q, s, c] = reduce(x < 0 ? -x : x);
+    const q = reduce(x < 0 ? -x : x);
+    const s = outS;
+    const c = outC;
     let num = (q & 1) === 0 ? s : c;
     let den = (q & 1) === 0 ? c : -s;
     if (x < 0) num = -num;

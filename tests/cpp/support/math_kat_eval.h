@@ -8,7 +8,6 @@
 // twin reads the same rows (tests/ts/support/math_kat.ts).
 #pragma once
 
-#include <bit>
 #include <cstdint>
 #include <cstring>
 
@@ -33,8 +32,8 @@ inline bool evalMathKat(bool fx, const char* fn, std::uint32_t a, std::uint32_t 
   using F = SimMath<Fp32Pinned>;
   const auto xa = fpx16_16::fromRaw(static_cast<std::int32_t>(a));
   const auto xb = fpx16_16::fromRaw(static_cast<std::int32_t>(b));
-  const float fa = std::bit_cast<float>(a);
-  const float fb = std::bit_cast<float>(b);
+  const float fa = laige::detail::bitCast<float>(a);
+  const float fb = laige::detail::bitCast<float>(b);
   auto is = [fn](const char* n) { return std::strcmp(fn, n) == 0; };
   fpx16_16 rx{};
   float rf = 0;
@@ -51,7 +50,7 @@ inline bool evalMathKat(bool fx, const char* fn, std::uint32_t a, std::uint32_t 
   LAIGE_KAT1(round) { return false; }
 #undef LAIGE_KAT1
 #undef LAIGE_KAT2
-  out = fx ? static_cast<std::uint32_t>(rx.raw) : std::bit_cast<std::uint32_t>(rf);
+  out = fx ? static_cast<std::uint32_t>(rx.raw) : laige::detail::bitCast<std::uint32_t>(rf);
   return true;
 }
 

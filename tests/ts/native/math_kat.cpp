@@ -5,7 +5,6 @@
 //   build/native-debug/laige-math-kat > tests/golden/math_kat.txt
 // only when a function is meant to change (its bits are a contract).
 // Inputs: the edge values of each domain, then PRNG-drawn values (fixed seed).
-#include <bit>
 #include <cinttypes>
 #include <cstdio>
 #include <vector>
@@ -43,7 +42,7 @@ std::vector<std::uint32_t> f32Inputs(laige::Prng& rng) {
                             1e6f, 1048576.0f, 1e30f, -1e30f, 88.7f, -104.0f, 1.17549435e-38f, 1e-45f,
                             3.40282347e+38f, -3.40282347e+38f, 2.5f, -2.5f, 8388607.5f};
   std::vector<std::uint32_t> v;
-  for (float s : specials) v.push_back(std::bit_cast<std::uint32_t>(s));
+  for (float s : specials) v.push_back(laige::detail::bitCast<std::uint32_t>(s));
   v.push_back(0x7F800000u);  // +inf
   v.push_back(0xFF800000u);  // -inf
   v.push_back(0x7FC00000u);  // NaN
@@ -51,12 +50,12 @@ std::vector<std::uint32_t> f32Inputs(laige::Prng& rng) {
     const std::uint32_t r = rng.next_u32();
     float x = 0;
     switch (i % 4) {
-      case 0: x = std::bit_cast<float>(r); break;                                          // any bits
+      case 0: x = laige::detail::bitCast<float>(r); break;                                          // any bits
       case 1: x = (rng.next_float01() - 0.5f) * 20.0f; break;                              // [-10, 10)
       case 2: x = (rng.next_float01() - 0.5f) * 2.2f; break;                               // ~[-1.1, 1.1)
       default: x = (rng.next_float01() - 0.5f) * 2000.0f; break;                           // [-1000, 1000)
     }
-    v.push_back(std::bit_cast<std::uint32_t>(x));
+    v.push_back(laige::detail::bitCast<std::uint32_t>(x));
   }
   return v;
 }

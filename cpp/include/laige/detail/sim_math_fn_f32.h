@@ -14,13 +14,23 @@
 // [-1/16, 1/16]. Special values follow C99 Annex F (NaN, +-inf, +-0).
 #pragma once
 
-#include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include "laige/detail/fp_barrier.h"
 
 namespace laige::detail {
+
+/// The bits of `v` as a To of the same size (bitCast, which the libc++
+/// of emscripten 3.1.6 lacks).
+template <class To, class From>
+inline To bitCast(const From& v) noexcept {
+  static_assert(sizeof(To) == sizeof(From));
+  To t;
+  std::memcpy(&t, &v, sizeof t);
+  return t;
+}
 
 /// binary64 helpers of the fp32 functions (mirrored in fx_math.ts).
 struct F32FnCore {
@@ -35,7 +45,7 @@ struct F32FnCore {
   }
   /// 2^k for -1022 <= k <= 1023 (exact).
   static double pow2(int k) noexcept {
-    return std::bit_cast<double>(static_cast<std::uint64_t>(k + 1023) << 52);
+    return bitCast<double>(static_cast<std::uint64_t>(k + 1023) << 52);
   }
   /// sin (odd = false) or cos (odd = true) of r in [-pi/4, pi/4] picked by
   /// the quadrant: the polynomials.
@@ -99,9 +109,9 @@ struct F32FnCore {
       xf = xf * 16777216.0f;
       bias = -24;
     }
-    const std::uint32_t bits = std::bit_cast<std::uint32_t>(xf);
+    const std::uint32_t bits = bitCast<std::uint32_t>(xf);
     double e = static_cast<double>(static_cast<int>(bits >> 23) - 127 + bias);
-    double m = static_cast<double>(std::bit_cast<float>((bits & 0x7FFFFFu) | 0x3F800000u));
+    double m = static_cast<double>(bitCast<float>((bits & 0x7FFFFFu) | 0x3F800000u));
     if (m > 1.4142135623730951) {
       m = mul(m, 0.5);
       e = e + 1.0;
@@ -156,8 +166,8 @@ struct F32FnCore {
 struct F32MathFunctions {
  private:
   using C = F32FnCore;
-  static float nan() noexcept { return std::bit_cast<float>(0x7FC00000u); }
-  static float inf() noexcept { return std::bit_cast<float>(0x7F800000u); }
+  static float nan() noexcept { return bitCast<float>(0x7FC00000u); }
+  static float inf() noexcept { return bitCast<float>(0x7F800000u); }
 
  public:
   /// sin(x); NaN for NaN and +-inf; sin(-0) = -0.
