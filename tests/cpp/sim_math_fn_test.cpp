@@ -1,6 +1,6 @@
 // sim_math_fn_test.cpp - the deterministic math functions
 // (laige/sim_math_fn.h, docs/sim_math.md#functions): the committed
-// known-answer table (tests/golden/math_kat.txt, also checked by Vitest
+// known-answer table (tests/kat/math_kat.txt, also checked by Vitest
 // against the TypeScript twins) bit for bit, natively and in wasm; the
 // stated accuracy against a long-double reference (native only: long double
 // is a slow software type in wasm); and the fp32 special values against the
@@ -29,7 +29,7 @@ using laige::fpx16_16;
 using LD = long double;
 
 TEST(SimMathFunctions, KnownAnswerTableMatchesBitForBit) {
-  std::FILE* f = std::fopen(LAIGE_SOURCE_DIR "/tests/golden/math_kat.txt", "r");
+  std::FILE* f = std::fopen(LAIGE_SOURCE_DIR "/tests/kat/math_kat.txt", "r");
   ASSERT_NE(f, nullptr);
   char line[256];
   int rows = 0;

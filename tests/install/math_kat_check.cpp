@@ -2,7 +2,7 @@
 // flags against the installed headers (tests/install/run.sh: g++ and
 // clang++, -O0 and -O3 -march=native without -ffp-contract): the functions
 // of laige/sim_math_fn.h must give the committed bits whatever the flags.
-//   math_kat_check <tests/golden/math_kat.txt>   exit 0 iff every row matches
+//   math_kat_check <tests/kat/math_kat.txt>   exit 0 iff every row matches
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>

@@ -8,7 +8,7 @@
 #     across inlined calls, and clang++ -ffp-contract=fast) must print the
 #     golden stream tests/golden/float.txt;
 #  3. the same consumer built through laige_sim.pc (pkg-config);
-#  4. the math known-answer table (tests/golden/math_kat.txt) checked by a
+#  4. the math known-answer table (tests/kat/math_kat.txt) checked by a
 #     consumer compiled by hand, g++ and clang++, -O0 and -O3 -march=native
 #     without -ffp-contract: the functions of laige/sim_math_fn.h pin
 #     themselves too;
@@ -56,7 +56,7 @@ for cxx_flags in "g++|-O0" "g++|-O3 -march=native" "clang++|-O0" "clang++|-O3 -m
   # shellcheck disable=SC2086
   "$cxx" -std=c++20 $flags -I"$tmp/prefix/include" -I"$root/tests/cpp" "$root/tests/install/math_kat_check.cpp" \
     -o "$tmp/math_kat_check"
-  if out=$("$tmp/math_kat_check" "$root/tests/golden/math_kat.txt"); then
+  if out=$("$tmp/math_kat_check" "$root/tests/kat/math_kat.txt"); then
     echo "ok   math known answers: $cxx $flags, no laige flags ($out)"
   else
     echo "FAIL math known answers: $cxx $flags: $out"; fail=1

@@ -1,13 +1,13 @@
 // The deterministic math functions of the TypeScript package (fx.sin ...,
 // f32.sin ...) against the known answers the C++ functions give
-// (tests/golden/math_kat.txt), bit for bit, plus a few values by hand.
+// (tests/kat/math_kat.txt), bit for bit, plus a few values by hand.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fx } from '../../dist/fx.js';
 import { f32 } from '../../dist/fx_math.js';
 import { checkMathKat, type MathFns } from './support/math_kat.js';
 
-const table = readFileSync(new URL('../golden/math_kat.txt', import.meta.url), 'utf8');
+const table = readFileSync(new URL('../kat/math_kat.txt', import.meta.url), 'utf8');
 const S = (v: number) => fx.fromFloat(v);
 
 describe('math known answers (C++ = TypeScript)', () => {

@@ -1,5 +1,5 @@
 // math_kat_eval.h - evaluates one row of the math known-answer table
-// (tests/golden/math_kat.txt) with the C++ functions: shared by the table's
+// (tests/kat/math_kat.txt) with the C++ functions: shared by the table's
 // generator (tests/ts/native/math_kat.cpp) and its checker
 // (tests/cpp/sim_math_fn_test.cpp, natively and in wasm).
 //

@@ -1,8 +1,8 @@
 // math_kat.cpp - prints the known-answer table of the deterministic math
-// functions (laige/sim_math_fn.h) for both backends: tests/golden/math_kat.txt
+// functions (laige/sim_math_fn.h) for both backends: tests/kat/math_kat.txt
 // is its output, checked by GoogleTest (native, wasm) and Vitest (the
 // TypeScript twins). Regenerate with
-//   build/native-debug/laige-math-kat > tests/golden/math_kat.txt
+//   build/native-debug/laige-math-kat > tests/kat/math_kat.txt
 // only when a function is meant to change (its bits are a contract).
 // Inputs: the edge values of each domain, then PRNG-drawn values (fixed seed).
 #include <cinttypes>

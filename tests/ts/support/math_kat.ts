@@ -1,4 +1,4 @@
-// The math known-answer table (tests/golden/math_kat.txt, printed by the
+// The math known-answer table (tests/kat/math_kat.txt, printed by the
 // native laige-math-kat from laige/sim_math_fn.h) checked against the
 // TypeScript twins. Reusable by any runner (Vitest under node, the browser
 // e2e): pass the table text and the two function sets, get the mismatches.
