@@ -12,6 +12,8 @@
 import { invalid } from './errors.js';
 import { describe } from './schema.js';
 
+import { fxMath } from './fx_math.js';
+
 /** A Q16.16 raw value (an int32). */
 export type Fx = number;
 
@@ -136,6 +138,9 @@ function length2(x: Fx, y: Fx): Fx {
  * multiplies two raw values exactly as SimMath<Fpx16_16>::mul does.
  */
 export const fx = Object.freeze({
+  // sin, cos, tan, atan2, asin, acos, exp, log, pow, hypot, floor, ceil, round
+  // (fx_math.ts; docs/sim_math.md#functions).
+  ...fxMath,
   /** Raw of the smallest value, -32768.0. */
   MIN,
   /** Raw of the largest value, 32767.99998474. */
