@@ -13,6 +13,7 @@ import {
   type ReadRef, type Ref, type Schema, type Value, type ValueInput, KIND_BY_CODE, describe, layoutFrom, parseSchema,
 } from './schema.js';
 import { type Chunk, type FieldColumn, runEach, runEachChunk } from './query.js';
+import { restoreWorld, snapshotWorld, snapshotWorldInto } from './snapshot.js';
 import type { EachLoopMode, RowLoops } from './row_loop.js';
 import { SystemRegistry, type SystemContext, type SystemDef, type SystemHandle, type SystemInfo,
   type SystemRngState, type SystemTimingStats, type SystemTimingWindow } from './systems.js';
@@ -682,6 +683,23 @@ export class World implements Disposable {
     this._raw.worldStateHash(w, lo(t), hi(t), m.out);
     m.sync();
     return m.u64At(m.out);
+  }
+
+  // --- snapshots (snapshot.ts; docs/snapshots.md) ------------------------------
+
+  /** The whole authoritative state as portable bytes (the same natively and in wasm). */
+  snapshot(): Uint8Array {
+    return snapshotWorld(this);
+  }
+
+  /** Writes the snapshot to the start of `buf` and returns its byte count (snapshot_buffer_too_small when short). */
+  snapshotInto(buf: Uint8Array): number {
+    return snapshotWorldInto(this, buf);
+  }
+
+  /** Makes the state the one `bytes` holds; bad bytes throw (snapshot_* reasons) and change nothing. */
+  restore(bytes: Uint8Array): void {
+    restoreWorld(this, bytes);
   }
 
   /** stateHash without the per-system PRNG part. */
