@@ -76,8 +76,10 @@ bool zeros(const std::uint8_t* p, std::size_t n) noexcept {
 // the header before the size check.
 Status checkHeader(const detail::WorldState& ws, std::span<const std::uint8_t> b) noexcept {
   const std::size_t given = b.size();
-  const std::size_t magicBytes = given < 8 ? given : 8;
-  if (std::memcmp(b.data(), kSnapshotMagic, magicBytes) != 0) return corrupt("magic", 0);
+  // Byte by byte: an empty span may have a null data() (memcmp must not see it).
+  for (std::size_t i = 0; i < given && i < 8; ++i) {
+    if (b[i] != kSnapshotMagic[i]) return corrupt("magic", 0);
+  }
   if (given < kSnapshotHeaderBytes) {
     return Status::failure(ErrorCode::MalformedInput, "snapshot_truncated")
         .with("needed", std::uint64_t{kSnapshotHeaderBytes})
