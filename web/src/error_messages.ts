@@ -100,6 +100,17 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   run_failed: (f) => `tick ${f.tick} failed while replaying (${f.cause !== '' ? f.cause : f.code})`,
   diff_run_failed: (f) => `${side(f)}tick ${f.tick} failed while diffing (${f.cause !== '' ? f.cause : f.code})`,
 
+  // --- snapshots (docs/snapshots.md)
+  snapshot_buffer_too_small: (f) => `the snapshot needs ${f.needed} bytes and the buffer has ${f.given}; nothing was written`,
+  snapshot_truncated: (f) => `the bytes end after ${f.given} of the snapshot's ${f.needed} bytes; pass the whole snapshot`,
+  snapshot_trailing_bytes: (f) => `${f.given} bytes were given but the snapshot is ${f.needed} bytes long; pass exactly the snapshot's bytes`,
+  snapshot_version: (f) => `the snapshot is format version ${f.version}; this build reads version ${f.supported}`,
+  snapshot_setup_mismatch: (f) =>
+    `the snapshot was taken of a world set up differently (${f.what === 'identity' ? 'component names, field layouts or system names differ' : `${f.what}: this world has ${f.expected}, the snapshot ${f.given}`}); restore into a world set up like the one it was taken of`,
+  snapshot_corrupt: (f) => `these bytes are not an intact snapshot (the ${q(f.what)} check failed at byte ${f.offset}); the world is unchanged`,
+  snapshot_alloc_failed: (f) => `the storage for archetype ${f.archetype_id} of the snapshot could not be allocated; the world is unchanged`,
+  restore_inside_callback: (f) => `restore cannot run inside ${f.inside === 'system' ? 'a running system' : 'each'}; restore between ticks`,
+
   // --- scenarios (docs/scenarios.md)
   scenario_unknown: (f) => `no scenario is named ${q(f.scenario)}`,
   scenario_ticks_invalid: (f) => `${f.ticks} ticks is above the ${f.max_ticks} a scenario run may take`,
