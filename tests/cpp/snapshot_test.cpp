@@ -269,6 +269,46 @@ TEST(SnapshotBadBytes, ResealedMutationsNeverHalfApply) {
   expectUnchanged(w, b, "resealed mutations");
 }
 
+// Targeted structural damage behind a valid checksum: each names its check.
+TEST(SnapshotBadBytes, StructuralChecksNameTheirCause) {
+  World src = churnedWorld();
+  const std::vector<std::uint8_t> good = snap(src);
+  std::uint32_t high = 0, freeCount = 0, systems = 0;
+  std::memcpy(&high, good.data() + 56, 4);
+  std::memcpy(&freeCount, good.data() + 60, 4);
+  std::memcpy(&systems, good.data() + 48, 4);
+  ASSERT_GT(freeCount, 1u);
+  const std::size_t gens = 64 + 48 + std::size_t{systems} * 32;
+  const std::size_t living = gens + ((std::size_t{high} * 2 + 7) & ~std::size_t{7});
+  const std::size_t freed = living + ((std::size_t{high} + 7) & ~std::size_t{7});
+  World w = smallWorld();
+  const Before b = before(w);
+  struct Case {
+    const char* what;
+    void (*edit)(std::vector<std::uint8_t>&, std::size_t gens, std::size_t living, std::size_t freed);
+  };
+  const Case cases[] = {
+      {"generation", [](auto& v, std::size_t g, std::size_t, std::size_t) { v[g + 6] = v[g + 7] = 0; }},
+      {"living_flag", [](auto& v, std::size_t, std::size_t l, std::size_t) { v[l + 3] = 2; }},
+      {"free_list", [](auto& v, std::size_t, std::size_t, std::size_t f) {  // a duplicate entry
+         v[f + 2] = v[f];
+         v[f + 3] = v[f + 1];
+       }},
+      {"live_count", [](auto& v, std::size_t, std::size_t, std::size_t) { v[64 + 24] ^= 1; }},
+      {"archetype_count", [](auto& v, std::size_t, std::size_t, std::size_t) { v[53] = 9; }},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::uint8_t> bad = good;
+    c.edit(bad, gens, living, freed);
+    reseal(bad);
+    const Status s = w.restore(bad);
+    EXPECT_STREQ(s.reason(), "snapshot_corrupt") << c.what;
+    EXPECT_STREQ(s.fieldValue("what"), c.what);
+    EXPECT_EQ(s.error(), ErrorCode::MalformedInput);
+  }
+  expectUnchanged(w, b, "structural");
+}
+
 TEST(SnapshotBadBytes, VersionSetupTrailingAndMagic) {
   World src = churnedWorld();
   std::vector<std::uint8_t> good = snap(src);
