@@ -18,6 +18,8 @@
 //   InputMove     moves pawns and projectiles (both wrapped);
 //   InputResolve  ages projectiles, applies hits (PRNG damage 4..11), and
 //                 despawns spent projectiles.
+#include <utility>
+
 #include "laige/prng.h"
 #include "laige/system.h"
 #include "laige/world.h"
@@ -85,7 +87,7 @@ void apply(World& world, SystemContext& ctx) {
     const Entity e = pawnHandle(world, pawn);
     if (!world.isValid(e)) continue;  // a pawn that is out
     PawnStats* stats = world.get<PawnStats>(e);
-    const PawnPos* pos = world.get<PawnPos>(e);
+    const PawnPos* pos = std::as_const(world).get<PawnPos>(e);  // a read: PawnPos is declared Read
     if (stats == nullptr || pos == nullptr) continue;  // the slot holds a projectile now
     ++stats->commands;
     if (op == kOpMove) {
@@ -178,12 +180,16 @@ Status setup(World& world, std::uint64_t seed) noexcept {
   LAIGE_SCENARIO_TRY(addComponentType<ProjLife>(world));
   LAIGE_SCENARIO_TRY(addComponentType<PawnHealth>(world));
   LAIGE_SCENARIO_TRY(addSystem(world, SystemDef{"InputApply", &apply, units(1), nullptr, nullptr},
-                               Io<PawnVel, Write>{}, Io<PawnStats, Write>{}, Io<PawnPos, Read>{}));
+                               Io<PawnVel, Write>{}, Io<PawnStats, Write>{}, Io<PawnPos, Read>{},
+                               // spawns projectiles (a structural add needs the component declared)
+                               Io<Projectile, Read>{}, Io<ProjLife, Read>{}));
   LAIGE_SCENARIO_TRY(addSystem(world, SystemDef{"InputMove", &move, units(1), "InputApply", nullptr},
                                Io<PawnPos, Write>{}, Io<PawnVel, Read>{}, Io<Projectile, Write>{}));
   LAIGE_SCENARIO_TRY(addSystem(world, SystemDef{"InputResolve", &resolve, units(1), "InputMove", nullptr},
                                Io<PawnPos, Read>{}, Io<Projectile, Read>{}, Io<ProjLife, Write>{},
-                               Io<PawnHealth, Write>{}));
+                               Io<PawnHealth, Write>{},
+                               // destroys pawns: every component of a destroyed entity is declared
+                               Io<PawnVel, Read>{}, Io<PawnStats, Read>{}));
   Prng rng(seed);
   for (std::uint32_t i = 0; i < kPawns; ++i) {
     auto e = world.create();

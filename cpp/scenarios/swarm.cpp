@@ -185,7 +185,11 @@ Status setup(World& world, std::uint64_t seed) noexcept {
   LAIGE_SCENARIO_TRY(addComponentType<SwarmCtl>(world));
   const fpx16_16 budget = units(2);  // ms each: generous for debug builds
   LAIGE_SCENARIO_TRY(addSystem(world, SystemDef{"SwarmChurn", &churn, budget, nullptr, nullptr},
-                               Io<SwarmLife, Write>{}, Io<SwarmCtl, Write>{}));
+                               Io<SwarmLife, Write>{}, Io<SwarmCtl, Write>{},
+                               // it spawns and despawns agents: a structural change needs
+                               // every component it touches declared (Read is enough)
+                               Io<SwarmPos, Read>{}, Io<SwarmVel, Read>{}, Io<SwarmNext, Read>{},
+                               Io<SwarmSteer, Read>{}));
   // Steering reads the position Wrap committed last tick: the scheduler's
   // read_before_write note is expected (the lag is the design).
   LAIGE_SCENARIO_TRY(addSystem(world, SystemDef{"SwarmSteer", &steer, budget, "SwarmChurn", nullptr},

@@ -10,6 +10,7 @@
 #include "laige/detail/world_state.h"
 #include "laige/logging.h"
 #include "laige/world.h"
+#include "system_access.h"
 
 namespace laige {
 
@@ -119,7 +120,25 @@ bool World::hasComponent(Entity e, ComponentTypeId id) const noexcept {
 }
 
 void* World::getBytes(Entity e, ComponentTypeId id) noexcept {
+  // Get for writing: inside a system the component must be declared Write.
+  if (s_ && s_->systems.current != 0 && id != 0 && id <= s_->ecs.components.size() &&
+      !detail::systemAllows(*s_, id, Access::Write)) {
+    (void)detail::systemIoViolation(*s_, id, "write");
+    return nullptr;
+  }
   return const_cast<void*>(static_cast<const World*>(this)->getBytes(e, id));
+}
+
+void* World::getTypedForWrite(Entity e, std::uint32_t typeIndex) noexcept {
+  if (s_ && s_->systems.current != 0) {
+    const auto& table = s_->ecs.typeToId;
+    const ComponentTypeId c = typeIndex < table.size() ? table[typeIndex] : kInvalidComponentTypeId;
+    if (c != kInvalidComponentTypeId && !detail::systemAllows(*s_, c, Access::Write)) {
+      (void)detail::systemIoViolation(*s_, c, "write");
+      return nullptr;
+    }
+  }
+  return getTyped(e, typeIndex, true);
 }
 
 const void* World::getBytes(Entity e, ComponentTypeId id) const noexcept {
@@ -179,7 +198,11 @@ Status World::addComponentBytes(Entity e, ComponentTypeId id, const void* bytes,
   const ArchetypeId from = s.archetypeOf[slot];
   detail::Archetype* src = from != kNoArchetype ? s.archetypes[from].get() : nullptr;
   if (src != nullptr && src->colOf[c] != 0) {
-    // Create-or-update, the update half: an in-place overwrite.
+    // Create-or-update, the update half: an in-place overwrite, a value
+    // write (inside a system: declared Write).
+    if (ws.systems.current != 0 && !detail::systemAllows(ws, c, Access::Write)) [[unlikely]] {
+      return detail::systemIoViolation(ws, c, "write");
+    }
     if (s.guard.active) {
       if (const Status g = detail::guardInPlace(ws, e, c, from); !g.ok()) return g;
     }
@@ -189,6 +212,8 @@ Status World::addComponentBytes(Entity e, ComponentTypeId id, const void* bytes,
     ws.noteChurn(1);
     return Status{};
   }
+  // A structural add (inside a system: c declared, Read is enough).
+  if (const Status a = detail::checkStructural(ws, c, "add"); !a.ok()) [[unlikely]] return a;
   // A move to set + {c}: the cached edge, else a search (never a creation
   // before the guard and the limits have passed).
   std::uint16_t& edge = src != nullptr ? src->addEdge[c] : s.rootEdge[c];
@@ -277,6 +302,9 @@ Status World::removeComponentById(Entity e, ComponentTypeId id) noexcept {
   detail::WorldState& ws = *s_;
   detail::EcsState& s = ws.ecs;
   const std::uint16_t slot = e.id();
+  // Inside a system the component must be declared (even when e lacks it:
+  // the call names it).
+  if (const Status a = detail::checkStructural(ws, c, "remove"); !a.ok()) [[unlikely]] return a;
   const ArchetypeId from = s.archetypeOf[slot];
   if (from == kNoArchetype) return Status{};
   detail::Archetype* src = s.archetypes[from].get();

@@ -4,10 +4,13 @@
 // defined World::each (detail/world_ecs_inl.h).
 #include "laige/query.h"
 
+#include <bit>
+
 #include "laige/assert.h"
 #include "laige/detail/world_state.h"
 #include "laige/logging.h"
 #include "laige/world.h"
+#include "system_access.h"
 
 namespace laige {
 
@@ -55,11 +58,33 @@ Status guardDestroy(const WorldState& s, Entity e) noexcept {
       .with("rows", s.ecs.archetypes[aid]->liveRows());
 }
 
+ArchetypeId nthMember(const IdSet256& set, std::uint32_t index) noexcept {
+  for (std::uint32_t word = 0; word < 4; ++word) {
+    std::uint64_t bits = set.words[word];
+    const auto n = static_cast<std::uint32_t>(std::popcount(bits));
+    if (index >= n) {
+      index -= n;
+      continue;
+    }
+    for (; index != 0; --index) bits &= bits - 1;
+    return static_cast<ArchetypeId>(word * 64 + static_cast<std::uint32_t>(std::countr_zero(bits)) + 1);
+  }
+  return kNoArchetype;
+}
+
+Status nestedIteration(const WorldState& s) noexcept {
+  LAIGE_MISUSE("nested World::each (or beginIteration) while an iteration is live");
+  LAIGE_LOG_WARN("ecs", "iteration_nested", kNestedText, log::field("entity_id", 0u),
+                 log::field("generation", 0u), log::field("archetype_count", s.ecs.guard.matchedCount));
+  return Status::failure(ErrorCode::InvalidArgument, "iteration_nested")
+      .with("archetype_count", s.ecs.guard.matchedCount);
+}
+
 Status guardClear(const WorldState& s) noexcept {
   const IterationGuard& g = s.ecs.guard;
   if (!g.active) return Status{};
   for (std::uint32_t k = 0; k < g.matchedCount; ++k) {
-    const Archetype& a = *s.ecs.archetypes[g.matchedList[k]];
+    const Archetype& a = *s.ecs.archetypes[nthMember(g.matched, k)];
     if (a.liveRows() == 0) continue;
     // Matched archetypes were normalised at begin and cannot change while
     // the guard is live: row 0 holds the lowest slot.
@@ -115,16 +140,15 @@ Status guardMove(const WorldState& s, Entity e, ComponentTypeId c, ArchetypeId f
 
 Status World::beginIteration(std::span<const ComponentTypeId> ids,
                              std::span<const Access> access) noexcept {
+  return beginIteration(ids, access, {});
+}
+
+Status World::beginIteration(std::span<const ComponentTypeId> ids, std::span<const Access> access,
+                             std::span<const ComponentTypeId> without) noexcept {
   if (!s_) return Status{};  // a moved-from world is empty: nothing to walk, nothing to guard
   detail::EcsState& s = s_->ecs;
   detail::IterationGuard& g = s.guard;
-  if (g.active) {
-    LAIGE_MISUSE("nested World::each (or beginIteration) while an iteration is live");
-    LAIGE_LOG_WARN("ecs", "iteration_nested", detail::kNestedText, log::field("entity_id", 0u),
-                   log::field("generation", 0u), log::field("archetype_count", g.matchedCount));
-    return Status::failure(ErrorCode::InvalidArgument, "iteration_nested")
-        .with("archetype_count", g.matchedCount);
-  }
+  if (g.active) return detail::nestedIteration(*s_);
   const char* reason = nullptr;
   if (ids.size() != access.size()) reason = "length_mismatch";
   else if (ids.size() > kMaxArchetypeComponents) reason = "too_many_components";
@@ -134,6 +158,12 @@ Status World::beginIteration(std::span<const ComponentTypeId> ids,
       if (ids[j] == ids[i] && ids[i] != kInvalidComponentTypeId) reason = "component_repeated";
     }
   }
+  if (reason == nullptr && without.size() > kMaxArchetypeComponents) reason = "too_many_components";
+  for (std::size_t i = 0; reason == nullptr && i < without.size(); ++i) {
+    for (std::size_t j = 0; reason == nullptr && j < ids.size(); ++j) {
+      if (ids[j] == without[i] && without[i] != kInvalidComponentTypeId) reason = "component_repeated";
+    }
+  }
   if (reason != nullptr) {
     LAIGE_LOG_WARN("ecs", "iteration_invalid", detail::kInvalidText, log::field("reason", reason),
                    log::field("count", static_cast<std::uint32_t>(ids.size())));
@@ -141,12 +171,28 @@ Status World::beginIteration(std::span<const ComponentTypeId> ids,
         .with("reason", reason)
         .with("count", static_cast<std::uint32_t>(ids.size()));
   }
-  g.matched.reset();
-  g.read.reset();
-  g.matchedCount = 0;
   bool unregistered = false;
   for (std::size_t i = 0; i < ids.size(); ++i) {
     if (ids[i] == kInvalidComponentTypeId || ids[i] > s.components.size()) unregistered = true;
+  }
+  // Inside a running system every listed component must be declared, and a
+  // Write access needs it declared Write (docs/query.md#system-access).
+  if (s_->systems.current != 0) {
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      if (ids[i] == kInvalidComponentTypeId || ids[i] > s.components.size()) continue;  // touches nothing
+      if (!detail::systemAllows(*s_, ids[i], access[i])) {
+        return detail::systemIoViolation(*s_, ids[i], access[i] == Access::Write ? "write" : "read");
+      }
+    }
+    for (const ComponentTypeId c : without) {
+      if (c == kInvalidComponentTypeId || c > s.components.size()) continue;
+      if (!detail::systemAllows(*s_, c, Access::Read)) return detail::systemIoViolation(*s_, c, "read");
+    }
+  }
+  g.matched.reset();
+  g.read.reset();
+  g.matchedCount = 0;
+  for (std::size_t i = 0; i < ids.size(); ++i) {
     if (access[i] == Access::Read) g.read.insert(ids[i]);
   }
   // An unregistered listed type matches nothing, and the empty query
@@ -156,10 +202,11 @@ Status World::beginIteration(std::span<const ComponentTypeId> ids,
       detail::Archetype& a = *s.archetypes[aid];
       bool all = true;
       for (const ComponentTypeId c : ids) all = all && a.colOf[c] != 0;
+      for (const ComponentTypeId c : without) all = all && (c > kMaxComponentTypes || a.colOf[c] == 0);
       if (!all) continue;
       detail::normalize(s, a);  // the ordered read: slot order restored here
-      g.matchedList[g.matchedCount++] = a.id;
       g.matched.insert(a.id);
+      ++g.matchedCount;
     }
   }
   g.active = true;
@@ -183,16 +230,7 @@ std::uint32_t World::iterationArchetypeCount() const noexcept {
 
 ArchetypeId World::iterationArchetype(std::uint32_t index) const noexcept {
   if (!s_ || !s_->ecs.guard.active || index >= s_->ecs.guard.matchedCount) return kNoArchetype;
-  return s_->ecs.guard.matchedList[index];
-}
-
-void World::iterationCursor(std::uint32_t index, const ComponentTypeId* ids, std::uint32_t count,
-                            detail::ArchetypeCursor& out) noexcept {
-  const detail::EcsState& s = s_->ecs;
-  const detail::Archetype& a = *s.archetypes[s.guard.matchedList[index]];
-  out.slots = a.slots;
-  out.rows = a.rowCount;  // normalised at begin: no holes, no tail
-  for (std::uint32_t i = 0; i < count; ++i) out.columns[i] = a.cols[a.colOf[ids[i]] - 1].data;
+  return detail::nthMember(s_->ecs.guard.matched, index);
 }
 
 detail::SlotView World::slotView() const noexcept {

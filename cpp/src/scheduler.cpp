@@ -231,7 +231,9 @@ Status World::runSystems(const SystemSchedule& schedule, const TickInput& input)
     // The measured window (docs/system_timing.md): the run function only; the dispatch
     // and the context above stay outside it.
     const std::int64_t start = clock(clockContext);
+    reg.current = id;  // every World call checks the declared io against it
     rec.def.run(*this, ctx);
+    reg.current = 0;
     const std::int64_t end = clock(clockContext);
     detail::recordSystemTiming(rec, id, end - start);
   }

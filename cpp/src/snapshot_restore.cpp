@@ -125,6 +125,38 @@ Status checkHeader(const detail::WorldState& ws, std::span<const std::uint8_t> b
   return Status{};
 }
 
+// The generations (non-zero) and living flags (0 or 1, counted into
+// `living`) of the H used slots. Word at a time (a hot loop of every
+// rollback): four generations or eight flags per 64-bit load; the slow
+// search only names the offending entry.
+Status checkSlotFlags(const RestorePlan& out, std::uint64_t at, std::uint64_t genBytes,
+                      std::uint32_t& living) noexcept {
+  std::uint64_t zeroGeneration = 0;
+  std::uint32_t i = 0;
+  for (; i + 4 <= out.high; i += 4) {
+    const std::uint64_t x = loadU64(out.generations + 2 * i);
+    zeroGeneration |= (x - 0x0001000100010001ull) & ~x & 0x8000800080008000ull;  // a zero u16 lane
+  }
+  for (; i < out.high; ++i) zeroGeneration |= loadU16(out.generations + 2 * i) == 0;
+  std::uint64_t highBits = 0;
+  for (i = 0; i + 8 <= out.high; i += 8) {
+    const std::uint64_t x = loadU64(out.living + i);
+    highBits |= x & 0xFEFEFEFEFEFEFEFEull;
+    living += static_cast<std::uint32_t>(std::popcount(x));  // each byte is 0 or 1 when highBits is 0
+  }
+  for (; i < out.high; ++i) {
+    highBits |= out.living[i] & 0xFEu;
+    living += out.living[i] & 1u;
+  }
+  if (zeroGeneration != 0 || highBits != 0) {
+    for (i = 0; i < out.high; ++i) {
+      if (loadU16(out.generations + 2 * i) == 0) return corrupt("generation", at + 2 * i);
+      if (out.living[i] > 1) return corrupt("living_flag", at + genBytes + i);
+    }
+  }
+  return Status{};
+}
+
 // Locates and validates every section after the header.
 Status plan(const detail::WorldState& ws, std::span<const std::uint8_t> b, RestorePlan& out,
             SlotSet& seen) noexcept {
@@ -175,33 +207,8 @@ Status plan(const detail::WorldState& ws, std::span<const std::uint8_t> b, Resto
   out.generations = base + at;
   out.living = out.generations + genBytes;
   out.freed = out.living + liveBytes;
-  // Word at a time (a hot loop of every rollback): four generations or
-  // eight living flags per 64-bit load; the slow search below only names
-  // the offending entry.
-  std::uint64_t zeroGeneration = 0;
-  std::uint32_t i = 0;
-  for (; i + 4 <= out.high; i += 4) {
-    const std::uint64_t x = loadU64(out.generations + 2 * i);
-    zeroGeneration |= (x - 0x0001000100010001ull) & ~x & 0x8000800080008000ull;  // a zero u16 lane
-  }
-  for (; i < out.high; ++i) zeroGeneration |= loadU16(out.generations + 2 * i) == 0;
-  std::uint64_t highBits = 0;
   std::uint32_t living = 0;
-  for (i = 0; i + 8 <= out.high; i += 8) {
-    const std::uint64_t x = loadU64(out.living + i);
-    highBits |= x & 0xFEFEFEFEFEFEFEFEull;
-    living += static_cast<std::uint32_t>(std::popcount(x));  // each byte is 0 or 1 when highBits is 0
-  }
-  for (; i < out.high; ++i) {
-    highBits |= out.living[i] & 0xFEu;
-    living += out.living[i] & 1u;
-  }
-  if (zeroGeneration != 0 || highBits != 0) {
-    for (i = 0; i < out.high; ++i) {
-      if (loadU16(out.generations + 2 * i) == 0) return corrupt("generation", at + 2 * i);
-      if (out.living[i] > 1) return corrupt("living_flag", at + genBytes + i);
-    }
-  }
+  if (Status f = checkSlotFlags(out, at, genBytes, living); !f.ok()) return f;
   if (!zeros(out.generations + 2 * out.high, genBytes - 2 * out.high)) return corrupt("padding", at);
   if (!zeros(out.living + out.high, liveBytes - out.high)) return corrupt("padding", at + genBytes);
   if (living != out.live) return corrupt("living_count", at + genBytes);

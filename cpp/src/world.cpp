@@ -8,6 +8,7 @@
 #include "laige/assert.h"
 #include "laige/detail/world_state.h"
 #include "laige/logging.h"
+#include "system_access.h"
 
 namespace laige {
 
@@ -90,12 +91,11 @@ Result<World> World::create(const Options& options) noexcept {
 Result<Entity> World::create() noexcept {
   if (!s_) return Status::failure(ErrorCode::BudgetExhausted, "world_moved_from");
   detail::WorldState& s = *s_;
-  Result<Entity> r = s.entities.spawn();
-  if (r.isError()) {
-    return Status::failure(ErrorCode::BudgetExhausted, "entity_budget_exhausted")
-        .with("entity_count", s.entities.length())
-        .with("capacity", s.options.capacity);
-  }
+  const Result<Entity> spawned = s.entities.spawn();
+  if (spawned.isError()) [[unlikely]] return spawned;
+  // Returned as a fresh Result built from the handle: returning `spawned`
+  // would copy its whole Status (256 bytes) on every create.
+  const Entity e = spawned.value();
   ++s.totalCreated;
   const std::uint32_t live = s.entities.length();
   if (live > s.peakInUse) s.peakInUse = live;
@@ -118,7 +118,7 @@ Result<Entity> World::create() noexcept {
                    log::field("level", kBudgetPct[level]));
 #endif
   }
-  return r;
+  return e;
 }
 
 Status World::destroy(Entity e) noexcept {
@@ -127,8 +127,10 @@ Status World::destroy(Entity e) noexcept {
     return warnStale("stale_entity_destroy", kStaleDestroyText, e);
   }
   detail::WorldState& s = *s_;
-  // The iteration guard (docs/query.md): checked before any side effect.
+  // The iteration guard (docs/query.md) and the running system's declared io:
+  // checked before any side effect.
   if (const Status g = detail::guardDestroy(s, e); !g.ok()) return g;
+  if (const Status a = detail::checkDestroy(s, e); !a.ok()) return a;
   s.detachRow(e.id());
   s.entities.despawn(e);
   ++s.totalDestroyed;
@@ -163,6 +165,7 @@ Status World::clear() noexcept {
   if (!s_) return Status{};
   detail::WorldState& s = *s_;
   if (const Status g = detail::guardClear(s); !g.ok()) return g;  // docs/query.md
+  if (const Status a = detail::checkClear(s); !a.ok()) return a;
   const std::uint32_t high = s.entities.highWater();
   for (std::uint32_t id = 0; id < high; ++id) {
     if (s.entities.isIndexAlive(id)) s.detachRow(static_cast<std::uint16_t>(id));

@@ -103,7 +103,8 @@ function tsOrbits(sim, seed) {
     },
   });
   world.registerSystem({
-    name: 'OrbRespawn', budgetMs: 2, dependsOn: ['OrbMove'], io: [[Age, 'read']],
+    // It destroys and spawns bodies: every component it adds or destroys is declared.
+    name: 'OrbRespawn', budgetMs: 2, dependsOn: ['OrbMove'], io: [[Age, 'read'], [Pos, 'read'], [Vel, 'read']],
     run(ctx) {
       if (ctx.tick % 8 !== 0) return;
       let oldest = null;

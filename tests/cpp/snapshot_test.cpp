@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "laige/prng.h"
+#include "laige/query_object.h"
 #include "laige/snapshot.h"
 #include "laige/state_hash.h"
 #include "laige/system.h"
@@ -168,6 +169,38 @@ TEST(Snapshot, HandlesAndArchetypeIdsAfterRestore) {
   EXPECT_EQ(w.stateHash(0), twin.stateHash(0));
   EXPECT_EQ(snap(w), snap(twin));
   EXPECT_EQ(w.stats().totalCreated, twin.stats().totalCreated);
+}
+
+// A query object's cache of matched archetype ids notices a restore that
+// dropped archetypes (World::structureEpoch): after it, the query visits
+// exactly what world.each visits, in the same order, also once the dropped
+// ids name other component sets.
+TEST(Snapshot, QueryCachesRebuildAfterARestoreChangedTheArchetypes) {
+  World w = churnedWorld();
+  const std::vector<std::uint8_t> at = snap(w);
+  using WithD = Query<Reads<SnapD>>;
+  WithD q(w);
+  auto visits = [&](auto&& each) {
+    std::vector<std::uint32_t> out;
+    EXPECT_TRUE(each([&](Entity e, const SnapD& d) { out.push_back(e.bits() ^ static_cast<std::uint32_t>(d.d)); }).ok());
+    return out;
+  };
+  auto viaQuery = [&] { return visits([&](auto fn) { return q.each(w, fn); }); };
+  auto viaEach = [&] { return visits([&](auto fn) { return w.each<SnapD>(fn, Read{}); }); };
+  const Entity a = w.create().value();
+  ASSERT_TRUE(w.addComponent(a, SnapD{1}).ok());  // {D}: a new archetype the cache matches
+  ASSERT_EQ(viaQuery().size(), 1u);
+  ASSERT_TRUE(w.restore(at).ok());
+  EXPECT_TRUE(viaQuery().empty());
+  // The dropped id now names {A, D}... then {D} again gets the next id.
+  const Entity b = w.create().value();
+  ASSERT_TRUE(w.addComponent(b, SnapA{5}).ok());
+  ASSERT_TRUE(w.addComponent(b, SnapD{2}).ok());
+  const Entity c = w.create().value();
+  ASSERT_TRUE(w.addComponent(c, SnapC{5}).ok());
+  ASSERT_TRUE(w.addComponent(c, SnapD{3}).ok());
+  EXPECT_EQ(viaQuery(), viaEach());
+  EXPECT_EQ(viaQuery().size(), 2u);
 }
 
 TEST(Snapshot, ClearedWorldAndEmptyWorld) {
@@ -468,7 +501,7 @@ TEST(SnapshotGolden, SwarmAtTick60IsTheSameBytesOnEveryTarget) {
   const std::string line = hex64(fnv1a64Bytes(kStateHashFnvBasis, bytes.data(), bytes.size())) + " " +
                            std::to_string(bytes.size());
   if (std::getenv("LAIGE_MINT_SNAPSHOT_GOLDEN") != nullptr) {
-    std::FILE* f = std::fopen((dir + "snapshot_swarm_t60.txt").c_str(), "wb");
+    std::FILE* f = std::fopen((dir + "snapshot_swarm_t60.fnv").c_str(), "wb");
     ASSERT_NE(f, nullptr);
     std::fprintf(f, "%s\n", line.c_str());
     std::fclose(f);
@@ -478,7 +511,7 @@ TEST(SnapshotGolden, SwarmAtTick60IsTheSameBytesOnEveryTarget) {
     std::fclose(f);
   }
   const std::vector<std::uint8_t> golden = readBytes(dir + "snapshot_swarm_t60.bin");
-  const std::vector<std::uint8_t> text = readBytes(dir + "snapshot_swarm_t60.txt");
+  const std::vector<std::uint8_t> text = readBytes(dir + "snapshot_swarm_t60.fnv");
   ASSERT_FALSE(golden.empty()) << "mint with LAIGE_MINT_SNAPSHOT_GOLDEN=1 (native)";
   EXPECT_EQ(std::string(text.begin(), text.end()), line + "\n");
   EXPECT_EQ(bytes, golden);

@@ -59,7 +59,8 @@ function registerInput(w: World): void {
   const Vel = w.registerComponent('Vel', { x: 'fx', y: 'fx' });
   const Life = w.registerComponent('Life', { ticks: 'u16', kind: 'u8', pad: 'u8' });
   w.registerSystem({
-    name: 'Spawn', budgetMs: 5, io: [[Life, 'write']],
+    // It adds Pos and Vel too: a structural add needs the component declared.
+    name: 'Spawn', budgetMs: 5, io: [[Life, 'write'], [Pos, 'read'], [Vel, 'read']],
     run(ctx) {
       const n = ctx.input.length > 0 ? ctx.input[0]! % 4 : 1;
       for (let i = 0; i < n && ctx.world.entityCount < 200; i++) {
@@ -85,7 +86,8 @@ function registerInput(w: World): void {
     },
   });
   w.registerSystem({
-    name: 'Age', budgetMs: 5, dependsOn: ['Move'], io: [[Life, 'read']],
+    // It destroys entities: every component they hold must be declared.
+    name: 'Age', budgetMs: 5, dependsOn: ['Move'], io: [[Life, 'read'], [Pos, 'read'], [Vel, 'read']],
     run(ctx) {
       const dead: number[] = [];
       ctx.each([Life], ['read'], (e, l) => { if (ctx.tick % l.ticks === 0) dead.push(e); });

@@ -166,7 +166,9 @@ bool worldHas(std::uintptr_t w, std::uint32_t e, std::uint32_t c) {
 // The component's bytes in its column (0 when absent): valid until the next
 // structural change; the TS layer copies them out at once.
 std::uintptr_t worldGet(std::uintptr_t w, std::uint32_t e, std::uint32_t c) {
-  return reinterpret_cast<std::uintptr_t>(W(w).world.getBytes(ent(e), c));
+  // The const overload: the TS get copies the value out (a read), so inside
+  // a system it must not count as a get for writing.
+  return reinterpret_cast<std::uintptr_t>(std::as_const(W(w).world).getBytes(ent(e), c));
 }
 std::uint32_t worldArchetypeOf(std::uintptr_t w, std::uint32_t e) { return W(w).world.archetypeOf(ent(e)); }
 std::uint32_t worldArchetypeCount(std::uintptr_t w) { return W(w).world.archetypeCount(); }

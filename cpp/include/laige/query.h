@@ -8,6 +8,8 @@
 // matched archetypes and the Read-declared components) makes the World
 // reject mutations that would invalidate the walk: see the legality table
 // in docs/query.md. each<>() visits every live entity in ascending slot id.
+// Query objects (declared once, with filters) are in laige/query_object.h;
+// world.each runs on the same machinery.
 // Contract: docs/query.md;
 // docs/query.md, docs/iteration_order.md.
 #pragma once
@@ -80,14 +82,6 @@ struct AllDistinct : std::true_type {};
 template <class T, class... Rest>
 struct AllDistinct<T, Rest...>
     : std::bool_constant<(!std::is_same_v<T, Rest> && ...) && AllDistinct<Rest...>::value> {};
-
-/// What a templated each needs from one matched archetype: its rows, its
-/// slot column and the columns of the listed components (query order).
-struct ArchetypeCursor {
-  const std::uint32_t* slots = nullptr;
-  std::uint32_t rows = 0;
-  void* columns[32] = {};
-};
 
 /// The slot table as each<>() walks it.
 struct SlotView {

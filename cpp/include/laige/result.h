@@ -52,8 +52,11 @@ struct ErrorField {
 /// by with(). Copying is a plain memberwise copy (trivially copyable).
 class [[nodiscard]] Status {
  public:
-  /// An ok status.
-  constexpr Status() noexcept = default;
+  /// An ok status. User-provided on purpose: a defaulted constructor makes
+  /// `Status{}` (and every `return Status{};`) value-initialise, which
+  /// zero-fills the 240-byte field storage on every ok return (measured: a
+  /// quarter of an add's time).
+  constexpr Status() noexcept {}
   /// A failed status with `code` (implicit so that `return ErrorCode::X;` works).
   constexpr Status(ErrorCode code) noexcept : code_(static_cast<std::uint32_t>(code)) {}
   /// A failed status with `code` and a reason: a string literal, the stable

@@ -89,6 +89,14 @@ struct Io {
   using AccessTag = Access;
 };
 
+/// The io of query types, for registerSystem: `QueryIo<Movers, Spawners>{}`
+/// declares every term's component of the listed Query<...> types, Write
+/// for Writes<T> and Optional<T, Write> terms, Read for every other term
+/// (Reads, With, Without, Optional: the system reads them, if only their
+/// presence). docs/query.md#system-access.
+template <class... Queries>
+struct QueryIo {};
+
 /// The per-tick input a caller hands to runSystems (the replay input blob;
 /// empty until the input layer exists).
 struct TickInput {
@@ -123,6 +131,12 @@ struct SystemContext {
   template <class... Ts, class Fn, class... Acc>
   Status each(Fn&& fn, Acc... access) {
     return world.template each<Ts...>(std::forward<Fn>(fn), access...);
+  }
+  /// Query::each on the running system's world: `ctx.each(movers, fn)`.
+  /// Same contract and Status (the terms are checked against the io).
+  template <class... Terms, class Fn>
+  Status each(Query<Terms...>& query, Fn&& fn) {
+    return query.each(world, std::forward<Fn>(fn));
   }
 };
 
@@ -189,6 +203,53 @@ Result<SystemId> World::registerSystem(const SystemDef& def, Io<Ts, As>... /*io*
   const SystemIo list[sizeof...(Ts) + 1] = {SystemIo{componentId<Ts>(), detail::kAccessOf<As>}...,
                                            SystemIo{}};
   return registerSystem(def, list, static_cast<std::uint32_t>(sizeof...(Ts)));
+}
+
+namespace detail {
+
+/// Adds `io` to out[0..n), merging it into an entry for the same
+/// registered component (Write wins). Unregistered ids (0) are kept apart
+/// so that registration reports them (io_unregistered).
+inline void mergeIo(SystemIo* out, std::uint32_t& n, SystemIo io) noexcept {
+  for (std::uint32_t i = 0; io.component != 0 && i < n; ++i) {
+    if (out[i].component != io.component) continue;
+    if (io.access == Access::Write) out[i].access = Access::Write;
+    return;
+  }
+  out[n++] = io;
+}
+
+template <class Q>
+struct QueryIoOf {
+  static_assert(sizeof(Q) == 0, "QueryIo<...>: list laige::Query<...> types");
+};
+template <class... Terms>
+struct QueryIoOf<Query<Terms...>> {
+  static constexpr std::uint32_t kCount = sizeof...(Terms);
+  static void append(const World& w, SystemIo* out, std::uint32_t& n) noexcept {
+    (mergeIo(out, n,
+             SystemIo{w.componentId<typename TermTraits<Terms>::Component>(),
+                      termWrites(TermTraits<Terms>::kKind) ? Access::Write : Access::Read}),
+     ...);
+  }
+};
+
+}  // namespace detail
+
+template <class... Queries, class... Ts, class... As>
+Result<SystemId> World::registerSystem(const SystemDef& def, QueryIo<Queries...> /*queries*/,
+                                       Io<Ts, As>... /*io*/) noexcept {
+  static_assert((detail::kIsAccessTag<As> && ...),
+                "registerSystem: Io<T, Access>: Access must be laige::Read or laige::Write");
+  static_assert((detail::MarkedComponent<Ts> && ...),
+                "registerSystem: an Io<T, ...> names a type that is not a component (LAIGE_COMPONENT)");
+  static_assert((detail::kIsDeterminismSafe<Ts> && ...),
+                "registerSystem: an Io<T, ...> names a component that is not determinism-safe");
+  SystemIo list[(std::uint32_t{0} + ... + detail::QueryIoOf<Queries>::kCount) + sizeof...(Ts) + 1] = {};
+  std::uint32_t n = 0;
+  (detail::QueryIoOf<Queries>::append(*this, list, n), ...);
+  (detail::mergeIo(list, n, SystemIo{componentId<Ts>(), detail::kAccessOf<As>}), ...);
+  return registerSystem(def, list, n);
 }
 
 }  // namespace laige

@@ -84,6 +84,15 @@ struct StateDiffItem;
 class Histogram;
 template <class T, class Access>
 struct Io;
+template <class... Terms>
+class Query;
+template <class... Queries>
+struct QueryIo;
+namespace detail {
+struct QueryCache;
+struct QueryRun;
+struct QuerySpec;
+}  // namespace detail
 using TimingClockFn = std::int64_t (*)(void* ctx) noexcept;
 
 /// The simulation world. Move-only; single owner thread.
@@ -287,16 +296,32 @@ class World {
   /// No allocation; O(kMaxArchetypes x N) to match, then one pass per row.
   template <class... Ts, class Fn, class... Tags>
   Status each(Fn&& fn, Tags... tags);
+  /// A query object over this world's components, built now (resolved and
+  /// matched): `auto movers = world.query<Writes<Pos>, Reads<Vel>>();`
+  /// (laige/query_object.h has the terms and the contract). No allocation.
+  template <class... Terms>
+  [[nodiscard]] Query<Terms...> query() noexcept;
   /// Installs the iteration guard for a query over `ids` with per-component
   /// `access` (same length; the JS-driven each calls it in a try/finally
   /// with endIteration) and normalises the matched archetypes. Errors: a
   /// live iteration -> misuse assert / InvalidArgument + warn
-  /// ecs/iteration_nested; mismatched lengths, more than
+  /// ecs/iteration_nested; inside a running system, an id outside the
+  /// system's declared io or a Write access of a component it declared
+  /// Read -> misuse assert / InvalidArgument reason system_io_violation
+  /// (docs/query.md#system-access); mismatched lengths, more than
   /// kMaxArchetypeComponents ids, an id listed twice or an Access outside
   /// the enum -> InvalidArgument + warn ecs/iteration_invalid. An
   /// unregistered id matches nothing. Moved-from world -> InvalidArgument.
   Status beginIteration(std::span<const ComponentTypeId> ids,
                         std::span<const Access> access) noexcept;
+  /// beginIteration with exclusion: archetypes holding any `without` id are
+  /// not matched (the JS form of a query's Without terms). An id both
+  /// listed and excluded, or more than kMaxArchetypeComponents excluded ->
+  /// InvalidArgument + warn ecs/iteration_invalid; inside a running system
+  /// every registered excluded id must be declared (system_io_violation).
+  /// An unregistered excluded id excludes nothing.
+  Status beginIteration(std::span<const ComponentTypeId> ids, std::span<const Access> access,
+                        std::span<const ComponentTypeId> without) noexcept;
   /// Removes the iteration guard (no-op without one): every mutation is
   /// legal again.
   void endIteration() noexcept;
@@ -319,6 +344,14 @@ class World {
   /// validation as the runtime overload below.
   template <class... Ts, class... As>
   Result<SystemId> registerSystem(const SystemDef& def, Io<Ts, As>... io) noexcept;
+  /// Registers a system whose io is derived from its query types plus
+  /// optional Io<> declarations (for get/add/remove outside the queries):
+  /// `registerSystem(Move_Def, QueryIo<Movers>{}, Io<Health, Write>{})`.
+  /// A component named more than once is declared once, Write if any
+  /// mention writes (system.h). Validation as the runtime overload.
+  template <class... Queries, class... Ts, class... As>
+  Result<SystemId> registerSystem(const SystemDef& def, QueryIo<Queries...> queries,
+                                  Io<Ts, As>... io) noexcept;
   /// Registers a system with `count` runtime I/O declarations (the wasm
   /// layer's path). Validation, first failure wins, each a rate-limited
   /// `system` warn: moved-from world -> InvalidArgument (no log); name null
@@ -442,15 +475,26 @@ class World {
   std::uint32_t stateDiffImpl(const World& other, std::uint32_t maxItems,
                               void (*sink)(void*, const StateDiffItem&) noexcept,
                               void* context) const noexcept;
-  void iterationCursor(std::uint32_t index, const ComponentTypeId* ids, std::uint32_t count,
-                       detail::ArchetypeCursor& out) noexcept;
+  // The query machinery (query_cache.cpp): one begin per call, the walk
+  // inline in the Query / each template.
+  template <class... Terms>
+  friend class Query;
+  Status beginQuery(detail::QueryCache& cache, const detail::QuerySpec& spec,
+                    detail::QueryRun& run) noexcept;
+  Status beginEach(std::uint32_t key, const detail::QuerySpec& spec, detail::QueryRun& run) noexcept;
+  std::uint32_t queryCount(detail::QueryCache& cache, const detail::QuerySpec& spec) noexcept;
+  std::uint32_t queryArchetypeCount(detail::QueryCache& cache, const detail::QuerySpec& spec) noexcept;
+  // The non-const get halves: the system access check, then getTyped.
+  void* getTypedForWrite(Entity e, std::uint32_t typeIndex) noexcept;
 
   std::unique_ptr<detail::WorldState> s_;
 };
 
 }  // namespace laige
 
-// The component and query member templates.
+// The component member templates.
 #include "laige/detail/world_ecs_inl.h"
+// Query objects and the each member template.
+#include "laige/query_object.h"
 // stateDiff's template and the diff item.
 #include "laige/state_hash.h"

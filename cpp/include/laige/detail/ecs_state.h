@@ -83,14 +83,15 @@ struct Archetype {
   }
 };
 
-/// The live iteration's guard (docs/query.md): installed by beginIteration,
-/// removed by endIteration. Membership-only sets; never iterated for order.
+/// The live iteration's guard (docs/query.md): installed by beginIteration or a
+/// query's begin, removed by endIteration. `matched` is a copy taken at
+/// begin, so an archetype created during the iteration is never in it; its
+/// ascending bit order is the walk order (the only ordered use of it).
 struct IterationGuard {
   bool active = false;
   IdSet256 matched;  // archetype ids the iteration walks
   IdSet256 read;     // component ids declared Read
   std::uint32_t matchedCount = 0;
-  ArchetypeId matchedList[kMaxArchetypes] = {};  // ascending archetype id
 };
 
 /// Everything component-related a World owns.
@@ -211,6 +212,11 @@ void resetArchetypeEdges(EcsState& s) noexcept;
 
 namespace laige::detail {
 struct WorldState;
+/// The id of the `index`th member of `set` in ascending order, or 0.
+ArchetypeId nthMember(const IdSet256& set, std::uint32_t index) noexcept;
+/// The guard's nested rule: a live iteration rejects every begin (misuse
+/// assert / InvalidArgument reason iteration_nested + warn).
+Status nestedIteration(const WorldState& s) noexcept;
 /// The guard's destroy rule: ok unless an iteration is live and e's
 /// archetype is matched (then misuse assert / InvalidArgument + warn
 /// ecs/iteration_mutation). `e` must be live.

@@ -62,6 +62,7 @@ struct SystemRegistry {
   std::uint32_t capacity = 0;               // kMaxSystems, or 0 if the allocation failed
   std::uint32_t count = 0;
   bool running = false;       // inside runSystems (nested runs are misuse)
+  std::uint32_t current = 0;  // the system running now (0 = none): the io check's key
   std::uint64_t ticksRun = 0;  // completed runSystems calls (SystemContext::tick - 1)
   TimingClockFn clock = &steadyClockNs;
   void* clockContext = nullptr;

@@ -2,14 +2,14 @@
 // templates (included at the end of world.h; not a public entry point).
 //
 // The typed calls are thin: they turn T into its process-wide type index and
-// call one non-inline World member that resolves the per-world id. Only
-// each<> keeps the per-entity loop inline, with the column pointers hoisted
-// per archetype, so that `pos += vel` compiles to a vectorised loop.
+// call one non-inline World member that resolves the per-world id. each<>
+// and the query objects keep the per-entity loop inline (query_object.h).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -27,25 +27,21 @@ using ComponentKey = std::remove_cv_t<T>;
 template <class T>
 inline constexpr bool kQueryableComponent = MarkedComponent<ComponentKey<T>> && !std::is_reference_v<T>;
 
-/// The per-archetype inner loop. `cols` are the typed column pointers in
-/// query order; the Entity is built only from the slot column and the
-/// generation table, so a callback that ignores it lets the compiler drop
-/// both loads and vectorise over the columns.
-template <class Fn, class... Ptrs>
-inline void eachRows(Fn& fn, const std::uint32_t* slots, const std::uint16_t* generations,
-                     std::uint32_t rows, Ptrs... cols) {
-  for (std::uint32_t r = 0; r < rows; ++r) {
-    const std::uint32_t slot = slots[r];
-    fn(Entity(static_cast<std::uint16_t>(slot), generations[slot]), cols[r]...);
-  }
+std::uint32_t allocateEachKey() noexcept;
+/// The key of world.each's cache for the listed type list, allocated on
+/// first use (process-wide; never simulation state).
+template <class... Ks>
+std::uint32_t eachKeySlow() noexcept {
+  static const std::uint32_t key = allocateEachKey();
+  return key;
 }
-
-/// Unpacks one cursor into typed column pointers (query order).
-template <class... Ts, class... Tags, class Fn, std::size_t... I>
-inline void eachArchetype(Fn& fn, const ArchetypeCursor& cur, const std::uint16_t* generations,
-                          std::index_sequence<I...>, const Tags&...) {
-  eachRows(fn, cur.slots, generations, cur.rows,
-           static_cast<AccessPtr<Ts, Tags>>(cur.columns[I])...);
+template <class... Ks>
+inline const std::uint32_t kEachKey = eachKeySlow<Ks...>();
+/// eachKeySlow's value as a plain load after static initialisation.
+template <class... Ks>
+[[nodiscard]] inline std::uint32_t eachKeyOf() noexcept {
+  const std::uint32_t v = kEachKey<Ks...>;
+  return v != 0 ? v : eachKeySlow<Ks...>();
 }
 
 }  // namespace detail
@@ -78,7 +74,7 @@ bool World::has(Entity e) const noexcept {
 template <class T>
 T* World::get(Entity e) noexcept {
   static_assert(detail::MarkedComponent<detail::ComponentKey<T>>, "World::get<T>: T is not marked");
-  return static_cast<T*>(getTyped(e, detail::componentTypeIndexOf<detail::ComponentKey<T>>(), true));
+  return static_cast<T*>(getTypedForWrite(e, detail::componentTypeIndexOf<detail::ComponentKey<T>>()));
 }
 
 template <class T>
@@ -91,60 +87,18 @@ template <class T>
 Status World::addComponent(Entity e, const T& value) noexcept {
   using K = detail::ComponentKey<T>;
   static_assert(detail::MarkedComponent<K>, "World::addComponent<T>: T is not marked");
-  return addTyped(e, detail::componentTypeIndexOf<K>(), detail::componentMeta<K>().name, &value);
+  // A static constexpr name: em++ -O2 does not inline this call and would
+  // otherwise build the whole description on every add just to read it.
+  static constexpr std::string_view kName = detail::componentMeta<K>().name;
+  return addTyped(e, detail::componentTypeIndexOf<K>(), kName, &value);
 }
 
 template <class T>
 Status World::removeComponent(Entity e) noexcept {
   using K = detail::ComponentKey<T>;
   static_assert(detail::MarkedComponent<K>, "World::removeComponent<T>: T is not marked");
-  return removeTyped(e, detail::componentTypeIndexOf<K>(), detail::componentMeta<K>().name);
-}
-
-template <class... Ts, class Fn, class... Tags>
-Status World::each(Fn&& fn, Tags... tags) {
-  static_assert(sizeof...(Tags) == sizeof...(Ts),
-                "World::each: pass exactly one laige::Read{} or laige::Write{} per listed "
-                "component, in template order");
-  static_assert((detail::kIsAccessTag<Tags> && ...),
-                "World::each: every tag must be laige::Read{} or laige::Write{}");
-  static_assert((detail::kQueryableComponent<Ts> && ...),
-                "World::each: every listed type must be a component marked with LAIGE_COMPONENT");
-  static_assert(detail::AllDistinct<detail::ComponentKey<Ts>...>::value,
-                "World::each: a component is listed twice");
-  static_assert(sizeof...(Ts) <= kMaxArchetypeComponents,
-                "World::each: at most kMaxArchetypeComponents listed components");
-  // Ends the iteration however the callback leaves (a test's exception too).
-  struct End {
-    World* w;
-    ~End() { w->endIteration(); }
-  };
-  if constexpr (sizeof...(Ts) == 0) {
-    const Status st = beginIteration({}, {});
-    if (!st.ok()) return st;
-    const End end{this};
-    // The high-water mark is captured once: a fresh slot created by the
-    // callback is not visited; a recycled slot ahead of the cursor is.
-    const detail::SlotView v = slotView();
-    for (std::uint32_t id = 0; id < v.highWater; ++id) {
-      if (v.living[id] != 0) fn(Entity(static_cast<std::uint16_t>(id), v.generations[id]));
-    }
-    return st;
-  } else {
-    const ComponentTypeId ids[] = {componentId<Ts>()...};
-    const Access access[] = {detail::kAccessOf<Tags>...};
-    const Status st = beginIteration(ids, access);
-    if (!st.ok()) return st;
-    const End end{this};
-    const std::uint16_t* generations = slotView().generations;
-    const std::uint32_t count = iterationArchetypeCount();
-    for (std::uint32_t k = 0; k < count; ++k) {
-      detail::ArchetypeCursor cur;
-      iterationCursor(k, ids, static_cast<std::uint32_t>(sizeof...(Ts)), cur);
-      detail::eachArchetype<Ts...>(fn, cur, generations, std::index_sequence_for<Ts...>{}, tags...);
-    }
-    return st;
-  }
+  static constexpr std::string_view kName = detail::componentMeta<K>().name;
+  return removeTyped(e, detail::componentTypeIndexOf<K>(), kName);
 }
 
 }  // namespace laige

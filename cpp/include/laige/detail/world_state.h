@@ -7,11 +7,27 @@
 #include <cstdint>
 
 #include "laige/detail/ecs_state.h"
+#include "laige/detail/query_cache.h"
 #include "laige/detail/system_registry.h"
 #include "laige/entity.h"
 #include "laige/world.h"
 
 namespace laige::detail {
+
+/// One cache of world.each: the listed type list's key (0 = free slot),
+/// its cache and the resolved ids (in listed order).
+struct EachCacheSlot {
+  std::uint32_t key = 0;
+  QueryCache cache;
+  ComponentTypeId ids[kMaxArchetypeComponents] = {};
+};
+/// world.each caches per world (open addressing by key; a world that uses
+/// more distinct type lists walks the rest uncached, still correctly).
+inline constexpr std::uint32_t kEachCacheSlots = 64;
+
+/// A process-wide serial per WorldState (1, 2, 3, ...): what a query's
+/// cache is keyed on. Never simulation state.
+std::uint64_t allocateWorldSerial() noexcept;
 
 /// The state behind a live World. Allocated once by World::create.
 struct WorldState {
@@ -57,6 +73,12 @@ struct WorldState {
 
   // Systems: the registry, the run state and the timing feed (system.cpp).
   SystemRegistry systems;
+
+  // Queries (query_cache.cpp): this state's serial and world.each's caches,
+  // allocated with the world so that no each call ever allocates.
+  std::uint64_t serial = allocateWorldSerial();
+  EachCacheSlot eachCaches[kEachCacheSlots];
+  EachCacheSlot eachScratch;  // the uncached fallback, reset every call
 };
 
 }  // namespace laige::detail

@@ -1,0 +1,187 @@
+// query_cache.cpp - the begin half of every query call (Query<Terms...>
+// and world.each): the cache refresh (resolve once, test only archetypes
+// created since the last call), the declared-io check inside a running
+// system, the normalisation of dirty matched archetypes, and the guard.
+// The walk is inline in laige/query_object.h. docs/query.md#the-cache.
+#include <atomic>
+#include <bit>
+
+#include "laige/assert.h"
+#include "laige/detail/world_state.h"
+#include "laige/logging.h"
+#include "laige/query_object.h"
+#include "laige/world.h"
+#include "system_access.h"
+
+namespace laige {
+
+namespace detail {
+
+std::uint32_t allocateEachKey() noexcept {
+  static std::atomic<std::uint32_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+std::uint64_t allocateWorldSerial() noexcept {
+  static std::atomic<std::uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+namespace {
+
+void resolve(const WorldState& ws, QueryCache& c, const QuerySpec& q) noexcept {
+  const EcsState& s = ws.ecs;
+  c.unresolved = false;
+  for (std::uint32_t i = 0; i < q.count; ++i) {
+    const std::uint32_t t = q.typeIndex[i];
+    const ComponentTypeId id = t < s.typeToId.size() ? s.typeToId[t] : kInvalidComponentTypeId;
+    q.ids[i] = id;
+    if (id == kInvalidComponentTypeId) c.unresolved = true;
+  }
+  c.componentsSeen = static_cast<std::uint32_t>(s.components.size());
+}
+
+// colOf[0] is always 0: an unresolved required id matches nothing, an
+// unresolved excluded id excludes nothing (no archetype can hold it).
+bool matchesArchetype(const Archetype& a, const QuerySpec& q) noexcept {
+  for (std::uint32_t i = 0; i < q.count; ++i) {
+    const bool has = a.colOf[q.ids[i]] != 0;
+    if (termRequired(q.kinds[i]) ? !has : (q.kinds[i] == TermKind::Without && has)) return false;
+  }
+  return true;
+}
+
+// Brings `c` up to date with the world: a full rebuild for another world
+// (or an unbuilt cache), a re-resolve when components were registered
+// since an unresolved one, then a test of the archetypes created since.
+void refresh(const WorldState& ws, QueryCache& c, const QuerySpec& q) noexcept {
+  const EcsState& s = ws.ecs;
+  if (c.worldSerial != ws.serial || c.structureEpoch != s.structureEpoch) {
+    // Another world, or a restore changed what the archetype ids name.
+    c = QueryCache{};
+    c.worldSerial = ws.serial;
+    c.structureEpoch = s.structureEpoch;
+    resolve(ws, c, q);
+  } else if (c.unresolved && c.componentsSeen != s.components.size()) {
+    // Archetypes tested before held none of the newly registered
+    // components, so their results stand.
+    resolve(ws, c, q);
+  }
+  const auto n = static_cast<std::uint32_t>(s.archetypes.size());
+  for (std::uint32_t aid = c.archetypesSeen; aid < n; ++aid) {
+    if (matchesArchetype(*s.archetypes[aid], q)) c.matched.insert(aid);
+  }
+  c.archetypesSeen = n;
+}
+
+std::uint32_t popcount(const IdSet256& set) noexcept {
+  std::uint32_t n = 0;
+  for (const std::uint64_t w : set.words) n += static_cast<std::uint32_t>(std::popcount(w));
+  return n;
+}
+
+}  // namespace
+
+}  // namespace detail
+
+Status World::beginQuery(detail::QueryCache& cache, const detail::QuerySpec& spec,
+                         detail::QueryRun& run) noexcept {
+  if (!s_) return Status{};  // a moved-from world is empty: run.archetypes stays null
+  detail::WorldState& ws = *s_;
+  detail::EcsState& s = ws.ecs;
+  detail::IterationGuard& g = s.guard;
+  if (g.active) return detail::nestedIteration(ws);
+  detail::refresh(ws, cache, spec);
+  if (ws.systems.current != 0) {
+    for (std::uint32_t i = 0; i < spec.count; ++i) {
+      const ComponentTypeId id = spec.ids[i];
+      if (id == kInvalidComponentTypeId) continue;  // unregistered: touches nothing
+      const bool writes = detail::termWrites(spec.kinds[i]);
+      if (!detail::systemAllows(ws, id, writes ? Access::Write : Access::Read)) {
+        return detail::systemIoViolation(ws, id, writes ? "write" : "read");
+      }
+    }
+  }
+  g.read.reset();
+  for (std::uint32_t i = 0; i < spec.count; ++i) {
+    if (detail::termReadsRef(spec.kinds[i])) g.read.insert(spec.ids[i]);
+  }
+  // The ordered read: slot order restored before the first callback.
+  std::uint32_t matched = 0;
+  for (std::uint32_t word = 0; word < 4; ++word) {
+    std::uint64_t bits = cache.matched.words[word];
+    matched += static_cast<std::uint32_t>(std::popcount(bits));
+    while (bits != 0) {
+      const std::uint32_t aid = word * 64 + static_cast<std::uint32_t>(std::countr_zero(bits)) + 1;
+      bits &= bits - 1;
+      detail::Archetype& a = *s.archetypes[aid];
+      if (a.dirty()) detail::normalize(s, a);
+    }
+  }
+  g.matched = cache.matched;
+  g.matchedCount = matched;
+  g.active = true;
+  run.archetypes = s.archetypes.data();
+  run.generations = ws.entities.generations();
+  run.matched = &cache.matched;
+  run.ids = spec.ids;
+  return Status{};
+}
+
+Status World::beginEach(std::uint32_t key, const detail::QuerySpec& spec, detail::QueryRun& run) noexcept {
+  if (!s_) return Status{};
+  detail::WorldState& ws = *s_;
+  // Before any slot is touched: the scratch slot may be the live walk's.
+  if (ws.ecs.guard.active) return detail::nestedIteration(ws);
+  detail::EachCacheSlot* slot = nullptr;
+  for (std::uint32_t probe = 0; probe < detail::kEachCacheSlots; ++probe) {
+    detail::EachCacheSlot& candidate = ws.eachCaches[(key + probe) % detail::kEachCacheSlots];
+    if (candidate.key == key) {
+      slot = &candidate;
+      break;
+    }
+    if (candidate.key == 0) {
+      candidate.key = key;
+      slot = &candidate;
+      break;
+    }
+  }
+  if (slot == nullptr) {
+    slot = &ws.eachScratch;
+    slot->cache = detail::QueryCache{};  // uncached: rebuilt every call
+  }
+  detail::QuerySpec q = spec;
+  q.ids = slot->ids;
+  return beginQuery(slot->cache, q, run);
+}
+
+std::uint32_t World::queryArchetypeCount(detail::QueryCache& cache, const detail::QuerySpec& spec) noexcept {
+  if (!s_) return 0;
+  // During an iteration the walked cache must not grow: refresh a copy.
+  if (s_->ecs.guard.active) {
+    detail::QueryCache copy = cache;
+    detail::refresh(*s_, copy, spec);
+    return detail::popcount(copy.matched);
+  }
+  detail::refresh(*s_, cache, spec);
+  return detail::popcount(cache.matched);
+}
+
+std::uint32_t World::queryCount(detail::QueryCache& cache, const detail::QuerySpec& spec) noexcept {
+  if (!s_) return 0;
+  detail::QueryCache copy = cache;
+  detail::QueryCache& c = s_->ecs.guard.active ? copy : cache;
+  detail::refresh(*s_, c, spec);
+  std::uint32_t rows = 0;
+  for (std::uint32_t word = 0; word < 4; ++word) {
+    std::uint64_t bits = c.matched.words[word];
+    while (bits != 0) {
+      const std::uint32_t aid = word * 64 + static_cast<std::uint32_t>(std::countr_zero(bits)) + 1;
+      bits &= bits - 1;
+      rows += s_->ecs.archetypes[aid]->liveRows();
+    }
+  }
+  return rows;
+}
+
+}  // namespace laige
