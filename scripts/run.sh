@@ -24,7 +24,9 @@ laige_ensure_apt
 laige_ensure_npm "$root"
 
 step "building native release tools and the wasm module (in parallel)"
-# Only the targets the main job runs (ninja builds their dependencies).
+# Only the targets the main job runs (ninja builds their dependencies); the
+# binding layouts (web/layouts.json) are generated first.
+node scripts/gen-layouts.mjs
 bash scripts/build.sh --progress native-release:laige-selfcheck,laige-detcheck,laige-replay &
 native=$!
 bash scripts/build.sh --progress wasm:wasm-module,laige-selfcheck &

@@ -165,7 +165,8 @@ declare module '*/laige_wasm.mjs' {
     /** 0..6 = trace, debug, info, warn, error, fatal, off */
     logSetLevel(level: number): void;
     logSetRateLimiting(on: boolean): void;
-    logShutdown(): void;
+    /** The out-parameter layout table the module was built from (web/layouts.json, as layouts.gen.ts LAYOUT_TABLE). */
+    layoutTable(): string;
 
     // World
     worldCreate(capacity: number, churn: number, seedLo: number, seedHi: number, deterministic: boolean, out: Ptr): Code;
@@ -179,12 +180,14 @@ declare module '*/laige_wasm.mjs' {
     worldEntityCount(w: Ptr): number;
     worldClear(w: Ptr): Code;
     worldHandleAt(w: Ptr, id: number): number;
+    /** worldHandleAt, but 0 also for an entity created during the live iteration (each([]) skips it). */
+    worldIterationHandleAt(w: Ptr, id: number): number;
     worldBeginFrame(w: Ptr): void;
-    /** 7 f64: capacity, inUse, peakInUse, totalCreated, totalDestroyed, bytesCapacity, bytesInUse */
+    /** EntityStats (web/layouts.json; read with layouts.gen.ts) */
     worldStats(w: Ptr, out: Ptr): void;
-    /** 9 u32: capacity, entityCount, level, warns[3], frameChurn, churnBudget, churnWarns */
+    /** GuardrailStats (web/layouts.json) */
     worldGuardrailStats(w: Ptr, out: Ptr): void;
-    /** 11 f64, ArchetypeStats in declaration order */
+    /** ArchetypeStats (web/layouts.json) */
     worldArchetypeStats(w: Ptr, out: Ptr): void;
 
     // Components
@@ -192,7 +195,6 @@ declare module '*/laige_wasm.mjs' {
     worldRegisterComponent(w: Ptr, name: string, fields: Array<[string, number, number]>): RawRegisterResult;
     worldComponentInfo(w: Ptr, id: number): RawComponentInfo | null;
     worldComponentCount(w: Ptr): number;
-    worldComponentIdByName(w: Ptr, name: string): number;
     worldAdd(w: Ptr, e: number, component: number, bytes: Ptr, size: number): Code;
     worldRemove(w: Ptr, e: number, component: number): Code;
     /** 1 when present (a plain wasm export: see raw.ts HOT_EXPORTS) */
@@ -202,6 +204,7 @@ declare module '*/laige_wasm.mjs' {
     worldArchetypeOf(w: Ptr, e: number): number;
     worldArchetypeCount(w: Ptr): number;
     worldArchetypeComponents(w: Ptr, archetype: number): number[];
+    /** The live rows of archetype `archetype` (0 for an unknown id). */
     worldArchetypeRowCount(w: Ptr, archetype: number): number;
 
     // Iteration
@@ -209,10 +212,15 @@ declare module '*/laige_wasm.mjs' {
     worldBeginIteration(w: Ptr, ids: Ptr, access: Ptr, n: number): Code;
     worldEndIteration(w: Ptr): void;
     worldIsIterating(w: Ptr): boolean;
-    /** writes (3 + n) u32 per matched archetype: id, rows, slots, columns...; returns the matched count */
+    /** writes an IterationCursor header (web/layouts.json) + n column pointers (u32) per matched archetype; returns the matched count */
     worldIterationCursors(w: Ptr, ids: Ptr, n: number, out: Ptr, max: number): number;
     /** out[r] = the live handle of slots[r] (rows of a matched archetype: live under the guard) */
     worldFillHandles(w: Ptr, slots: Ptr, rows: number, out: Ptr): void;
+    /**
+     * begin (ids/access: nBegin entries) + the cursor table of cursorIds (nCursor u32) in one call:
+     * the begin code when it failed, else matched count << 8. A plain export (raw.ts); absent in older modules.
+     */
+    worldBeginWalk?(w: Ptr, ids: Ptr, access: Ptr, nBegin: number, cursorIds: Ptr, nCursor: number, out: Ptr, max: number): number;
 
     // Systems
     worldRegisterSystem(w: Ptr, name: string, budgetRaw: number, dependsOn: string, ids: Ptr, access: Ptr, n: number, out: Ptr): Code;
@@ -223,9 +231,9 @@ declare module '*/laige_wasm.mjs' {
     worldSystemCount(w: Ptr): number;
     worldSystemTicksRun(w: Ptr): number;
     worldSystemInfo(w: Ptr, id: number): RawSystemInfo | null;
-    /** 4 f64: runs, lastMs, warns, errors */
+    /** SystemTimingStats (web/layouts.json) */
     worldSystemTimingStats(w: Ptr, id: number, out: Ptr): Code;
-    /** 8 f64 of HistogramStats, then up to max samples */
+    /** HistogramStats (web/layouts.json), then up to max samples (f64) */
     worldSystemTimingWindow(w: Ptr, id: number, out: Ptr, max: number): Code;
     /** u32 id, u32 hasSubstream, u64 seed, u64 state1, u64 state2 */
     worldSystemRngState(w: Ptr, id: number, out: Ptr): Code;
@@ -247,7 +255,7 @@ declare module '*/laige_wasm.mjs' {
     loopDestroy(l: Ptr): void;
     loopFrameAt(l: Ptr, nowNs: number): Code;
     loopStep(l: Ptr, n: number): Code;
-    /** 5 f64: frames, ticks, droppedTicks, droppedFrames, startReferenceNs */
+    /** GameLoopStats (web/layouts.json) */
     loopStats(l: Ptr, out: Ptr): void;
 
     // State hash and diff
@@ -269,6 +277,8 @@ declare module '*/laige_wasm.mjs' {
     replayWriterDestroy(r: Ptr): void;
     replayWriterFrame(r: Ptr, tick: number, data: Ptr, size: number): Code;
     replayWriterFinish(r: Ptr): Code;
+    /** The error code the next frame of `len` bytes would fail with (0 = it would be written); changes nothing. */
+    replayWriterCanWrite(r: Ptr, len: number): number;
     replayWriterFrameCount(r: Ptr): number;
     replayWriterBytes(r: Ptr): Uint8Array;
     replayParse(data: Ptr, size: number): RawParseResult;
@@ -281,7 +291,6 @@ declare module '*/laige_wasm.mjs' {
     /** Opens a ScenarioRun; writes its handle (a world pointer every world* call and worldDestroy accept) at `out`. */
     scenarioOpen(name: string, seedLo: number, seedHi: number, defaultSeed: boolean, out: Ptr): Code;
     /** True for a world opened by scenarioOpen. */
-    scenarioIsRun(w: Ptr): boolean;
     /** given: the tick's payload is `size` bytes at `data` (0 = none); else the scenario's own generated input. */
     scenarioStep(w: Ptr, given: boolean, data: Ptr, size: number): Code;
     /** A copy of the scenario generator's payload for `tick` (empty when none). */

@@ -3,26 +3,29 @@
 // < 1 is faster). Benchmarks assert nothing.
 //   npm run build && node bench/js/ecs_bench.mjs [--quick]
 import { performance } from 'node:perf_hooks';
+import { loadavg } from 'node:os';
 import * as bitecs from 'bitecs';
 import { loadLaige } from '../../dist/index.js';
 
 const quick = process.argv.includes('--quick');
-const REPS = quick ? 3 : 9;
+const REPS = quick ? 5 : 9;
 const sim = await loadLaige();
 
-/** Best-of-REPS ns per entity of fn(n) (fn returns the entities processed). */
+/** The median over REPS runs of ns per unit of fn(ctx) (fn returns the units: entities, calls, reads). */
 function measure(setup, fn, teardown) {
-  let best = Infinity;
+  const runs = [];
   for (let r = -2; r < REPS; r++) { // two warm-up rounds (JIT tier-up) are not counted
     const ctx = setup();
     const t0 = performance.now();
     const n = fn(ctx);
     const dt = performance.now() - t0;
     teardown?.(ctx);
-    if (r >= 0) best = Math.min(best, (dt * 1e6) / n);
+    if (r >= 0) runs.push((dt * 1e6) / n);
   }
-  return best;
+  runs.sort((a, b) => a - b);
+  return runs[runs.length >> 1];
 }
+const loadBefore = loadavg();
 
 const rows = [];
 function report(name, ours, theirs, target) {
@@ -114,12 +117,139 @@ for (const n of [10_000, 65_000]) {
   };
   const none = () => null;
   const tB = measure(none, moveB);
-  report(`pos += vel, N=${n}: each (per-entity callback)`, measure(none, eachL), tB, '<= 1.0');
+  const movers = L.w.query({ pos: L.P.write, vel: L.V.read });
+  const moveFn = (_e, { pos, vel }) => { pos.x += vel.x; pos.y += vel.y; };
+  const queryL = () => {
+    for (let k = 0; k < PASSES; k++) movers.each(moveFn);
+    return n * PASSES;
+  };
+  const queryChunkL = () => {
+    for (let k = 0; k < PASSES; k++) {
+      movers.eachChunk((c) => {
+        const px = c.field(L.P, 'x'), vx = c.field(L.V, 'x');
+        const a = px.array, b = vx.array;
+        let i = px.index, j = vx.index;
+        const end = i + c.rows * px.stride;
+        for (; i < end; i += 2, j += 2) {
+          a[i] += b[j];
+          a[i + 1] += b[j + 1];
+        }
+      });
+    }
+    return n * PASSES;
+  };
+  report(`pos += vel, N=${n}: query.each`, measure(none, queryL), tB, '<= 0.7');
+  report(`pos += vel, N=${n}: query.eachChunk`, measure(none, queryChunkL), tB, '<= 1.1x floor');
+  report(`pos += vel, N=${n}: World.each (per-entity callback)`, measure(none, eachL), tB, '');
   report(`pos += vel, N=${n}: each, long callback (not inlined)`, measure(none, eachLongL), tB, '');
-  report(`pos += vel, N=${n}: eachChunk (column views)`, measure(none, chunkL), tB, '<= 0.5');
+  report(`pos += vel, N=${n}: World.eachChunk (column views)`, measure(none, chunkL), tB, '');
   report(`pos += vel, N=${n}: plain Float32Array loop, no ECS`, measure(none, floorJs), tB, '(floor)');
   L.w.dispose();
   bitecs.deleteWorld(B.world);
+}
+
+// --- per-call fixed cost, fragmented and simple iteration, field reads -----------
+{
+  // One query.each call over 1 matched archetype of 1 entity, and over 26
+  // matched archetypes of 1 entity each: the fixed cost and its per-archetype part.
+  const CALLS = quick ? 100_000 : 400_000;
+  const w = sim.createWorld({ capacity: 65536, churnPerFrameBudget: 0 });
+  const D = w.registerComponent('Data', { v: 'f32' });
+  const tags = Array.from({ length: 26 }, (_, i) => w.registerComponent(`L${i}`, { t: 'u8', p0: 'u8', p1: 'u8', p2: 'u8' }));
+  const one = w.create();
+  w.add(one, D, { v: 1 });
+  const q1 = w.query({ d: D.write }, { without: tags });
+  const fn = (_e, { d }) => { d.v += 0; };
+  const ewFn = (_e, d) => { d.v += 0; };
+  const perCall = (f) => measure(() => null, () => { for (let i = 0; i < CALLS; i++) f(); return CALLS; });
+  const B = bitecs.createWorld();
+  const BD = { v: new Float32Array(65536) };
+  const be = bitecs.addEntity(B);
+  bitecs.addComponent(B, be, BD);
+  const bOne = () => { const es = bitecs.query(B, [BD]); for (let i = 0; i < es.length; i++) BD.v[es[i]] += 0; };
+  const tb1 = perCall(bOne);
+  report('one each call, 1 archetype x 1 entity: query.each (ns/call)', perCall(() => q1.each(fn)), tb1, '<= 100 ns');
+  report('one each call, 1 archetype x 1 entity: World.each (ns/call)', perCall(() => w.each([D], ['write'], ewFn)), tb1, '');
+  const q26 = w.query({ d: D.write });
+  w.destroy(one);
+  for (const t of tags) { const e = w.create(); w.add(e, D, { v: 1 }); w.add(e, t, { t: 0, p0: 0, p1: 0, p2: 0 }); }
+  report('one each call, 26 archetypes x 1 entity: query.each (ns/call)', perCall(() => q26.each(fn)), tb1, '<= 620 ns');
+
+  // "frag": 26 archetypes x 100 entities, double one field.
+  const wf = sim.createWorld({ capacity: 65536, churnPerFrameBudget: 0 });
+  const FD = wf.registerComponent('Data', { v: 'f32' });
+  const ftags = Array.from({ length: 26 }, (_, i) => wf.registerComponent(`L${i}`, { t: 'f32' }));
+  const Bf = bitecs.createWorld();
+  const BfD = { v: new Float32Array(65536) };
+  const bftags = Array.from({ length: 26 }, () => ({ t: new Float32Array(65536) }));
+  for (let k = 0; k < 26; k++) {
+    for (let i = 0; i < 100; i++) {
+      const e = wf.create(); wf.add(e, FD, { v: 1 }); wf.add(e, ftags[k], { t: 0 });
+      const b = bitecs.addEntity(Bf); bitecs.addComponent(Bf, b, BfD); bitecs.addComponent(Bf, b, bftags[k]); BfD.v[b] = 1;
+    }
+  }
+  const fq = wf.query({ d: FD.write });
+  const dbl = (_e, { d }) => { d.v *= 2; if (d.v > 1e30) d.v = 1; };
+  const FP = quick ? 200 : 1000;
+  const fragL = measure(() => null, () => { for (let k = 0; k < FP; k++) fq.each(dbl); return 2600 * FP; });
+  const fragB = measure(() => null, () => {
+    for (let k = 0; k < FP; k++) {
+      const es = bitecs.query(Bf, [BfD]); const v = BfD.v;
+      for (let i = 0; i < es.length; i++) { const e = es[i]; v[e] *= 2; if (v[e] > 1e30) v[e] = 1; }
+    }
+    return 2600 * FP;
+  });
+  report('frag: 26 archetypes x 100, double one field', fragL, fragB, '<= 0.8');
+
+  // "simple iter": 4 archetypes of 1,000 ((A,B), (A,B,C), (A,B,C,D), (A,B,C,E)), four queries, one pass each.
+  const ws = sim.createWorld({ capacity: 65536, churnPerFrameBudget: 0 });
+  const [A, Bc, C, Dc, E] = ['A', 'B', 'C', 'D', 'E'].map((nm) => ws.registerComponent(nm, { v: 'f32' }));
+  const Bs = bitecs.createWorld();
+  const [bA, bB, bC, bD, bE] = [0, 1, 2, 3, 4].map(() => ({ v: new Float32Array(65536) }));
+  const sets = [[0, 1], [0, 1, 2], [0, 1, 2, 3], [0, 1, 2, 4]];
+  for (const set of sets) {
+    for (let i = 0; i < 1000; i++) {
+      const e = ws.create(); for (const c of set) ws.add(e, [A, Bc, C, Dc, E][c], { v: i });
+      const b = bitecs.addEntity(Bs); for (const c of set) { const bc = [bA, bB, bC, bD, bE][c]; bitecs.addComponent(Bs, b, bc); bc.v[b] = i; }
+    }
+  }
+  const qs = [ws.query({ a: A.write, b: Bc.write }), ws.query({ c: C.write, d: Dc.write }), ws.query({ c: C.write, e: E.write }), ws.query({ a: A.write })];
+  const swapAB = (_e, { a, b }) => { const t = a.v; a.v = b.v; b.v = t; };
+  const swapCD = (_e, { c, d }) => { const t = c.v; c.v = d.v; d.v = t; };
+  const swapCE = (_e, { c, e }) => { const t = c.v; c.v = e.v; e.v = t; };
+  const incA = (_e, { a }) => { a.v += 1; if (a.v > 1e6) a.v = 0; };
+  const SP = quick ? 100 : 500;
+  const iterL = measure(() => null, () => {
+    for (let k = 0; k < SP; k++) { qs[0].each(swapAB); qs[1].each(swapCD); qs[2].each(swapCE); qs[3].each(incA); }
+    return 4000 * SP;
+  });
+  const swapB = (es, x, y) => { const a = x.v, b = y.v; for (let i = 0; i < es.length; i++) { const e = es[i]; const t = a[e]; a[e] = b[e]; b[e] = t; } };
+  const iterB = measure(() => null, () => {
+    for (let k = 0; k < SP; k++) {
+      swapB(bitecs.query(Bs, [bA, bB]), bA, bB); swapB(bitecs.query(Bs, [bC, bD]), bC, bD); swapB(bitecs.query(Bs, [bC, bE]), bC, bE);
+      const es = bitecs.query(Bs, [bA]); const a = bA.v; for (let i = 0; i < es.length; i++) { const e = es[i]; a[e] += 1; if (a[e] > 1e6) a[e] = 0; }
+    }
+    return 4000 * SP;
+  });
+  report('simple iter: 4 queries over 4 archetypes x 1,000', iterL, iterB, '<= 1.0');
+
+  // One field read per entity: a handle (no object built) and World.get (an object).
+  const N = 10_000;
+  const L = laigeMoveWorld(N);
+  const es = [];
+  L.w.each([L.P], ['read'], (e) => es.push(e));
+  const Bm = bitecsMoveWorld(N);
+  const bes = Array.from(bitecs.query(Bm.world, [Bm.Position]));
+  const RP = quick ? 50 : 200;
+  const px = L.P.field.x;
+  let sink = 0;
+  const readHandle = measure(() => null, () => { let s = 0; for (let k = 0; k < RP; k++) for (let i = 0; i < N; i++) s += px.get(es[i]); sink += s; return N * RP; });
+  const readGet = measure(() => null, () => { let s = 0; for (let k = 0; k < RP; k++) for (let i = 0; i < N; i++) s += L.w.get(es[i], L.P).x; sink += s; return N * RP; });
+  const readB = measure(() => null, () => { let s = 0; const x = Bm.Position.x; for (let k = 0; k < RP; k++) for (let i = 0; i < N; i++) s += x[bes[i]]; sink += s; return N * RP; });
+  report('read one field: Position.field.x.get(e)', readHandle, readB, '<= 2.0');
+  report('read one field: World.get(e, Position).x', readGet, readB, '<= 6.0');
+  if (sink === 42) console.log('');
+  for (const x of [w, wf, ws, L.w]) x.dispose();
 }
 
 // --- create + add 2 / destroy / add-remove ---------------------------------------
@@ -175,7 +305,8 @@ for (const n of [10_000, 65_000]) {
 // build/native-release/laige_pass_timing and build/wasm/laige_pass_timing.js).
 
 const pad = (s, k) => String(s).padEnd(k);
-console.log(`@laige/sim ${sim.version} vs bitecs 0.4.0 (node ${process.version}; best of ${REPS}; ns per entity)`);
+console.log(`@laige/sim ${sim.version} vs bitecs 0.4.0 (node ${process.version}; median of ${REPS} runs; ns per entity unless said)`);
+console.log(`load average before ${loadBefore.map((x) => x.toFixed(2)).join(' ')}, after ${loadavg().map((x) => x.toFixed(2)).join(' ')} (2 cores)`);
 console.log(pad('benchmark', 56) + pad('laige', 10) + pad('bitecs', 10) + pad('ratio', 8) + 'target');
 for (const r of rows) {
   console.log(pad(r.name, 56) + pad(r.ours.toFixed(1), 10) + pad(r.theirs.toFixed(1), 10) + pad(r.ratio.toFixed(2) + 'x', 8) + r.target);

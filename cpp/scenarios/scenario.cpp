@@ -70,7 +70,9 @@ TickInput ScenarioRun::generatedInput(std::uint64_t tick) noexcept {
 Status ScenarioRun::step() noexcept { return step(generatedInput(tick() + 1)); }
 
 Status ScenarioRun::step(const TickInput& input) noexcept {
-  // One tick as one frame (what GameLoop::step(1) does, without a loop).
+  // One tick as one frame (what GameLoop::step(1) does, without a loop),
+  // refused before beginFrame when a tick cannot start (reentrancy.cpp).
+  if (Status st = world_.tickAllowed(); st.isError()) return st;
   world_.beginFrame();
   return world_.runSystems(schedule_, input);
 }

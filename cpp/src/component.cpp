@@ -7,6 +7,7 @@
 
 #include "laige/detail/world_state.h"
 #include "laige/logging.h"
+#include "laige/names.h"
 #include "laige/world.h"
 
 namespace laige {
@@ -37,9 +38,9 @@ constexpr const char* kBudgetText =
     "kMaxComponentTypes (256) component types | merge rarely used components or split the "
     "simulation into worlds | docs/component_registry.md#errors";
 constexpr const char* kNameText =
-    "component_name_invalid | a component registration was rejected | the name is empty or "
-    "longer than 63 bytes | give every component a short unique name | "
-    "docs/component_registry.md#errors";
+    "component_name_invalid | a component registration was rejected | the name is empty, "
+    "longer than 63 bytes, holds a control character or starts or ends with a space | give "
+    "every component a short unique name | docs/component_registry.md#errors";
 constexpr const char* kDescText =
     "component_desc_invalid | a component description was rejected | its fields do not tile "
     "its size in C layout (see the reason field) | lay the schema out with "
@@ -77,6 +78,12 @@ Result<ComponentTypeId> World::registerTyped(const ComponentDesc& d, std::uint32
         .with("name", d.name)
         .with("length", static_cast<std::uint32_t>(d.name.size()))
         .with("max_length", kMaxComponentNameLength);
+  }
+  // The rules of laige/names.h (control characters, surrounding spaces).
+  if (const char* why = componentNameProblem(d.name); why != nullptr) {
+    LAIGE_LOG_WARN("ecs", "component_name_invalid", kNameText, log::field("name", d.name),
+                   log::field("reason", why));
+    return Status::failure(ErrorCode::InvalidArgument, "component_name_invalid").with("reason", why);
   }
   const LayoutCheck layout = checkComponentLayout(d.size, d.alignment, d.fields);
   if (!layout.ok()) {

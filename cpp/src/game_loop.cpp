@@ -97,13 +97,33 @@ Result<GameLoop> GameLoop::create(World& world, const SystemSchedule& schedule,
   return GameLoop(world, schedule, options);
 }
 
-Status GameLoop::frame() noexcept {
+Status GameLoop::admitFrame() const noexcept {
   if (world_ == nullptr) return Status::failure(ErrorCode::InvalidArgument, "loop_moved_from");
+  if (inFrame_) {
+    return Status::failure(ErrorCode::InvalidArgument, "tick_inside_callback").with("callback", "loop_hook");
+  }
+  return world_->tickAllowed();
+}
+
+namespace {
+// Marks the loop as inside a frame for the frame's whole duration.
+struct FrameScope {
+  bool& flag;
+  explicit FrameScope(bool& f) noexcept : flag(f) { flag = true; }
+  ~FrameScope() { flag = false; }
+  FrameScope(const FrameScope&) = delete;
+  FrameScope& operator=(const FrameScope&) = delete;
+};
+}  // namespace
+
+Status GameLoop::frame() noexcept {
+  if (Status st = admitFrame(); st.isError()) return st;
   return frameAt(options_.nowNs(options_.clockContext));
 }
 
 Status GameLoop::frameAt(std::int64_t nowNs) noexcept {
-  if (world_ == nullptr) return Status::failure(ErrorCode::InvalidArgument, "loop_moved_from");
+  if (Status st = admitFrame(); st.isError()) return st;
+  const FrameScope scope(inFrame_);
   // Decision 12: once per frame, before its ticks, whether or not any run.
   world_->beginFrame();
   ++stats_.frames;
@@ -149,7 +169,8 @@ Status GameLoop::frameAt(std::int64_t nowNs) noexcept {
 }
 
 Status GameLoop::step(std::uint64_t n) noexcept {
-  if (world_ == nullptr) return Status::failure(ErrorCode::InvalidArgument, "loop_moved_from");
+  if (Status st = admitFrame(); st.isError()) return st;
+  const FrameScope scope(inFrame_);
   world_->beginFrame();
   ++stats_.frames;
   for (std::uint64_t i = 0; i < n; ++i) {

@@ -189,6 +189,7 @@ Status World::beginIteration(std::span<const ComponentTypeId> ids, std::span<con
       if (!detail::systemAllows(*s_, c, Access::Read)) return detail::systemIoViolation(*s_, c, "read");
     }
   }
+  s_->beginIterationSerial();
   g.matched.reset();
   g.read.reset();
   g.matchedCount = 0;
@@ -239,6 +240,8 @@ detail::SlotView World::slotView() const noexcept {
   v.generations = s_->entities.generations();
   v.living = s_->entities.livingFlags();
   v.highWater = s_->entities.highWater();
+  v.bornIn = s_->bornIn.get();
+  v.serial = s_->iterationSerial;
   return v;
 }
 

@@ -303,6 +303,20 @@ Status ReplayWriter::writeFrame(std::uint64_t tick, const std::uint8_t* data, st
   return Status{};
 }
 
+Status ReplayWriter::canWriteFrame(std::uint32_t len) const noexcept {
+  if (enc_.failure != 0) return Status::failure(static_cast<ErrorCode>(enc_.failure), "record_failed");
+  if (enc_.finished) return Status::failure(ErrorCode::InvalidArgument, "recorder_finished");
+  if (len > kMaxReplayFrameBytes) {
+    return Status::failure(ErrorCode::InvalidArgument, "frame_too_large").with("length", len);
+  }
+  if (enc_.bytes + kReplayFrameOverhead + len > enc_.maxBytes) {
+    return Status::failure(ErrorCode::BudgetExhausted, "replay_size_cap")
+        .with("bytes", enc_.bytes)
+        .with("max_bytes", enc_.maxBytes);
+  }
+  return Status{};
+}
+
 Status ReplayWriter::finish() {
   const bool wasFailed = enc_.failure != 0;
   std::uint8_t trailer[kReplayTrailerSize];
@@ -372,10 +386,14 @@ Result<ReplayLog> parseReplay(const std::uint8_t* data, std::size_t size, Replay
   if (why != nullptr) *why = ReplayParseError{};
   if (data == nullptr || size < kMinReplaySizeLimit) return reject(why, "short_input", size);
   if (std::memcmp(data, kMagic, 4) != 0) return reject(why, "bad_magic", 0);
-  if (detail::getLe16(data + 4) != kReplayFormatVersion) return reject(why, "unsupported_version", 4);
+  const std::uint16_t version = detail::getLe16(data + 4);
+  if (version < kMinReplayFormatVersion || version > kReplayFormatVersion) {
+    return reject(why, "unsupported_version", 4);
+  }
   if (detail::getLe16(data + 6) != 0) return reject(why, "reserved_nonzero", 6);
 
   ReplayLog log;
+  log.formatVersion = version;
   log.identity.seed = getLe64(data + 8);
   log.identity.tickRateHz = getLe32(data + 16);
   log.identity.componentSchemaHash = getLe64(data + 20);

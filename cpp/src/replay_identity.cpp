@@ -2,6 +2,7 @@
 // field-by-field comparison) and the small encoding helpers every replay
 // source and tool shares (file hash, hash line).
 #include <cstdint>
+#include <string_view>
 
 #include "laige/component.h"
 #include "laige/replay.h"
@@ -18,10 +19,22 @@ World::Options worldOptionsFor(const ReplayConfig& config) noexcept {
   return o;
 }
 
-std::uint64_t componentSchemaHash(const World& world) noexcept {
+namespace {
+
+std::uint64_t hashName(std::uint64_t h, std::string_view name) noexcept {
+  h = detail::fnvWordBE(h, name.size());
+  for (const char c : name) h = detail::fnvWordBE(h, static_cast<unsigned char>(c));
+  return h;
+}
+
+}  // namespace
+
+std::uint64_t componentSchemaHash(const World& world, std::uint16_t formatVersion) noexcept {
   // Ids are dense from 1, so walking 1..count visits every registration in
   // id order; a hole (impossible today) would hash as id 0 / size 0, which
-  // still differs from any real registry.
+  // still differs from any real registry. Version 1 stops at the sizes: a
+  // renamed component or a field of another kind of the same size went
+  // unnoticed, which is why version 2 adds names and field layouts.
   const std::uint32_t count = world.componentCount();
   std::uint64_t h = detail::fnvWordBE(detail::kFnvBasis, count);
   for (ComponentTypeId id = 1; id <= count; ++id) {
@@ -30,6 +43,15 @@ std::uint64_t componentSchemaHash(const World& world) noexcept {
     h = detail::fnvWordBE(h, ci != nullptr ? ci->id : 0);
     h = detail::fnvWordBE(h, ci != nullptr ? ci->size : 0);
     h = detail::fnvWordBE(h, ci != nullptr ? ci->alignment : 0);
+    if (formatVersion < 2 || ci == nullptr) continue;
+    h = hashName(h, ci->name);
+    h = detail::fnvWordBE(h, ci->fields.size());
+    for (const ComponentField& f : ci->fields) {
+      h = hashName(h, f.name);
+      h = detail::fnvWordBE(h, static_cast<std::uint64_t>(f.kind));
+      h = detail::fnvWordBE(h, f.count);
+      h = detail::fnvWordBE(h, f.offset);
+    }
   }
   return h;
 }
@@ -48,11 +70,12 @@ std::uint64_t configHash(const ReplayConfig& config) noexcept {
   return h;
 }
 
-ReplayIdentity makeReplayIdentity(const World& world, const ReplayConfig& config) noexcept {
+ReplayIdentity makeReplayIdentity(const World& world, const ReplayConfig& config,
+                                  std::uint16_t formatVersion) noexcept {
   ReplayIdentity id;
   id.seed = config.seed;
   id.tickRateHz = config.tickRateHz;
-  id.componentSchemaHash = componentSchemaHash(world);
+  id.componentSchemaHash = componentSchemaHash(world, formatVersion);
   id.mathBackendId = static_cast<std::uint32_t>(config.determinism.math);
   id.configHash = configHash(config);
   return id;
@@ -71,7 +94,7 @@ ReplayIdentityDiff replayIdentityDiff(const ReplayIdentity& recorded,
 
 ReplayIdentityDiff replayIdentityDiff(const ReplayLog& log, const World& world,
                                       const ReplayConfig& config) noexcept {
-  return replayIdentityDiff(log.identity, makeReplayIdentity(world, config));
+  return replayIdentityDiff(log.identity, makeReplayIdentity(world, config, log.formatVersion));
 }
 
 std::uint64_t replayFileHash(const std::uint8_t* data, std::size_t size, std::uint64_t hash) noexcept {

@@ -123,6 +123,9 @@ Status checkReplayLogShape(const ReplayLog& log, const char* side) noexcept {
 }
 
 Status checkReplayWorld(const World& world, const ReplayConfig& config, const char* side) noexcept {
+  // A world on the stack (inside its each or one of its systems) cannot run
+  // the replay's ticks; refused before anything is read or run.
+  if (Status st = world.tickAllowed(); st.isError()) return st.with("side", side);
   const World::Options o = world.options();
   const World::Options want = worldOptionsFor(config);
   if (!world.isLive() || world.systemTicksRun() != 0 || o.seed != want.seed || o.capacity != want.capacity ||
@@ -151,7 +154,7 @@ bool reportIdentityMismatch(const char* event, const char* side, const ReplayLog
   log::Field fields[11];
   std::size_t n = 0;
   const IdentityKeys& keys = side[0] == 'a' ? kSideKeys[0] : side[0] == 'b' ? kSideKeys[1] : kRunKeys;
-  if (!appendIdentityFields(keys, log.identity, makeReplayIdentity(world, config), fields, n)) return false;
+  if (!appendIdentityFields(keys, log.identity, makeReplayIdentity(world, config, log.formatVersion), fields, n)) return false;
   emitWarn(event, kIdentityText, fields, n);
   return true;
 }
@@ -180,8 +183,8 @@ bool reportDiffIdentityMismatch(const ReplayLog& logA, const World& worldA, cons
                                 const ReplayLog& logB, const World& worldB, const ReplayConfig& configB) noexcept {
   log::Field fields[22];
   std::size_t n = 0;
-  const bool a = appendIdentityFields(kSideKeys[0], logA.identity, makeReplayIdentity(worldA, configA), fields, n);
-  const bool b = appendIdentityFields(kSideKeys[1], logB.identity, makeReplayIdentity(worldB, configB), fields, n);
+  const bool a = appendIdentityFields(kSideKeys[0], logA.identity, makeReplayIdentity(worldA, configA, logA.formatVersion), fields, n);
+  const bool b = appendIdentityFields(kSideKeys[1], logB.identity, makeReplayIdentity(worldB, configB, logB.formatVersion), fields, n);
   if (!a && !b) return false;
   emitWarn("diff_identity_mismatch", kIdentityText, fields, n);
   return true;

@@ -59,6 +59,11 @@ std::string_view tokenOf(const detail::SystemRecord& rec, std::uint32_t k) noexc
 }  // namespace
 
 Status World::scheduleSystems(SystemSchedule& out) const noexcept {
+  // From inside a running system `out` may be the schedule runSystems is
+  // walking: refused before it is touched (docs/systems.md#re-entrancy).
+  if (s_ && s_->systems.running) {
+    return Status::failure(ErrorCode::InvalidArgument, "schedule_inside_tick");
+  }
   out.systemCount = 0;
   if (!s_) return Status::failure(ErrorCode::InvalidArgument, "world_moved_from");
   const detail::SystemRegistry& reg = s_->systems;
@@ -198,6 +203,12 @@ Status World::runSystems(const SystemSchedule& schedule, const TickInput& input)
     LAIGE_MISUSE("World::runSystems called from inside a running system");
     LAIGE_LOG_WARN("system", "run_nested", kNestedText, log::field("tick", reg.ticksRun + 1));
     return Status::failure(ErrorCode::InvalidArgument, "run_nested").with("tick", reg.ticksRun + 1);
+  }
+  // A tick inside a live each would run systems over storage the each is
+  // walking (reentrancy.cpp).
+  if (Status st = tickAllowed(); st.isError()) {
+    LAIGE_MISUSE("World::runSystems called from inside a live each");
+    return st;
   }
   const std::uint32_t n = schedule.systemCount;
   if (n != reg.count) {

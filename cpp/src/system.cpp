@@ -9,6 +9,7 @@
 #include "laige/detail/system_registry.h"
 #include "laige/detail/world_state.h"
 #include "laige/logging.h"
+#include "laige/names.h"
 
 namespace laige {
 
@@ -35,8 +36,9 @@ Status systemUnknown(std::uint32_t id, std::uint32_t systems) noexcept {
 namespace {
 
 constexpr const char* kNameInvalidText =
-    "name_invalid | registerSystem was given a null or empty name | every system needs a unique "
-    "name (dependencies, events and the profiler refer to it) | set SystemDef::name, or declare "
+    "name_invalid | registerSystem was given an invalid name | every system needs a unique "
+    "name of 1..63 bytes without control characters, commas or surrounding spaces "
+    "(dependencies, events and the profiler refer to it) | set SystemDef::name, or declare "
     "the system with LAIGE_SYSTEM | docs/systems.md#registration";
 constexpr const char* kRunInvalidText =
     "run_invalid | registerSystem was given a null run function | a system without a body cannot "
@@ -94,6 +96,7 @@ const char* parseDeps(const char* spec, detail::DepToken (&out)[kMaxSystemDepend
     if (a == b) return "empty_token";
     if (count == kMaxSystemDependencies) return "too_many";
     const std::string_view token(spec + a, b - a);
+    if (systemNameProblem(token) != nullptr) return "name_invalid";
     for (std::uint32_t k = 0; k < count; ++k) {
       if (std::string_view(spec + out[k].offset, out[k].length) == token) return "duplicate";
     }
@@ -116,6 +119,11 @@ Result<SystemId> World::registerSystem(const SystemDef& def, const SystemIo* io,
                    log::field("reason", name == nullptr ? "null" : "empty"));
     return Status::failure(ErrorCode::InvalidArgument, "name_invalid")
         .with("reason", name == nullptr ? "null" : "empty");
+  }
+  // The rules of laige/names.h (length, control characters, commas).
+  if (const char* why = systemNameProblem(name); why != nullptr) {
+    LAIGE_LOG_WARN("system", "name_invalid", kNameInvalidText, log::field("reason", why));
+    return Status::failure(ErrorCode::InvalidArgument, "name_invalid").with("reason", why);
   }
   if (def.run == nullptr) {
     LAIGE_LOG_WARN("system", "run_invalid", kRunInvalidText, log::field("system", name));

@@ -92,10 +92,15 @@ Result<Entity> World::create() noexcept {
   if (!s_) return Status::failure(ErrorCode::BudgetExhausted, "world_moved_from");
   detail::WorldState& s = *s_;
   const Result<Entity> spawned = s.entities.spawn();
-  if (spawned.isError()) [[unlikely]] return spawned;
+  if (spawned.isError()) [[unlikely]] {
+    return Status::failure(ErrorCode::BudgetExhausted, "entity_budget_exhausted")
+        .with("entity_count", s.entities.length())
+        .with("capacity", s.options.capacity);
+  }
   // Returned as a fresh Result built from the handle: returning `spawned`
   // would copy its whole Status (256 bytes) on every create.
   const Entity e = spawned.value();
+  s.noteCreated(e.id());
   ++s.totalCreated;
   const std::uint32_t live = s.entities.length();
   if (live > s.peakInUse) s.peakInUse = live;

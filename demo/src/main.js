@@ -15,6 +15,7 @@
 import { loadLaige, formatEntity } from '@laige/sim';
 import { attractorPayload, liveScenarios } from './scenarios.js';
 import { nativeBuild } from './native.js';
+import { drawFrameGraph, drawWorld } from './canvas.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -353,60 +354,22 @@ function canvasPointer(ev) {
 // ------------------------------------------------------------------ render
 
 function render(s, nowMs) {
-  const c = $('canvas');
-  const g = c.getContext('2d');
-  g.fillStyle = '#0a0d10';
-  g.fillRect(0, 0, c.width, c.height);
-  if (s === null || s.kind !== 'live' || s.built.textOnly) return;
+  if (s === null || s.kind !== 'live' || s.built.textOnly) {
+    drawWorld($('canvas'), null);
+    return;
+  }
   const t = s.loop.currentTick;
   if (s.snapTick !== t) {
     s.prev = s.snapTick === t - 1 ? s.cur : new Map();
     s.cur = snapshot(s.built);
     s.snapTick = t;
   }
-  const { x0, y0, size } = s.built.extent;
-  const scale = c.width / size;
   const alpha = fast || paused ? 1 : Math.max(0, Math.min(1, (nowMs - s.lastTickAt) * TICK_HZ / 1000));
-  const colors = ['#5fb0ff', '#8be28b', '#ffcf5f'];
-  const r = s.cur.size > 200 ? 1.6 : 5;
-  for (let k = 0; k < 3; k++) {
-    g.fillStyle = colors[k];
-    g.beginPath();
-    for (const [e, p] of s.cur) {
-      if (p[2] !== k) continue;
-      let x = p[0];
-      let y = p[1];
-      const q = s.prev.get(e);
-      // Interpolate between the last two ticks (not across a wrap).
-      if (q !== undefined && Math.abs(p[0] - q[0]) < size / 2 && Math.abs(p[1] - q[1]) < size / 2) {
-        x = q[0] + (p[0] - q[0]) * alpha;
-        y = q[1] + (p[1] - q[1]) * alpha;
-      }
-      const px = (x - x0) * scale;
-      const py = c.height - (y - y0) * scale;
-      g.moveTo(px + r, py);
-      g.arc(px, py, r, 0, Math.PI * 2);
-    }
-    g.fill();
-  }
-  const a = s.built.attractorOf?.(payloadOf(s, t)) ?? null;
-  if (a) {
-    g.strokeStyle = '#ff6b6b';
-    g.beginPath();
-    g.arc((a[0] - x0) * scale, c.height - (a[1] - y0) * scale, 8, 0, Math.PI * 2);
-    g.stroke();
-  }
-  if (s.perturb) {
-    const p = s.cur.get(s.perturb.entity);
-    if (p) {
-      g.strokeStyle = '#ff4d4d';
-      g.lineWidth = 2;
-      g.beginPath();
-      g.arc((p[0] - x0) * scale, c.height - (p[1] - y0) * scale, 10, 0, Math.PI * 2);
-      g.stroke();
-      g.lineWidth = 1;
-    }
-  }
+  drawWorld($('canvas'), {
+    extent: s.built.extent, cur: s.cur, prev: s.prev, alpha,
+    attractor: s.built.attractorOf?.(payloadOf(s, t)) ?? null,
+    perturbed: s.perturb ? s.perturb.entity : null,
+  });
 }
 
 // ------------------------------------------------------------------- panel
@@ -501,7 +464,7 @@ function updatePanel(force) {
     d.hidden = true;
   }
   updateSystems(s);
-  drawFrameGraph();
+  drawFrameGraph($('frames'), frameTimes);
   $('events').textContent = events.slice(-12).join('\n');
 }
 
@@ -521,28 +484,6 @@ function updateSystems(s) {
       + `<span class="mono">${st.lastMs.toFixed(3)} / ${win.p50.toFixed(3)} / ${win.p99.toFixed(3)} of ${b}</span></div>`;
   }
   el.innerHTML = html;
-}
-
-function drawFrameGraph() {
-  const c = $('frames');
-  const g = c.getContext('2d');
-  g.fillStyle = '#0a0d10';
-  g.fillRect(0, 0, c.width, c.height);
-  const maxMs = 50;
-  const y = (ms) => c.height - Math.min(1, ms / maxMs) * c.height;
-  g.strokeStyle = '#3a434e';
-  g.beginPath(); g.moveTo(0, y(1000 / 60)); g.lineTo(c.width, y(1000 / 60)); g.stroke();
-  g.strokeStyle = '#5fb0ff';
-  g.beginPath();
-  const n = frameTimes.length;
-  for (let i = 0; i < n; i++) {
-    const px = (i / 300) * c.width;
-    if (i === 0) g.moveTo(px, y(frameTimes[i])); else g.lineTo(px, y(frameTimes[i]));
-  }
-  g.stroke();
-  g.fillStyle = '#8a96a3';
-  g.font = '10px monospace';
-  g.fillText('16.7 ms', 2, y(1000 / 60) - 2);
 }
 
 // -------------------------------------------------------------------- loop

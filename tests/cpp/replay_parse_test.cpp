@@ -102,9 +102,13 @@ TEST(ReplayParse, RejectsBadMagicOtherVersionAndNonzeroReserved) {
   rehash(b);
   EXPECT_EQ(reasonOf(b), "bad_magic");
   b = sampleLog();
-  putLe(b, 4, 2, 2);
+  putLe(b, 4, 3, 2);  // newer than this build writes
   rehash(b);
   EXPECT_EQ(reasonOf(b), "unsupported_version");
+  b = sampleLog();
+  putLe(b, 4, 1, 2);  // version 1 stays readable (its older identity rule)
+  rehash(b);
+  EXPECT_EQ(reasonOf(b), "ok");
   b = sampleLog();
   putLe(b, 4, 0, 2);
   rehash(b);

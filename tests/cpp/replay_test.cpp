@@ -52,7 +52,8 @@ ReplayIdentity sampleIdentity() {
 
 TEST(ReplayFormat, Constants) {
   EXPECT_EQ(kReplayHeaderSize, 40u);
-  EXPECT_EQ(kReplayFormatVersion, 1u);
+  EXPECT_EQ(kReplayFormatVersion, 2u);
+  EXPECT_EQ(kMinReplayFormatVersion, 1u);
   EXPECT_EQ(kMaxReplayFrameBytes, 1024u * 1024u);
   EXPECT_EQ(kReplayFrameOverhead, 12u);
   EXPECT_EQ(kReplayTrailerSize, 16u);
@@ -69,7 +70,7 @@ TEST(ReplayFormat, HeaderFramesAndTrailerAreLittleEndianAtTheirOffsets) {
   const std::vector<std::uint8_t>& b = w.bytes();
   ASSERT_EQ(b.size(), 40u + 12 + 3 + 12 + 16);
   EXPECT_EQ(std::string(b.begin(), b.begin() + 4), "LGRP");
-  EXPECT_EQ(le(b, 4, 2), 1u);
+  EXPECT_EQ(le(b, 4, 2), 2u);
   EXPECT_EQ(le(b, 6, 2), 0u);
   EXPECT_EQ(le(b, 8, 8), 0x0102030405060708ull);
   EXPECT_EQ(b[8], 0x08);  // least significant byte first
@@ -153,7 +154,10 @@ TEST(ReplayIdentity, ComponentSchemaHashCoversCountIdsSizesAndAlignments) {
   World a = World::create(8).takeValue();
   (void)a.registerComponent<test::RpAccum>();
   (void)a.registerComponent<test::RpPos>();
-  EXPECT_EQ(componentSchemaHash(a), fnvWords({2, 1, 8, 4, 2, 8, 4}));
+  // Version 1's rule: ids, sizes and alignments only (version 2 adds names
+  // and field layouts: replay_identity_layout_test.cpp).
+  EXPECT_EQ(componentSchemaHash(a, 1), fnvWords({2, 1, 8, 4, 2, 8, 4}));
+  EXPECT_NE(componentSchemaHash(a), componentSchemaHash(a, 1));
 
   World same = World::create(32).takeValue();  // capacity is not schema
   (void)same.registerComponent<test::RpAccum>();

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# run.sh - the npm pack smoke test: `npm pack`, install the tarball into an
-# empty folder, type-check a strict TypeScript consumer with tsc --noEmit and
-# run it under node. Needs dist/ and wasm/ built (npm run build).
+# run.sh - the npm pack smoke test: `npm pack`; the tarball holds exactly
+# README.md, LICENSE, package.json, dist/, wasm/ (module, .wasm, base64 copy)
+# and the user docs (docs/*.md, docs/guides/*.md), and every relative link of its README and
+# docs resolves inside it (links.mjs); then install it into an empty folder,
+# type-check a strict TypeScript consumer with tsc --noEmit and run it under
+# node. Needs dist/ and wasm/ built (npm run build).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 tmp="$(mktemp -d)"
@@ -12,7 +15,19 @@ for f in dist/index.js dist/index.d.ts wasm/laige_wasm.mjs wasm/laige_wasm.wasm;
 done
 tgz="$(npm pack --silent --pack-destination "$tmp" | tail -n 1)"
 echo "pack smoke: $tgz ($(wc -c < "$tmp/$tgz") bytes)"
-tar -tzf "$tmp/$tgz" | sed 's/^/  /'
+tar -tzf "$tmp/$tgz" | sort > "$tmp/contents"
+sed 's/^/  /' "$tmp/contents"
+for f in package/README.md package/LICENSE package/package.json package/dist/index.js package/dist/index.d.ts \
+  package/dist/embedded.js package/dist/embedded.d.ts package/wasm/laige_wasm.mjs package/wasm/laige_wasm.wasm \
+  package/wasm/laige_wasm.base64.mjs package/docs/typescript.md; do
+  grep -qx "$f" "$tmp/contents" || { echo "pack smoke: $f is not in the tarball" >&2; exit 1; }
+done
+# Nothing else: no sources, tests, build trees, internals or images.
+unexpected="$(grep -vxE 'package/(README\.md|LICENSE|package\.json|dist/[a-z_]+(\.gen)?\.(js|d\.ts)|wasm/laige_wasm\.(mjs|wasm|base64\.mjs)|docs/(guides/)?[a-z_-]+\.md)' "$tmp/contents" || true)"
+if [ -n "$unexpected" ]; then echo "pack smoke: unexpected files in the tarball:" >&2; echo "$unexpected" >&2; exit 1; fi
+mkdir "$tmp/extracted"
+tar -xzf "$tmp/$tgz" -C "$tmp/extracted"
+node tests/pack/links.mjs "$tmp/extracted/package"
 mkdir "$tmp/consumer"
 cp tests/pack/consumer/main.ts tests/pack/consumer/tsconfig.json "$tmp/consumer/"
 cd "$tmp/consumer"
@@ -22,3 +37,11 @@ tsc="$root/node_modules/.bin/tsc"
 "$tsc" -p tsconfig.json --noEmit
 "$tsc" -p tsconfig.json --outDir out
 node out/main.js
+# The README's example, as packed: it runs and prints the hash its comment states.
+awk '/<!-- pack-test:/ { on = 1; next } on && /^```js$/ { inside = 1; next } inside && /^```$/ { exit } inside { print }' \
+  "$tmp/extracted/package/README.md" > example.mjs
+[ -s example.mjs ] || { echo "pack smoke: no README example after the pack-test marker" >&2; exit 1; }
+expected="$(sed -nE 's|.*// ([0-9]+ [0-9a-f]{16}), on every machine.*|\1|p' example.mjs)"
+got="$(node example.mjs)"
+echo "pack smoke: README example prints '$got' (README says '$expected')"
+[ -n "$expected" ] && [ "$got" = "$expected" ]

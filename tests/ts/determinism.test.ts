@@ -59,7 +59,6 @@ function registerInput(w: World): void {
   const Vel = w.registerComponent('Vel', { x: 'fx', y: 'fx' });
   const Life = w.registerComponent('Life', { ticks: 'u16', kind: 'u8', pad: 'u8' });
   w.registerSystem({
-    // It adds Pos and Vel too: a structural add needs the component declared.
     name: 'Spawn', budgetMs: 5, io: [[Life, 'write'], [Pos, 'read'], [Vel, 'read']],
     run(ctx) {
       const n = ctx.input.length > 0 ? ctx.input[0]! % 4 : 1;
@@ -86,7 +85,6 @@ function registerInput(w: World): void {
     },
   });
   w.registerSystem({
-    // It destroys entities: every component they hold must be declared.
     name: 'Age', budgetMs: 5, dependsOn: ['Move'], io: [[Life, 'read'], [Pos, 'read'], [Vel, 'read']],
     run(ctx) {
       const dead: number[] = [];

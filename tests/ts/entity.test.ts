@@ -17,8 +17,9 @@ describe('entity handles', () => {
     expect(isEntityHandle(-1)).toBe(false);
     expect(isEntityHandle(1.5)).toBe(false);
     expect(isEntityHandle(2 ** 32)).toBe(false);
-    expect(() => makeEntity(65536, 0)).toThrow(RangeError);
-    expect(() => makeEntity(1, -1)).toThrow(RangeError);
+    // A LaigeError like every other rejected argument (was a RangeError).
+    expect(() => makeEntity(65536, 0)).toThrow(expect.objectContaining({ reason: 'entity_handle_invalid' }));
+    expect(() => makeEntity(1, -1)).toThrow(expect.objectContaining({ reason: 'entity_handle_invalid' }));
   });
   it('World handles read the same way (generations start at 1)', () => {
     const w = sim.createWorld({ capacity: 4 });

@@ -1,6 +1,6 @@
 // Type tests: what the schema infers (checked by tsc over tests/ts, and run by vitest).
 import { describe, expectTypeOf, it } from 'vitest';
-import type { Component, Entity, ReadRef, Ref, SystemContext, Value, World } from '../../dist/index.js';
+import type { Component, Entity, Query, ReadRef, Ref, SystemContext, Value, World } from '../../dist/index.js';
 import { sim } from './support/sim.js';
 
 describe('types inferred from schemas', () => {
@@ -69,6 +69,56 @@ describe('types inferred from schemas', () => {
     expectTypeOf(w.stateHash(0)).toEqualTypeOf<bigint>();
     // @ts-expect-error seeds are bigint
     expectTypeOf(() => sim.createWorld({ capacity: 4, seed: 5 })).toBeFunction();
+    w.dispose();
+  });
+
+  it('queries: named refs typed from the schemas, optional refs possibly undefined, read refs readonly', () => {
+    const w = sim.createWorld({ capacity: 4 });
+    const Position = w.registerComponent('Position', { x: 'f32', y: 'f32' });
+    const Velocity = w.registerComponent('Velocity', { x: 'f32', y: 'f32' });
+    const Health = w.registerComponent('Health', { hp: 'i32', hist: ['i32', 2] });
+    const Frozen = w.registerComponent('Frozen', {});
+    const movers = w.query({ pos: Position.write, vel: Velocity.read }, { without: [Frozen], optional: { hp: Health.write }, tags: [] });
+    expectTypeOf(movers.world).toEqualTypeOf<World>();
+    expectTypeOf<Query>().toHaveProperty("each");
+    movers.each((e, { pos, vel, hp }) => {
+      expectTypeOf(e).toEqualTypeOf<Entity>();
+      expectTypeOf(pos).toEqualTypeOf<Ref<{ readonly x: 'f32'; readonly y: 'f32' }>>();
+      expectTypeOf(vel).toEqualTypeOf<ReadRef<{ readonly x: 'f32'; readonly y: 'f32' }>>();
+      expectTypeOf(hp).toEqualTypeOf<Ref<{ readonly hp: 'i32'; readonly hist: readonly ['i32', 2] }> | undefined>();
+      expectTypeOf(hp!.hist).toEqualTypeOf<Int32Array>();
+      pos.x += vel.x;
+      // @ts-expect-error a read ref is readonly
+      vel.x = 1;
+      // @ts-expect-error an optional ref may be undefined
+      hp.hp = 1;
+      // @ts-expect-error not a term of this query
+      expectTypeOf(() => (({ pos: p, nope }) => [p, nope])).toBeFunction();
+    });
+    movers.eachChunk((chunk) => {
+      expectTypeOf(chunk.field(Position, 'x').array).toEqualTypeOf<Float32Array>();
+    });
+    expectTypeOf(movers.count()).toEqualTypeOf<number>();
+    // @ts-expect-error terms are Component.read / Component.write
+    expectTypeOf(() => w.query({ pos: Position })).toBeFunction();
+    // Field handles: a scalar takes (e), an array field (e, i).
+    expectTypeOf(Position.field.x.get).returns.toEqualTypeOf<number>();
+    expectTypeOf(Health.field.hist.get).parameters.toEqualTypeOf<[Entity, number]>();
+    // @ts-expect-error not a field of Position
+    expectTypeOf(() => Position.field.z).toBeFunction();
+    w.registerSystem({
+      name: 'Move', budgetMs: 1, io: [[Health, 'read']],
+      queries: { movers: { pos: Position.write, vel: Velocity.read, without: [Frozen] } },
+      run(ctx) {
+        ctx.queries.movers.each((_e, { pos, vel }) => {
+          expectTypeOf(pos.x).toEqualTypeOf<number>();
+          // @ts-expect-error a read ref is readonly
+          vel.y = pos.y;
+        });
+        // @ts-expect-error not a declared query
+        expectTypeOf(() => ctx.queries.others).toBeFunction();
+      },
+    });
     w.dispose();
   });
 });

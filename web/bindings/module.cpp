@@ -1,6 +1,7 @@
 // module.cpp - the module: version, error registry, logging
 // (part of the embind layer: web/bindings/common.h says how it is built).
 #include "common.h"
+#include "layouts.gen.h"
 
 #include <cstdlib>
 
@@ -30,7 +31,10 @@ void logSetRateLimiting(bool on) {
   o.rateLimiting = on;
   laige::log::Logger::instance().init(o);
 }
-void logShutdown() { laige::log::Logger::instance().shutdown(); }
+
+// The out-parameter layout table this module was built from (web/layouts.json):
+// the TypeScript layer's test compares it with the table it was generated from.
+std::string layoutTable() { return laige_layout::kTable; }
 
 // The last failure noted by code() (ok = none since the last clear).
 Status gLastFailure{};
@@ -72,5 +76,5 @@ EMSCRIPTEN_BINDINGS(laige_module) {
   function("logInstallJsSink", &logInstallJsSink);
   function("logSetLevel", &logSetLevel);
   function("logSetRateLimiting", &logSetRateLimiting);
-  function("logShutdown", &logShutdown);
+  function("layoutTable", &layoutTable);
 }

@@ -47,6 +47,9 @@ void replayWriterDestroy(std::uintptr_t r) { delete at<laige::ReplayWriter>(r); 
 std::uint32_t replayWriterFrame(std::uintptr_t r, double tick, std::uintptr_t data, std::uint32_t len) {
   return code(at<laige::ReplayWriter>(r)->writeFrame(static_cast<std::uint64_t>(tick), at<const std::uint8_t>(data), len));
 }
+std::uint32_t replayWriterCanWrite(std::uintptr_t r, std::uint32_t len) {
+  return code(at<laige::ReplayWriter>(r)->canWriteFrame(len));
+}
 std::uint32_t replayWriterFinish(std::uintptr_t r) { return code(at<laige::ReplayWriter>(r)->finish()); }
 double replayWriterFrameCount(std::uintptr_t r) { return static_cast<double>(at<laige::ReplayWriter>(r)->frameCount()); }
 val replayWriterBytes(std::uintptr_t r) {
@@ -199,7 +202,6 @@ std::uint32_t scenarioOpen(std::string name, std::uint32_t seedLo, std::uint32_t
   *at<std::uint32_t>(out) = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(jw));
   return 0;
 }
-bool scenarioIsRun(std::uintptr_t w) { return W(w).run.has_value(); }
 // given: run the tick with `size` bytes at `data` as its input payload (size
 // 0 = no payload); else with the scenario's own generated input.
 std::uint32_t scenarioStep(std::uintptr_t w, bool given, std::uintptr_t data, std::uint32_t size) {
@@ -232,6 +234,7 @@ EMSCRIPTEN_BINDINGS(laige_replay) {
   function("replayWriterDestroy", &replayWriterDestroy);
   function("replayWriterFrame", &replayWriterFrame);
   function("replayWriterFinish", &replayWriterFinish);
+  function("replayWriterCanWrite", &replayWriterCanWrite);
   function("replayWriterFrameCount", &replayWriterFrameCount);
   function("replayWriterBytes", &replayWriterBytes);
   function("replayParse", &replayParse);
@@ -241,7 +244,6 @@ EMSCRIPTEN_BINDINGS(laige_replay) {
   function("scenarioList", &scenarioList);
   function("scenarioRun", &scenarioRun);
   function("scenarioOpen", &scenarioOpen);
-  function("scenarioIsRun", &scenarioIsRun);
   function("scenarioStep", &scenarioStep);
   function("scenarioGeneratedInput", &scenarioGeneratedInput);
   function("scenarioTick", &scenarioTick);

@@ -1,6 +1,7 @@
 // systems.cpp - systems in the C++ registry (TypeScript systems via a trampoline) and the game loop
 // (part of the embind layer: web/bindings/common.h says how it is built).
 #include "common.h"
+#include "layouts.gen.h"
 
 using namespace laige_wasm;
 using emscripten::val;
@@ -48,6 +49,11 @@ std::int64_t jsClock(void* ctx) noexcept {
 std::uint32_t worldRegisterSystem(std::uintptr_t w, std::string name, std::int32_t budgetRaw, std::string dependsOn,
                                   std::uintptr_t ids, std::uintptr_t access, std::uint32_t n, std::uintptr_t out) {
   JsWorld& jw = W(w);
+  // A C string ends at NUL: a name or dependsOn holding one would be cut
+  // short by the registry, so it is refused whole (laige/names.h).
+  if (name.find('\0') != std::string::npos || dependsOn.find('\0') != std::string::npos) {
+    return static_cast<std::uint32_t>(laige::ErrorCode::InvalidArgument);
+  }
   std::vector<laige::SystemIo> io(n + 1);
   for (std::uint32_t i = 0; i < n; ++i) {
     io[i].component = at<const std::uint32_t>(ids)[i];
@@ -109,33 +115,20 @@ val worldSystemInfo(std::uintptr_t w, std::uint32_t id) {
   out.set("io", io);
   return out;
 }
-// SystemTimingStats as 4 doubles: runs, lastMs, warns, errors.
+// SystemTimingStats as web/layouts.json lays it out (layouts.gen.h).
 std::uint32_t worldSystemTimingStats(std::uintptr_t w, std::uint32_t id, std::uintptr_t out) {
   auto r = W(w).world.systemTimingStats(laige::SystemId{id});
   if (r.isError()) return code(r);
-  double* o = at<double>(out);
-  o[0] = static_cast<double>(r.value().runs);
-  o[1] = r.value().lastMs;
-  o[2] = r.value().warns;
-  o[3] = r.value().errors;
+  laige_layout::SystemTimingStats::write(r.value(), at<double>(out));
   return 0;
 }
-// The rolling window: 8 doubles of HistogramStats (count, totalRecorded,
-// min, max, mean, p50, p95, p99) then up to `max` samples, oldest first.
+// The rolling window: HistogramStats, then up to `max` samples, oldest first.
 std::uint32_t worldSystemTimingWindow(std::uintptr_t w, std::uint32_t id, std::uintptr_t out, std::uint32_t max) {
   const laige::Histogram* h = W(w).world.systemTimingWindow(laige::SystemId{id});
   if (h == nullptr) return code(W(w).world.systemTimingStats(laige::SystemId{id}));  // its system_unknown
-  const laige::HistogramStats s = h->stats();
   double* o = at<double>(out);
-  o[0] = s.count;
-  o[1] = static_cast<double>(s.totalRecorded);
-  o[2] = s.min;
-  o[3] = s.max;
-  o[4] = s.mean;
-  o[5] = s.p50;
-  o[6] = s.p95;
-  o[7] = s.p99;
-  for (std::uint32_t i = 0; i < h->size() && i < max; ++i) o[8 + i] = h->sample(i);
+  laige_layout::HistogramStats::write(h->stats(), o);
+  for (std::uint32_t i = 0; i < h->size() && i < max; ++i) o[laige_layout::HistogramStats::kCount + i] = h->sample(i);
   return 0;
 }
 // SystemRngState: u32 id, u32 hasSubstream, then seed, state1, state2 as u64.
@@ -249,16 +242,14 @@ std::uint32_t loopFrameAt(std::uintptr_t l, double nowNs) {
 std::uint32_t loopStep(std::uintptr_t l, double n) {
   return code(at<JsLoop>(l)->loop.step(static_cast<std::uint64_t>(n)));
 }
-// GameLoopStats as 5 doubles: frames, ticks, droppedTicks, droppedFrames, startReferenceNs.
+// GameLoopStats and the loop's start reference, as web/layouts.json lays them out.
 void loopStats(std::uintptr_t l, std::uintptr_t out) {
   const laige::GameLoop& loop = at<JsLoop>(l)->loop;
-  const laige::GameLoopStats s = loop.stats();
-  double* o = at<double>(out);
-  o[0] = static_cast<double>(s.frames);
-  o[1] = static_cast<double>(s.ticks);
-  o[2] = static_cast<double>(s.droppedTicks);
-  o[3] = static_cast<double>(s.droppedFrames);
-  o[4] = static_cast<double>(loop.startReferenceNs());
+  struct {
+    laige::GameLoopStats stats;
+    std::int64_t startReferenceNs;
+  } const s{loop.stats(), loop.startReferenceNs()};
+  laige_layout::GameLoopStats::write(s, at<double>(out));
 }
 
 

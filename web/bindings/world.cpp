@@ -1,6 +1,7 @@
 // world.cpp - the World, its components, the JS iteration and the state hash
 // (part of the embind layer: web/bindings/common.h says how it is built).
 #include "common.h"
+#include "layouts.gen.h"
 
 using namespace laige_wasm;
 using emscripten::val;
@@ -43,49 +44,26 @@ std::uint32_t worldClear(std::uintptr_t w) { return code(W(w).world.clear()); }
 std::uint32_t worldHandleAt(std::uintptr_t w, std::uint32_t id) {
   return id > 0xFFFF ? 0u : W(w).world.handleAt(static_cast<std::uint16_t>(id)).bits();
 }
+// each([]) walks slots with this: an entity created during the live
+// iteration reads as absent (docs/query.md).
+std::uint32_t worldIterationHandleAt(std::uintptr_t w, std::uint32_t id) {
+  if (id > 0xFFFF) return 0u;
+  const laige::World& world = W(w).world;
+  const auto slot = static_cast<std::uint16_t>(id);
+  return world.createdDuringIteration(slot) ? 0u : world.handleAt(slot).bits();
+}
 void worldBeginFrame(std::uintptr_t w) { W(w).world.beginFrame(); }
 
-// EntityStats as 7 doubles (the counters stay far below 2^53).
+// The stats as the table web/layouts.json lays them out (layouts.gen.h).
+// EntityStats and ArchetypeStats counters stay far below 2^53 as doubles.
 void worldStats(std::uintptr_t w, std::uintptr_t out) {
-  const laige::EntityStats s = W(w).world.stats();
-  double* o = at<double>(out);
-  o[0] = s.capacity;
-  o[1] = s.inUse;
-  o[2] = s.peakInUse;
-  o[3] = static_cast<double>(s.totalCreated);
-  o[4] = static_cast<double>(s.totalDestroyed);
-  o[5] = static_cast<double>(s.bytesCapacity);
-  o[6] = static_cast<double>(s.bytesInUse);
+  laige_layout::EntityStats::write(W(w).world.stats(), at<double>(out));
 }
-// GuardrailStats as 9 u32.
 void worldGuardrailStats(std::uintptr_t w, std::uintptr_t out) {
-  const laige::GuardrailStats s = W(w).world.guardrailStats();
-  std::uint32_t* o = at<std::uint32_t>(out);
-  o[0] = s.capacity;
-  o[1] = s.entityCount;
-  o[2] = s.entityBudgetLevel;
-  o[3] = s.entityBudgetWarns[0];
-  o[4] = s.entityBudgetWarns[1];
-  o[5] = s.entityBudgetWarns[2];
-  o[6] = s.frameChurn;
-  o[7] = s.churnPerFrameBudget;
-  o[8] = s.churnWarns;
+  laige_layout::GuardrailStats::write(W(w).world.guardrailStats(), at<std::uint32_t>(out));
 }
-// ArchetypeStats as 11 doubles.
 void worldArchetypeStats(std::uintptr_t w, std::uintptr_t out) {
-  const laige::ArchetypeStats s = W(w).world.archetypeStats();
-  double* o = at<double>(out);
-  o[0] = s.archetypeCount;
-  o[1] = s.rowsLive;
-  o[2] = s.rowsReserved;
-  o[3] = static_cast<double>(s.bytesReserved);
-  o[4] = static_cast<double>(s.totalAdds);
-  o[5] = static_cast<double>(s.totalRemoves);
-  o[6] = static_cast<double>(s.totalArchetypeGrowth);
-  o[7] = static_cast<double>(s.totalReservations);
-  o[8] = static_cast<double>(s.totalRowShifts);
-  o[9] = static_cast<double>(s.totalDestroyDetaches);
-  o[10] = static_cast<double>(s.bytesScratch);
+  laige_layout::ArchetypeStats::write(W(w).world.archetypeStats(), at<double>(out));
 }
 
 // ---------------------------------------------------------------------------
@@ -149,9 +127,6 @@ val worldComponentInfo(std::uintptr_t w, std::uint32_t id) {
   return out;
 }
 std::uint32_t worldComponentCount(std::uintptr_t w) { return W(w).world.componentCount(); }
-std::uint32_t worldComponentIdByName(std::uintptr_t w, std::string name) {
-  return W(w).world.componentIdByName(name);
-}
 
 std::uint32_t worldAdd(std::uintptr_t w, std::uint32_t e, std::uint32_t c, std::uintptr_t bytes,
                        std::uint32_t size) {
@@ -167,7 +142,8 @@ bool worldHas(std::uintptr_t w, std::uint32_t e, std::uint32_t c) {
 // structural change; the TS layer copies them out at once.
 std::uintptr_t worldGet(std::uintptr_t w, std::uint32_t e, std::uint32_t c) {
   // The const overload: the TS get copies the value out (a read), so inside
-  // a system it must not count as a get for writing.
+  // a system it must not count as a get for writing (the TS layer checks
+  // its own writes against the system's io).
   return reinterpret_cast<std::uintptr_t>(std::as_const(W(w).world).getBytes(ent(e), c));
 }
 std::uint32_t worldArchetypeOf(std::uintptr_t w, std::uint32_t e) { return W(w).world.archetypeOf(ent(e)); }
@@ -204,15 +180,27 @@ std::uint32_t worldIterationCursors(std::uintptr_t w, std::uintptr_t ids, std::u
   auto* o = at<std::uint32_t>(out);
   for (std::uint32_t k = 0; k < count && k < max; ++k) {
     const laige::ArchetypeId a = world.iterationArchetype(k);
-    std::uint32_t* row = o + k * (3 + n);
-    row[0] = a;
-    row[1] = world.archetypeRowCount(a);
-    row[2] = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(world.archetypeSlots(a)));
+    using Cursor = laige_layout::IterationCursor;
+    std::uint32_t* row = o + k * (Cursor::kCount + n);
+    row[Cursor::archetype] = a;
+    row[Cursor::rows] = world.archetypeRowCount(a);
+    row[Cursor::slots] = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(world.archetypeSlots(a)));
     for (std::uint32_t i = 0; i < n; ++i) {
-      row[3 + i] = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(world.archetypeColumn(a, cids[i])));
+      row[Cursor::kCount + i] = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(world.archetypeColumn(a, cids[i])));
     }
   }
   return count;
+}
+
+// A query's walk in one call: the guard over ids[0..nBegin) with `access`
+// (worldBeginIteration), then the cursor table of cursorIds[0..nCursor)
+// (worldIterationCursors). Returns the begin code when it failed, else
+// count << 8 (count <= 256; codes < 256).
+std::uint32_t worldBeginWalk(std::uintptr_t w, std::uintptr_t ids, std::uintptr_t access, std::uint32_t nBegin,
+                             std::uintptr_t cursorIds, std::uint32_t nCursor, std::uintptr_t out, std::uint32_t max) {
+  const std::uint32_t c = worldBeginIteration(w, ids, access, nBegin);
+  if (c != 0) return c;
+  return worldIterationCursors(w, cursorIds, nCursor, out, max) << 8;
 }
 
 // handles[r] = the live handle of slots[r], r < rows: the entity argument of
@@ -228,8 +216,8 @@ void worldFillHandles(std::uintptr_t w, std::uintptr_t slots, std::uint32_t rows
   }
 }
 
-// Archetype column views outside an iteration (the same accessors the
-// cursor uses; re-derive every call).
+
+// The live rows of an archetype (queries count() and the system io checks).
 std::uint32_t worldArchetypeRowCount(std::uintptr_t w, std::uint32_t a) {
   return a > 0xFFFF ? 0u : W(w).world.archetypeRowCount(static_cast<laige::ArchetypeId>(a));
 }
@@ -309,6 +297,12 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t laige_world_iteration_cursors(std::uintptr_t 
   return worldIterationCursors(w, ids, n, out, max);
 }
 EMSCRIPTEN_KEEPALIVE void laige_world_end_iteration(std::uintptr_t w) { worldEndIteration(w); }
+// Once per Query.each / eachChunk call (begin + cursors).
+EMSCRIPTEN_KEEPALIVE std::uint32_t laige_world_begin_walk(std::uintptr_t w, std::uintptr_t ids, std::uintptr_t access,
+                                                          std::uint32_t nBegin, std::uintptr_t cursorIds,
+                                                          std::uint32_t nCursor, std::uintptr_t out, std::uint32_t max) {
+  return worldBeginWalk(w, ids, access, nBegin, cursorIds, nCursor, out, max);
+}
 EMSCRIPTEN_KEEPALIVE void laige_world_fill_handles(std::uintptr_t w, std::uintptr_t slots, std::uint32_t rows,
                                                    std::uintptr_t out) {
   worldFillHandles(w, slots, rows, out);
@@ -325,6 +319,7 @@ EMSCRIPTEN_BINDINGS(laige_world) {
   function("worldEntityCount", &worldEntityCount);
   function("worldClear", &worldClear);
   function("worldHandleAt", &worldHandleAt);
+  function("worldIterationHandleAt", &worldIterationHandleAt);
   function("worldBeginFrame", &worldBeginFrame);
   function("worldStats", &worldStats);
   function("worldGuardrailStats", &worldGuardrailStats);
@@ -333,7 +328,6 @@ EMSCRIPTEN_BINDINGS(laige_world) {
   function("worldRegisterComponent", &worldRegisterComponent);
   function("worldComponentInfo", &worldComponentInfo);
   function("worldComponentCount", &worldComponentCount);
-  function("worldComponentIdByName", &worldComponentIdByName);
   function("worldArchetypeOf", &worldArchetypeOf);
   function("worldArchetypeCount", &worldArchetypeCount);
   function("worldArchetypeComponents", &worldArchetypeComponents);

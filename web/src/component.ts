@@ -5,6 +5,8 @@ import {
   type FieldLayout, type Schema, type ScalarKind, type ReadWriteHandler,
   type Encoder, makeEncoder, makeDecoder, kindSize,
 } from './schema.js';
+import type { QueryTerm } from './query_object.js';
+import { type FieldHandles, makeFieldHandles } from './field_handle.js';
 
 /** One field of a registered component, as laid out in its C struct. */
 export interface FieldInfo {
@@ -39,6 +41,12 @@ export class Component<S extends Schema = Schema> {
   readonly alignment: number;
   /** The fields in C struct order. */
   readonly fields: readonly FieldInfo[];
+  /** The read term of a query: `world.query({ vel: Velocity.read })`. */
+  readonly read: QueryTerm<S, 'read'>;
+  /** The write term of a query: `world.query({ pos: Position.write })`. */
+  readonly write: QueryTerm<S, 'write'>;
+  /** One field for one entity, no object built: `Position.field.x.get(e)`, `.set(e, v)` (field_handle.ts). */
+  readonly field: FieldHandles<S>;
   /** @internal The world that registered it (identity only). */
   readonly _owner: object;
   /** @internal */
@@ -67,6 +75,9 @@ export class Component<S extends Schema = Schema> {
     this._encode = makeEncoder(layout);
     this._decode = makeDecoder(layout);
     this._readOnly = onReadWrite;
+    this.read = Object.freeze({ component: this, access: 'read' as const });
+    this.write = Object.freeze({ component: this, access: 'write' as const });
+    this.field = makeFieldHandles(this);
     Object.freeze(this);
   }
 

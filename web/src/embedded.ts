@@ -4,7 +4,7 @@
 // generated (wasm/laige_wasm.base64.mjs, the .wasm as base64) instead of a
 // file next to the loader. For setups that cannot serve or copy files:
 // esbuild, single-file bundles, workers without a base URL. Costs ~270 KB of
-// JavaScript (~90 KB gzip) in the bundle.
+// JavaScript (~105 KB gzip) in the bundle.
 import base64 from '../wasm/laige_wasm.base64.mjs';
 import { type Laige, loadLaigeFrom } from './sim.js';
 import type { LoadOptions } from './wasm_source.js';

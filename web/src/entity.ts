@@ -3,6 +3,9 @@
 // A handle is a plain 32-bit number: [ id: 16 bits | generation: 16 bits ]
 // (docs/entity.md), exactly the C++ Entity's bits(). The null handle is 0.
 
+import { invalid } from './errors.js';
+import { describe } from './schema.js';
+
 /** A 32-bit generational entity handle (id << 16 | generation), as a number. */
 export type Entity = number;
 
@@ -17,27 +20,37 @@ function isHandle(e: unknown): e is number {
   return typeof e === 'number' && Number.isInteger(e) && e >= 0 && e <= 0xffffffff;
 }
 
-/** The slot index of `e` (its high 16 bits). */
+// A handle argument that is not one: LaigeError invalid_argument, reason
+// entity_handle_invalid (never a silent wrap such as entityId(-1) = 65535).
+function handle(where: string, e: unknown): number {
+  if (isHandle(e)) return e;
+  throw invalid(`${where}: expected an entity handle (an integer in 0..2^32-1), got ${describe(e)}`,
+    'entity_handle_invalid', { type: typeof e });
+}
+
+/** The slot index of `e` (its high 16 bits). Throws for anything that is not a 32-bit handle. */
 export function entityId(e: Entity): number {
-  return e >>> 16;
+  return handle('entityId', e) >>> 16;
 }
 
-/** The generation of `e` (its low 16 bits). */
+/** The generation of `e` (its low 16 bits). Throws for anything that is not a 32-bit handle. */
 export function entityGeneration(e: Entity): number {
-  return e & 0xffff;
+  return handle('entityGeneration', e) & 0xffff;
 }
 
-/** The handle of slot `id` at `generation` (both 0..65535). */
+/** The handle of slot `id` at `generation` (both integers in 0..65535; else LaigeError entity_handle_invalid). */
 export function makeEntity(id: number, generation = 0): Entity {
   if (!Number.isInteger(id) || id < 0 || id > 0xffff || !Number.isInteger(generation) || generation < 0 || generation > 0xffff) {
-    throw new RangeError(`makeEntity: id and generation must be integers in 0..65535 (got ${String(id)}, ${String(generation)})`);
+    throw invalid(`makeEntity: id and generation must be integers in 0..65535 (got ${describe(id)}, ${describe(generation)})`,
+      'entity_handle_invalid', { type: `${typeof id}, ${typeof generation}` });
   }
   return ((id << 16) | generation) >>> 0;
 }
 
-/** "Entity(<id>, <generation>)", the printable form formatEntity writes in C++. */
+/** "Entity(<id>, <generation>)", the printable form formatEntity writes in C++. Throws for anything that is not a 32-bit handle. */
 export function formatEntity(e: Entity): string {
-  return `Entity(${e >>> 16}, ${e & 0xffff})`;
+  const h = handle('formatEntity', e);
+  return `Entity(${h >>> 16}, ${h & 0xffff})`;
 }
 
 /** True for a number that is a well-formed 32-bit handle (not a liveness check). */
@@ -63,9 +76,11 @@ export class Entities {
   #live = 0;
 
   constructor(capacity: number = MAX_ENTITIES, firstGeneration = 0) {
-    if (!Number.isInteger(capacity) || capacity < 0) throw new RangeError('Entities: capacity must be a non-negative integer');
+    if (!Number.isInteger(capacity) || capacity < 0) {
+      throw invalid(`Entities: capacity must be a non-negative integer, got ${describe(capacity)}`, 'out_of_range', { field: 'capacity' });
+    }
     if (!Number.isInteger(firstGeneration) || firstGeneration < 0 || firstGeneration > 0xffff) {
-      throw new RangeError('Entities: firstGeneration must be an integer in 0..65535');
+      throw invalid(`Entities: firstGeneration must be an integer in 0..65535, got ${describe(firstGeneration)}`, 'out_of_range', { field: 'firstGeneration' });
     }
     this.#capacity = Math.min(capacity, MAX_ENTITIES);
     this.#firstGeneration = firstGeneration;

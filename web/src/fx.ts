@@ -6,7 +6,13 @@
 // partial result exceeds 2^53) and saturates to [MIN, MAX].
 //
 // Inputs are raw int32 values; other numbers are converted with ToInt32
-// (`x | 0`) first, so every result is a valid raw value.
+// (`x | 0`) first, so every result is a valid raw value. A value that is not
+// a number (a bigint, a string, a Symbol, ...) is a LaigeError
+// invalid_argument, reason wrong_type, naming the argument and its type.
+import { invalid } from './errors.js';
+import { describe } from './schema.js';
+
+import { fxMath } from './fx_math.js';
 
 /** A Q16.16 raw value (an int32). */
 export type Fx = number;
@@ -15,6 +21,24 @@ const MIN = -2147483648;
 const MAX = 2147483647;
 const ONE = 65536;
 const TWO16 = 65536;
+
+// Cold: builds the message only to throw.
+function wrongType(where: string, arg: string, v: unknown): never {
+  throw invalid(`fx.${where}: ${arg} must be a number, got ${describe(v)} (type ${typeof v})`, 'wrong_type',
+    { field: arg, type: typeof v });
+}
+function num1(where: string, a: unknown): void {
+  if (typeof a !== 'number') wrongType(where, 'a', a);
+}
+function num2(where: string, a: unknown, b: unknown): void {
+  if (typeof a !== 'number') wrongType(where, 'a', a);
+  if (typeof b !== 'number') wrongType(where, 'b', b);
+}
+function num3(where: string, a: unknown, b: unknown, c: unknown, names: readonly [string, string, string]): void {
+  if (typeof a !== 'number') wrongType(where, names[0], a);
+  if (typeof b !== 'number') wrongType(where, names[1], b);
+  if (typeof c !== 'number') wrongType(where, names[2], c);
+}
 
 function sat(v: number): Fx {
   return v > MAX ? MAX : v < MIN ? MIN : v;
@@ -38,6 +62,7 @@ function fromBinary(v: number): Fx {
 }
 
 function mul(a: Fx, b: Fx): Fx {
+  num2('mul', a, b);
   a |= 0;
   b |= 0;
   // a = ah * 2^16 + al with al in [0, 65535]: a*b = ah*b*2^16 + al*b, each
@@ -53,6 +78,7 @@ function mul(a: Fx, b: Fx): Fx {
 }
 
 function div(a: Fx, b: Fx): Fx {
+  num2('div', a, b);
   a |= 0;
   b |= 0;
   if (b === 0) return a === 0 ? 0 : a > 0 ? MAX : MIN;
@@ -80,6 +106,7 @@ function div(a: Fx, b: Fx): Fx {
 }
 
 function sqrt(a: Fx): Fx {
+  num1('sqrt', a);
   a |= 0;
   if (a <= 0) return 0;
   const n = a * TWO16; // < 2^47
@@ -91,14 +118,18 @@ function sqrt(a: Fx): Fx {
 }
 
 function add(a: Fx, b: Fx): Fx {
+  num2('add', a, b);
   return sat((a | 0) + (b | 0));
 }
 
 function sub(a: Fx, b: Fx): Fx {
+  num2('sub', a, b);
   return sat((a | 0) - (b | 0));
 }
 
 function length2(x: Fx, y: Fx): Fx {
+  if (typeof x !== 'number') wrongType('length', 'x', x);
+  if (typeof y !== 'number') wrongType('length', 'y', y);
   return sqrt(add(mul(x, x), mul(y, y)));
 }
 
@@ -107,6 +138,9 @@ function length2(x: Fx, y: Fx): Fx {
  * multiplies two raw values exactly as SimMath<Fpx16_16>::mul does.
  */
 export const fx = Object.freeze({
+  // sin, cos, tan, atan2, asin, acos, exp, log, pow, hypot, floor, ceil, round
+  // (fx_math.ts; docs/sim_math.md#functions).
+  ...fxMath,
   /** Raw of the smallest value, -32768.0. */
   MIN,
   /** Raw of the largest value, 32767.99998474. */
@@ -121,9 +155,18 @@ export const fx = Object.freeze({
   one: (): Fx => ONE,
   /** Raw of 0.0. */
   zero: (): Fx => 0,
-  /** The raw value itself, checked to be an int32 (fpx16_16::fromRaw). */
+  /**
+   * The raw value itself, checked to be an int32 (fpx16_16::fromRaw): an
+   * integer in MIN..MAX. Anything else (1.5, 2**32 + 5, NaN, a bigint) is a
+   * LaigeError invalid_argument (reason out_of_range or wrong_type).
+   */
   fromRaw(raw: number): Fx {
-    return raw | 0;
+    if (typeof raw !== 'number') wrongType('fromRaw', 'raw', raw);
+    if ((raw | 0) !== raw) {
+      throw invalid(`fx.fromRaw: a raw Q16.16 value is an integer in ${MIN}..${MAX}, got ${describe(raw)} (use fx.fromFloat for a real number)`,
+        'out_of_range', { field: 'raw', value: String(raw) });
+    }
+    return raw | 0; // -0 -> 0
   },
   /**
    * fpx16_16::fromFloat: `v` is rounded to binary32 first (as a C++ float
@@ -131,22 +174,27 @@ export const fx = Object.freeze({
    * round-half-even(v * 65536). fromFloat(0.1) === 6554.
    */
   fromFloat(v: number): Fx {
+    if (typeof v !== 'number') wrongType('fromFloat', 'v', v);
     return fromBinary(Math.fround(v));
   },
   /** fpx16_16::fromDouble: as fromFloat, without the binary32 rounding. */
   fromDouble(v: number): Fx {
+    if (typeof v !== 'number') wrongType('fromDouble', 'v', v);
     return fromBinary(+v);
   },
   /** fpx16_16::toFloat: float(raw) / 65536 (one rounding). */
   toFloat(a: Fx): number {
+    num1('toFloat', a);
     return Math.fround(a | 0) / TWO16;
   },
   /** fpx16_16::toDouble: raw / 65536 (exact). */
   toDouble(a: Fx): number {
+    num1('toDouble', a);
     return (a | 0) / TWO16;
   },
   /** fpx16_16::fromInt32: exact, saturating (>= 32768 -> MAX, <= -32768 -> MIN). */
   fromInt(v: number): Fx {
+    if (typeof v !== 'number') wrongType('fromInt', 'v', v);
     v |= 0;
     if (v >= 32768) return MAX;
     if (v <= -32768) return MIN;
@@ -154,6 +202,7 @@ export const fx = Object.freeze({
   },
   /** fpx16_16::toInt32: nearest integer, ties to even, in [-32768, 32768]. */
   toInt(a: Fx): number {
+    num1('toInt', a);
     a |= 0;
     const q = a >> 16;
     const rem = a & 0xffff;
@@ -163,6 +212,7 @@ export const fx = Object.freeze({
   sub,
   /** sub(0, a): only negate(MIN) saturates (to MAX). */
   negate(a: Fx): Fx {
+    num1('negate', a);
     return sub(0, a);
   },
   mul,
@@ -172,17 +222,23 @@ export const fx = Object.freeze({
   sqrt,
   /** a + (b - a) * t as exactly sub, mul, add. */
   lerp(a: Fx, b: Fx, t: Fx): Fx {
+    num3('lerp', a, b, t, ['a', 'b', 't']);
     return add(a, mul(sub(b, a), t));
   },
-  /** Clamp x to [lo, hi] (requires lo <= hi). */
+  /** Clamp x to [lo, hi]; lo > hi (after ToInt32) is a LaigeError invalid_argument, reason clamp_bounds_invalid. */
   clamp(x: Fx, lo: Fx, hi: Fx): Fx {
+    num3('clamp', x, lo, hi, ['x', 'lo', 'hi']);
     x |= 0;
-    return x < (lo | 0) ? lo | 0 : x > (hi | 0) ? hi | 0 : x;
+    const l = lo | 0;
+    const h = hi | 0;
+    if (l > h) throw invalid(`fx.clamp: lo (${l}) is greater than hi (${h})`, 'clamp_bounds_invalid', { lo: l, hi: h });
+    return x < l ? l : x > h ? h : x;
   },
   /** sqrt(x*x + y*y), each op saturating (SimMath::length of a Vec2). */
   length: length2,
   /** sqrt((x*x + y*y) + z*z) (SimMath::length of a Vec3). */
   length3(x: Fx, y: Fx, z: Fx): Fx {
+    num3('length3', x, y, z, ['x', 'y', 'z']);
     return sqrt(add(add(mul(x, x), mul(y, y)), mul(z, z)));
   },
   /** [x, y] / length, component-wise; a zero length gives [0, 0]. */
@@ -193,6 +249,7 @@ export const fx = Object.freeze({
   },
   /** [x, y, z] / length3, component-wise; a zero length gives [0, 0, 0]. */
   normalize3(x: Fx, y: Fx, z: Fx): [Fx, Fx, Fx] {
+    num3('normalize3', x, y, z, ['x', 'y', 'z']);
     const len = sqrt(add(add(mul(x, x), mul(y, y)), mul(z, z)));
     if (len === 0) return [0, 0, 0];
     return [div(x, len), div(y, len), div(z, len)];

@@ -13,12 +13,15 @@ export type {
   Refs, SchemaOf, Chunk, FieldColumn,
 } from './world.js';
 export { Component } from './component.js';
+export { Query } from './query_object.js';
+export type { AnyQuery, QueryTerm, QueryTerms, QueryRefs, QueryOptions, TermRef } from './query_object.js';
+export type { FieldHandles, ScalarFieldHandle, ArrayFieldHandle } from './field_handle.js';
 export type { Access, FieldInfo } from './component.js';
 export type {
   ScalarKind, FieldSpec, Schema, Value, ValueInput, Ref, ReadRef, TypedArrayOf, KindOf,
 } from './schema.js';
 export type {
-  SystemDef, SystemContext, SystemHandle, SystemInfo, SystemRng, SystemRngState, SystemTimingStats, SystemTimingWindow,
+  SystemDef, SystemContext, SystemQueryDecl, SystemQueries, DeclTerms, DeclOptional, SystemHandle, SystemInfo, SystemRng, SystemRngState, SystemTimingStats, SystemTimingWindow,
 } from './systems.js';
 export { GameLoop } from './loop.js';
 export type { GameLoopOptions, GameLoopStats } from './loop.js';
@@ -27,6 +30,7 @@ export type { RecordOptions, ReplayIdentity, ReplayInfo, ReplayRunOptions, Repla
 export { LaigeError, ErrorCodes, errorText, errorName, MAX_ERROR_CODE } from './errors.js';
 export type { LaigeErrorCode, LaigeErrorFields } from './errors.js';
 export { fx } from './fx.js';
+export { f32 } from './fx_math.js';
 export type { Fx } from './fx.js';
 export {
   Entities, NULL_ENTITY, MAX_ENTITY_ID, MAX_ENTITIES, entityId, entityGeneration, makeEntity, formatEntity, isEntityHandle,

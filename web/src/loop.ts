@@ -5,7 +5,9 @@
 // `input` and `onTick` callbacks are the C++ loop's tickInput provider and
 // after-tick hook (docs/game_loop.md), called from inside the frame.
 import { coreError, invalid, typeName } from './errors.js';
+import { readGameLoopStats } from './layouts.gen.js';
 import { describe } from './schema.js';
+import { activeCallback, refuseDisposeInside, refuseTickInside } from './reentrancy.js';
 import type { ScenarioRun } from './sim.js';
 import { u32, type World } from './world.js';
 
@@ -145,7 +147,7 @@ export class GameLoop implements Disposable {
 
   #ticks(where: string, call: () => number): number {
     this.world._live(where);
-    if (this.world._systems.running) throw invalid(`${where}: the world is inside a tick (called from a system or a loop callback)`, 'reentrant_call', { where, inside: 'tick' });
+    refuseTickInside(where, this.world._calls, this.world._systems.running || this.#inFrame);
     if (this.scenario === null) this.world._systems.ensureScheduled();
     const before = this.currentTick;
     this.#inFrame = true;
@@ -179,6 +181,8 @@ export class GameLoop implements Disposable {
   _tickInput(tick: number): number {
     const fn = this.#input;
     if (fn === undefined || this.#ptr === 0) return -1;
+    const calls = this.world._calls;
+    calls.enter('input');
     try {
       const p: unknown = fn(tick);
       if (p === undefined) return -1;
@@ -193,6 +197,8 @@ export class GameLoop implements Disposable {
     } catch (e) {
       this.#fail(e);
       return -2;
+    } finally {
+      calls.leave();
     }
   }
 
@@ -201,6 +207,8 @@ export class GameLoop implements Disposable {
     if (this.world._systems.hasError) return 1; // a TypeScript system of this tick threw: guard rethrows it
     const fn = this.#onTick;
     if (fn === undefined) return 0;
+    const calls = this.world._calls;
+    calls.enter('onTick');
     try {
       fn(tick);
       return 0;
@@ -208,6 +216,7 @@ export class GameLoop implements Disposable {
       this.#fail(e);
       return 1;
     } finally {
+      calls.leave();
       this.world._mem.sync();
     }
   }
@@ -222,14 +231,13 @@ export class GameLoop implements Disposable {
     const l = this.#live('GameLoop.stats');
     const m = this.world._mem;
     this.world._raw.loopStats(l, m.out);
-    const o = m.out >>> 3;
-    const f = m.f64;
-    return { frames: f[o]!, ticks: f[o + 1]!, droppedTicks: f[o + 2]!, droppedFrames: f[o + 3]!, startReferenceNs: f[o + 4]! };
+    return readGameLoopStats(m.f64, m.out >>> 3);
   }
 
   /** Frees the loop (the world stays). Idempotent. Throws inside one of its own frames (from `input` or `onTick`). */
   dispose(): void {
-    if (this.#inFrame) throw invalid('GameLoop.dispose: called from inside the loop\'s own frame (input/onTick)', 'reentrant_call', { where: 'GameLoop.dispose', inside: 'frame' });
+    // Refused, never deferred, while one of its frames is on the stack.
+    if (this.#inFrame) refuseDisposeInside('GameLoop.dispose', 'game loop', activeCallback(this.world._calls) ?? 'system');
     this._detach();
     this.world._dependents.delete(this);
   }

@@ -1,40 +1,16 @@
-// query.ts - World.each and World.eachChunk from TypeScript
-// (docs/typescript.md, docs/query.md): the C++ iteration guard is installed for the whole
-// walk (beginIteration / endIteration in try/finally), and the callbacks run
-// over views of the archetype columns in wasm memory, one archetype at a
-// time, rows in ascending slot order.
-import type { Access, Component } from './component.js';
-import { type RowLoopPlan, RowLoops } from './row_loop.js';
-import type { Entity } from './entity.js';
-import { invalid, typeName } from './errors.js';
-import type { Mem } from './raw.js';
-import { type KindOf, type Schema, type TypedArrayOf, describe, heapOf, kindSize } from './schema.js';
+// query.ts - World.each and World.eachChunk from TypeScript: conveniences
+// over a Query (query_object.ts) cached per component/access shape. The
+// core's iteration guard is installed for the whole walk (beginIteration /
+// endIteration in try/finally; docs/query.md#iteration-legality), and the
+// callbacks run over views of the archetype columns in wasm memory, one
+// archetype at a time, rows in ascending slot order.
+import { Component } from './component.js';
+import { coreError, invalid, typeName } from './errors.js';
+import { type AnyQuery, Query } from './query_object.js';
+import { describe } from './schema.js';
 import type { World } from './world.js';
 
-/** One field of one archetype's column: `array[index + row * stride + i]` is element i of `row`. */
-export interface FieldColumn<K extends import('./schema.js').ScalarKind> {
-  /** The wasm heap as this field's typed array; dies when memory grows (re-derive, never keep). */
-  readonly array: TypedArrayOf<K>;
-  /** Element index of row 0's field. */
-  readonly index: number;
-  /** Elements between two rows. */
-  readonly stride: number;
-  /** Elements of the field (1, or the fixed array length). */
-  readonly count: number;
-}
-
-/** One matched archetype in World.eachChunk: rows in ascending slot order. */
-export interface Chunk {
-  /** The archetype id. */
-  readonly archetype: number;
-  /** Rows (entities) in this archetype. */
-  readonly rows: number;
-  /** The entity of `row`. */
-  entity(row: number): Entity;
-  /** The column of one field of a listed component. */
-  field<S extends Schema, K extends keyof S & string>(component: Component<S>, name: K): FieldColumn<KindOf<S[K]>>;
-}
-
+export type { Chunk, FieldColumn } from './chunk.js';
 
 type RowFn = (...args: unknown[]) => void;
 
@@ -42,55 +18,80 @@ type RowFn = (...args: unknown[]) => void;
 export function runEach(world: World, components: unknown, access: unknown, fn: RowFn): void {
   const where = 'World.each';
   world._live(where);
-  const comps = world._query(where, components, access);
-  if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`, 'wrong_type', { where, field: 'fn', got: typeName(fn) });
-  const n = comps.length;
-  const cur = world._begin(where, n);
-  try {
-    if (n === 0) {
+  const q = eachQuery(world, where, components, access);
+  if (q === null) {
+    if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`, 'wrong_type', { where, field: 'fn', got: typeName(fn) });
+    beginEmpty(world, where);
+    try {
       eachEntity(world, fn);
-      return;
+    } finally {
+      world._end();
     }
-    const stride = 3 + n;
-    const plan = rowLoopFor(world, comps, access as readonly Access[], fn);
-    const loop = plan.run;
-    // The entity argument: every matched row's handle, archetype after
-    // archetype, in the world's handle buffer (rows are live under the guard).
-    const hbuf = plan.entity ? world._handleBuffer() : 0;
-    if (plan.entity) {
-      for (let k = 0, off = 0; k < cur.length; k += stride) {
-        const rows = cur[k + 1]!;
-        if (rows !== 0) world._raw.worldFillHandles(world._ptr, cur[k + 2]!, rows, hbuf + off * 4);
-        off += rows;
+    return;
+  }
+  q._run(where, fn);
+}
+
+/** @internal World.eachChunk. */
+export function runEachChunk(world: World, components: unknown, access: unknown, fn: (chunk: import('./chunk.js').Chunk) => void): void {
+  const where = 'World.eachChunk';
+  world._live(where);
+  const q = eachQuery(world, where, components, access);
+  if (q === null) {
+    if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`, 'wrong_type', { where, field: 'fn', got: typeName(fn) });
+    beginEmpty(world, where); // the empty query matches no archetype: no chunk
+    world._end();
+    return;
+  }
+  q.eachChunk(fn);
+}
+
+// The empty query's guard (it walks slots, not archetypes).
+function beginEmpty(world: World, where: string): void {
+  const code = world._raw.worldBeginIteration(world._ptr, world._mem.scratch, world._mem.scratch + 128, 0);
+  if (code !== 0) throw coreError(code, where);
+  world._iterating++;
+  world._calls.enter(where === 'World.eachChunk' ? 'eachChunk' : 'each');
+}
+
+// The cached query of this component/access shape (validated here: the
+// arrays are new on every call), or null for the empty list. Shapes of up to
+// four components key by one number (id and access in 10 bits each).
+function eachQuery(world: World, where: string, components: unknown, access: unknown): AnyQuery | null {
+  if (!Array.isArray(components)) throw invalid(`${where}: components must be an array, got ${describe(components)}`, 'wrong_type', { where, field: 'components', got: typeName(components) });
+  if (!Array.isArray(access)) throw invalid(`${where}: access must be an array of 'read' | 'write', got ${describe(access)}`, 'wrong_type', { where, field: 'access', got: typeName(access) });
+  const n = components.length;
+  if (access.length !== n) {
+    throw invalid(`${where}: ${n} components but ${access.length} accesses (one per component)`, 'out_of_range', { where, field: 'access.length', got: access.length, expected: n });
+  }
+  if (n === 0) return null;
+  if (n > 32) throw invalid(`${where}: at most 32 components per query, got ${n}`, 'out_of_range', { where, field: 'components.length', got: n, max: 32 });
+  let key: number | string = n <= 4 ? n : '';
+  for (let i = 0; i < n; i++) {
+    const c = components[i];
+    if (!(c instanceof Component) || c._owner !== world) world._component(where, c, 'components', i);
+    const a: unknown = access[i];
+    if (a !== 'read' && a !== 'write') throw invalid(`${where}: access[${i}] must be 'read' or 'write', got ${describe(a)}`, 'invalid_value', { where, field: `access[${i}]`, got: describe(a) });
+    const code = (c as Component).id * 2 + (a === 'write' ? 1 : 0);
+    key = typeof key === 'number' ? key + code * 8 * 1024 ** i : `${key}${code},`;
+  }
+  let q = world._eachQueries.get(key);
+  if (q === undefined) {
+    const terms = (components as Component[]).map((c, i) => [String(i), c, access[i] === 'write'] as [string, Component, boolean]);
+    for (let i = 1; i < n; i++) {
+      if (terms.slice(0, i).some((t) => t[1] === terms[i]![1])) {
+        throw invalid(`${where}: ${terms[i]![1].name} is listed twice`, 'duplicate_entry', { where, field: `components[${i}]`, component: terms[i]![1].name });
       }
     }
-    const m = world._mem;
-    let hb = hbuf >>> 2;
-    for (let k = 0; k < cur.length; k += stride) {
-      const rows = cur[k + 1]!;
-      for (let r = 0; r < rows;) r = loop(fn, m, hb, r, rows, cur, k + 3);
-      hb += rows;
-    }
-  } finally {
-    world._end();
+    q = new Query(world, where, terms, undefined, true);
+    world._eachQueries.set(key, q);
   }
+  return q;
 }
 
-// The row loop of this query shape for this callback (row_loop.ts): the
-// loop generated for it, or the interpreted one.
-function rowLoopFor(world: World, comps: Component[], access: readonly Access[], fn: RowFn): RowLoopPlan {
-  let key = '';
-  for (let i = 0; i < comps.length; i++) key += `${comps[i]!.id}${access[i] === 'write' ? 'w' : 'r'},`;
-  let loops = world._rowLoops.get(key);
-  if (loops === undefined) {
-    loops = new RowLoops(comps, access.map((a) => a === 'write'));
-    world._rowLoops.set(key, loops);
-  }
-  return loops.forFn(fn, world._eachLoops);
-}
-
-// The empty query: every live entity in ascending slot id; a slot that
-// becomes live above the starting high-water mark is not visited.
+// The empty query: every live entity in ascending slot id, except those
+// the callback created (docs/query.md#entities-created-during-an-iteration):
+// worldIterationHandleAt reads them as absent, in any slot.
 function eachEntity(world: World, fn: RowFn): void {
   const w = world._ptr;
   const cap = world._options.capacity;
@@ -102,78 +103,8 @@ function eachEntity(world: World, fn: RowFn): void {
     }
   }
   for (let id = 0; id < bound; id++) {
-    const h = world._raw.worldHandleAt(w, id);
+    const h = world._raw.worldIterationHandleAt(w, id);
     if (h !== 0) fn(h);
-  }
-}
-
-/** @internal World.eachChunk. */
-export function runEachChunk(world: World, components: unknown, access: unknown, fn: (chunk: Chunk) => void): void {
-  const where = 'World.eachChunk';
-  world._live(where);
-  const comps = world._query(where, components, access);
-  if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`, 'wrong_type', { where, field: 'fn', got: typeName(fn) });
-  const n = comps.length;
-  const cur = world._begin(where, n);
-  try {
-    const stride = 3 + n;
-    const m = world._mem;
-    for (let k = 0; k < cur.length; k += stride) {
-      const rows = cur[k + 1]!;
-      if (rows === 0) continue;
-      fn(new ChunkImpl(world, m, comps, cur, k, rows));
-    }
-  } finally {
-    world._end();
-  }
-}
-
-class ChunkImpl implements Chunk {
-  readonly archetype: number;
-  readonly rows: number;
-  readonly #world: World;
-  readonly #m: Mem;
-  readonly #comps: Component[];
-  readonly #cur: Uint32Array;
-  readonly #k: number;
-  #handles = -1;
-
-  constructor(world: World, m: Mem, comps: Component[], cur: Uint32Array, k: number, rows: number) {
-    this.#world = world;
-    this.#m = m;
-    this.#comps = comps;
-    this.#cur = cur;
-    this.#k = k;
-    this.archetype = cur[k]!;
-    this.rows = rows;
-  }
-
-  entity(row: number): Entity {
-    if (!Number.isInteger(row) || row < 0 || row >= this.rows) {
-      throw invalid(`Chunk.entity: row ${describe(row)} outside 0..${this.rows - 1}`, typeof row === 'number' ? 'out_of_range' : 'wrong_type',
-        { where: 'Chunk.entity', field: 'row', got: typeof row === 'number' ? row : typeName(row), min: 0, max: this.rows - 1 });
-    }
-    if (this.#handles < 0) {
-      this.#handles = this.#world._handleBuffer();
-      this.#world._raw.worldFillHandles(this.#world._ptr, this.#cur[this.#k + 2]!, this.rows, this.#handles);
-    }
-    return this.#m.u32[(this.#handles >>> 2) + row]!;
-  }
-
-  field<S extends Schema, K extends keyof S & string>(component: Component<S>, name: K): FieldColumn<KindOf<S[K]>> {
-    const i = this.#comps.indexOf(component as unknown as Component);
-    if (i < 0) throw invalid(`Chunk.field: ${describe(component)} is not listed in this query`, 'unknown_component', { where: 'Chunk.field', field: 'component', got: component instanceof Object && 'name' in component ? String(component.name) : typeName(component) });
-    const f = this.#comps[i]!._byName.get(name);
-    if (f === undefined) throw invalid(`Chunk.field: ${this.#comps[i]!.name} has no field ${describe(name)}`, 'unknown_field', { where: 'Chunk.field', component: this.#comps[i]!.name, field: String(name) });
-    const size = kindSize(f.kind);
-    const col = this.#cur[this.#k + 3 + i]!;
-    this.#m.sync();
-    return {
-      array: heapOf(this.#m, f.kind) as TypedArrayOf<KindOf<S[K]>>,
-      index: (col + f.offset) / size,
-      stride: this.#comps[i]!.size / size,
-      count: f.count,
-    };
   }
 }
 

@@ -8,9 +8,6 @@ import { type WasmBytes, compileWasm, incompatibleWasm } from './wasm_source.js'
 /** @internal */
 export type { LaigeRawModule } from '../wasm/laige_wasm.mjs';
 
-/** @internal The LoadOptions type lives with the loading code. */
-export type { LoadOptions } from './wasm_source.js';
-
 /**
  * @internal Instantiates the raw module from checked bytes (wasm_source.ts).
  * The runtime never fetches anything itself: instantiateWasm hands it the
@@ -128,6 +125,10 @@ export class Mem {
       if (typeof v === 'function') fast[key] = v;
     }
     for (const [name, exported] of HOT_EXPORTS) fast[name] = directExport(module, exported);
+    // Optional: a module built before it existed lacks it (query_object.ts falls back).
+    if (typeof (module as unknown as Record<string, unknown>)['_laige_world_begin_walk'] === 'function') {
+      fast['worldBeginWalk'] = directExport(module, '_laige_world_begin_walk');
+    }
     this.raw = withFastProperties(fast) as unknown as LaigeRawModule;
     this.reload();
     this.out = this.raw._malloc(256);

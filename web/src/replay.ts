@@ -1,10 +1,11 @@
-// replay.ts - replay logs (LGRP v1, docs/replay.md) with bytes in and
+// replay.ts - replay logs (LGRP v2, v1 read; docs/replay.md) with bytes in and
 // out: an in-memory recorder bound to a world, the parser, the runner and
 // the lock-step diff. A replay re-runs the world's systems from the
 // recorded identity and per-tick input; runReplay returns every tick's
 // state hash.
-import { type LaigeError, check, coreError, invalid, typeName, whereField } from './errors.js';
+import { LaigeError, check, coreError, invalid, typeName, whereField } from './errors.js';
 import { describe } from './schema.js';
+import { refuseDisposeInside, refuseTickInside } from './reentrancy.js';
 import { u32, type World, type WorldOptions } from './world.js';
 
 /** The math backends (replay identity). */
@@ -53,6 +54,8 @@ export class ReplayRecorder implements Disposable {
   readonly world: World;
   #ptr: number;
   #bytes: Uint8Array | null = null;
+  /** True while step() runs (its tick may call back into JS). */
+  #stepping = false;
 
   /** @internal Use sim.recordReplay(world, options). */
   constructor(world: World, options: RecordOptions = {}) {
@@ -104,16 +107,44 @@ export class ReplayRecorder implements Disposable {
     }
   }
 
-  /** Runs one tick of the world with `input` and records it: runSystems + writeFrame. */
+  /**
+   * Runs one tick of the world with `input` and records it: runSystems +
+   * writeFrame. Everything is checked before the tick runs (the recorder is
+   * live and not finished, the input is valid, the frame fits the size cap,
+   * no callback of this world is on the stack), so a call that throws for
+   * one of those changes nothing. A tick that ran is always recorded, also
+   * when one of its systems threw (the error is rethrown after recording).
+   */
   step(input?: Uint8Array): void {
-    this.world.runSystems(input);
-    this.writeFrame(this.frameCount + 1, input);
+    const where = 'ReplayRecorder.step';
+    const r = this.#live(where);
+    const world = this.world;
+    world._live(where);
+    if (input !== undefined && !(input instanceof Uint8Array)) throw invalid(`${where}: input must be a Uint8Array, got ${describe(input)}`, 'wrong_type', { where, field: 'input', got: typeName(input) });
+    const size = input?.length ?? 0;
+    if (size > 1 << 20) throw invalid(`${where}: input is over 1 MiB`, 'frame_too_large', { bytes: size });
+    if (this.#stepping) refuseTickInside(where, world._calls, true);
+    refuseTickInside(where, world._calls, world._systems.running);
+    const admit = world._raw.replayWriterCanWrite(r, size);
+    if (admit !== 0) {
+      throw new LaigeError(admit, `${where}: the frame cannot be recorded (${admit === 4 ? 'the size cap is reached' : 'the recorder failed or is finished'}); the tick was not run`,
+        admit === 4 ? 'replay_size_cap' : 'record_failed');
+    }
+    const before = world.systemTicksRun;
+    this.#stepping = true;
+    try {
+      world.runSystems(input);
+    } finally {
+      this.#stepping = false;
+      if (world.systemTicksRun !== before) this.writeFrame(this.frameCount + 1, input);
+    }
   }
 
   /** Appends the trailer and returns the log bytes (idempotent: a second call returns them again). */
   finish(): Uint8Array {
     if (this.#bytes !== null) return this.#bytes.slice();
     const where = 'ReplayRecorder.finish';
+    if (this.#stepping) refuseDisposeInside(where, 'replay recorder', this.world._calls.innermost ?? 'system');
     const r = this.#live(where);
     check(this.world._raw.replayWriterFinish(r), where);
     const bytes = this.world._raw.replayWriterBytes(r);
@@ -123,8 +154,9 @@ export class ReplayRecorder implements Disposable {
     return bytes.slice();
   }
 
-  /** Frees the recorder. Idempotent. */
+  /** Frees the recorder. Idempotent. Refused while its step() runs (from a system or callback of that tick). */
   dispose(): void {
+    if (this.#stepping) refuseDisposeInside('ReplayRecorder.dispose', 'replay recorder', this.world._calls.innermost ?? 'system');
     this._detach();
     this.world._dependents.delete(this);
   }

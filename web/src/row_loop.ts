@@ -22,10 +22,12 @@
 //   nothing of that row is stored;
 // - all of a row's checks run before any of its stores: a throw leaves the
 //   row as it was (earlier rows keep their writes, as with any exception);
-// - fixed arrays: a Write ref holds a live typed array over the column
-//   (element writes land at once), a Read ref a frozen copy;
+// - fixed arrays: a Write ref holds a typed-array copy of the field (element
+//   writes are checked and stored with the rest of the row, after fn, like
+//   scalars), a Read ref a frozen copy;
 // - wasm memory growth inside fn (an allocating call) re-derives the heaps
-//   before the stores.
+//   before the stores (the loop notices a detached heap even when nothing
+//   re-derived the views).
 import type { Component } from './component.js';
 import type { Mem } from './raw.js';
 import { CHECK_OF, HEAP_OF, type ScalarKind, badScalar, badScalarError, heapOf, scalarOk } from './schema.js';
@@ -40,6 +42,24 @@ import { invalid, typeName } from './errors.js';
  */
 export type RowLoop = (fn: (...args: unknown[]) => void, m: Mem, hb: number, start: number, rows: number,
   cols: Uint32Array, at: number) => number;
+
+/**
+ * @internal How a loop hands its refs to the callback. `names` null:
+ * positionally, `fn(e, ref0, ref1, ...)` (World.each); else one object
+ * `fn(e, { [names[i]]: ref_i, [absent[j]]: undefined })` (Query.each).
+ * `cols[i]`: the cursor column of component i (a query's optional terms that
+ * an archetype lacks are left out of the loop and passed as undefined).
+ */
+export interface RefShape {
+  readonly names: readonly string[] | null;
+  readonly cols: readonly number[];
+  readonly absent: readonly string[];
+}
+
+/** @internal The positional shape of n components. */
+export function positional(n: number): RefShape {
+  return { names: null, cols: Array.from({ length: n }, (_, i) => i), absent: [] };
+}
 
 const FLOAT: ReadonlySet<ScalarKind> = new Set(['f32', 'f64']);
 
@@ -84,7 +104,8 @@ export const LOOPS_PER_QUERY = 64;
  * (takesEntity), so the loop passes 0 instead of loading the row's handle
  * and `hb` is not read.
  */
-export function makeRowLoop(comps: readonly Component[], write: readonly boolean[], reuse = false, entity = true): RowLoop {
+export function makeRowLoop(comps: readonly Component[], write: readonly boolean[], reuse = false, entity = true,
+  shape: RefShape = positional(comps.length)): RowLoop {
   const shared: string[] = []; // ref objects made once per loop (reuse)
   const heaps = new Set<string>(['u32']);
   const pre: string[] = [];      // before the loop
@@ -92,7 +113,7 @@ export function makeRowLoop(comps: readonly Component[], write: readonly boolean
   const load: string[] = [];     // snapshot of the row
   const refs: string[] = [];
   const after: string[] = [];    // the ref values after fn
-  const odd: string[] = ['m.epoch !== epoch']; // the combined test: anything but the common case
+  const odd: string[] = ['m.epoch !== epoch', 'H0.length === 0']; // the combined test: anything but the common case
   const fastStores: string[] = [];
   const slow: string[] = [];     // commitSlow: checks (throwing), then stores of changed fields
   const slowStores: string[] = [];
@@ -101,7 +122,8 @@ export function makeRowLoop(comps: readonly Component[], write: readonly boolean
   comps.forEach((c, i) => {
     const w = write[i]!;
     const shifts = new Set<number>();
-    slow.push(`const b${i} = cols[at + ${i}] + r * ${c.size};`);
+    const col = shape.cols[i]!;
+    slow.push(`const b${i} = cols[at + ${col}] + r * ${c.size};`);
     const props: string[] = [];
     if (reuse) {
       odd.push(`R${i}.$any`);
@@ -124,16 +146,22 @@ export function makeRowLoop(comps: readonly Component[], write: readonly boolean
       const check = (v: string) => CHECK_OF[f.kind](v);
       after.push(`const ${y} = ${field};`);
       if (f.isArray) {
-        load.push(w ? `const ${x} = ${H}.subarray(${el(0)}, ${el(f.count)});` : `const ${x} = frozen(${H}, ${el(0)}, ${f.count});`);
+        // A Write array is a copy (`x`), and `o` the untouched original: element
+        // writes are checked with the row and stored after fn, never half-applied.
+        const o = `o${i}_${j}`;
+        load.push(w ? `const ${x} = ${H}.slice(${el(0)}, ${el(f.count)});` : `const ${x} = frozen(${H}, ${el(0)}, ${f.count});`);
         if (w) {
+          load.push(`const ${o} = ${x}.slice();`);
+          xs.push(o);
           const ok = [`typeof v === 'object'`, `v !== null`, `v.length === ${f.count}`];
           for (let k = 0; k < f.count; k++) ok.push(check(`v[${k}]`));
-          const invalid = `(${y} !== ${x} && !((v) => ${ok.join(' && ')})(${y}))`;
+          const invalid = `!((v) => ${ok.join(' && ')})(${y})`;
           odd.push(invalid);
-          slow.push(`if ${invalid} bad(${i}, ${j}, ${y});`);
+          const same = Array.from({ length: f.count }, (_, k) => `Object.is(${y}[${k}], ${o}[${k}])`).join(' && ');
+          slow.push(`const d${i}_${j} = ${y} !== ${x} || !(${same});`, `if (d${i}_${j} && ${invalid}) bad(${i}, ${j}, ${y});`);
           const st = (idx: (k: number) => string) => Array.from({ length: f.count }, (_, k) => `${H}[${idx(k)}] = ${y}[${k}];`).join(' ');
-          fastStores.push(`if (${y} !== ${x}) { ${st(el)} }`);
-          slowStores.push(`if (${y} !== ${x}) { ${st(sel)} }`);
+          fastStores.push(st(el));
+          slowStores.push(`if (d${i}_${j}) { ${st(sel)} }`);
         } else {
           odd.push(`${y} !== ${x}`);
           slow.push(`if (${y} !== ${x}) ro(${i}, ${j});`);
@@ -159,7 +187,7 @@ export function makeRowLoop(comps: readonly Component[], write: readonly boolean
     // One running element index per (component, element size): rows are c.size bytes apart,
     // a multiple of every field's element size.
     for (const sh of shifts) {
-      pre.push(`let i${i}_${sh} = (cols[at + ${i}] >>> ${sh}) + start * ${c.size >> sh};`);
+      pre.push(`let i${i}_${sh} = (cols[at + ${col}] >>> ${sh}) + start * ${c.size >> sh};`);
       step.push(`i${i}_${sh} += ${c.size >> sh}`);
     }
     if (reuse) {
@@ -194,7 +222,8 @@ export function makeRowLoop(comps: readonly Component[], write: readonly boolean
   });
   const hs = [...heaps];
   const heapDecl = `${hs.map((h) => `${h.toUpperCase()} = m.${h}`).join(', ')};`;
-  const vs = comps.map((_, i) => `v${i}`).join(', ');
+  const vs = shape.names === null ? comps.map((_, i) => `v${i}`).join(', ')
+    : `{ ${[...shape.names.map((n, i) => `${JSON.stringify(n)}: v${i}`), ...shape.absent.map((n) => `${JSON.stringify(n)}: undefined`)].join(', ')} }`;
   const kept = [...ws, ...xs];
   const loop = [
     `const ${heapDecl}`,
@@ -203,6 +232,8 @@ export function makeRowLoop(comps: readonly Component[], write: readonly boolean
     `let stop = -1${kept.map((v) => `, s_${v}`).join('')};`,
     // Constant while the loop runs: a change leaves it.
     'const epoch = m.epoch;',
+    // A heap detached by a growth nobody re-derived yet (any allocating call) leaves the loop too.
+    `const H0 = ${hs[0]!.toUpperCase()};`,
     `for (let r = start; r < rows; r++${step.map((x) => `, ${x}`).join('')}) {`,
     ...load,
     ...refs,
@@ -311,7 +342,8 @@ function snapshotClass(c: Component): new () => SnapshotRef {
  * growth intervened). Refs are one reused object per component whose
  * fields are accessors over the row's snapshot.
  */
-export function makeInterpretedRowLoop(comps: readonly Component[], write: readonly boolean[]): RowLoop {
+export function makeInterpretedRowLoop(comps: readonly Component[], write: readonly boolean[],
+  shape: RefShape = positional(comps.length)): RowLoop {
   const { frozen, ro, bad } = rowErrors(comps);
   const n = comps.length;
   const plans = comps.map((c) => c._layout.map((f) => ({
@@ -329,6 +361,12 @@ export function makeInterpretedRowLoop(comps: readonly Component[], write: reado
   const refs = comps.map((c) => new (snapshotClass(c))());
   const snaps = plans.map((plan) => new Array<unknown>(plan.length).fill(0));
   const changed = plans.map((plan) => new Array<boolean>(plan.length).fill(false));
+  const originals = plans.map((plan) => new Array<ArrayLike<number> | null>(plan.length).fill(null));
+  const named: Record<string, unknown> | null = shape.names === null ? null : {};
+  const sameElements = (a: ArrayLike<unknown>, b: ArrayLike<number>): boolean => {
+    for (let k = 0; k < b.length; k++) if (!Object.is(a[k], b[k])) return false;
+    return true;
+  };
   return (f, m, hb, start, rows, cols, at) => {
     const heaps = (): Heap[][] => plans.map((plan) => plan.map((p) => heapOf(m, p.kind)));
     let hs = heaps();
@@ -336,7 +374,7 @@ export function makeInterpretedRowLoop(comps: readonly Component[], write: reado
     for (let i = 0; i < n; i++) args[i + 1] = refs[i];
     for (let r = start; r < rows; r++) {
       for (let i = 0; i < n; i++) {
-        const base = cols[at + i]! + r * comps[i]!.size;
+        const base = cols[at + shape.cols[i]!]! + r * comps[i]!.size;
         const plan = plans[i]!;
         const h = hs[i]!;
         const s = refs[i]!.$s;
@@ -344,19 +382,25 @@ export function makeInterpretedRowLoop(comps: readonly Component[], write: reado
         for (let j = 0; j < plan.length; j++) {
           const p = plan[j]!;
           const idx = (base + p.offset) >>> p.shift;
-          x[j] = s[j] = p.isArray ? (write[i] ? h[j]!.subarray(idx, idx + p.count) : frozen(h[j]!, idx, p.count)) : h[j]![idx];
+          // A Write array is a copy, checked and stored after fn with the row.
+          if (p.isArray && write[i]) originals[i]![j] = h[j]!.slice(idx, idx + p.count);
+          x[j] = s[j] = p.isArray ? (write[i] ? h[j]!.slice(idx, idx + p.count) : frozen(h[j]!, idx, p.count)) : h[j]![idx];
         }
       }
       const e = m.u32[hb + r];
       const epoch = m.epoch;
-      if (n === 1) f(e, refs[0]);
+      if (named !== null) {
+        for (let i = 0; i < n; i++) named[shape.names![i]!] = refs[i];
+        for (const a of shape.absent) named[a] = undefined;
+        f(e, named);
+      } else if (n === 1) f(e, refs[0]);
       else if (n === 2) f(e, refs[0], refs[1]);
       else if (n === 3) f(e, refs[0], refs[1], refs[2]);
       else {
         args[0] = e;
         f.apply(undefined, args);
       }
-      const slow = m.epoch !== epoch;
+      const slow = m.epoch !== epoch || m.u8.length === 0;
       if (slow) {
         m.sync();
         hs = heaps();
@@ -370,7 +414,8 @@ export function makeInterpretedRowLoop(comps: readonly Component[], write: reado
         for (let j = 0; j < plan.length; j++) {
           const p = plan[j]!;
           const v = s[j];
-          d[j] = !(p.float ? Object.is(v, x[j]) : v === x[j]);
+          const orig = originals[i]![j];
+          d[j] = p.isArray && write[i] ? v !== x[j] || !sameElements(v as ArrayLike<unknown>, orig!) : !(p.float ? Object.is(v, x[j]) : v === x[j]);
           if (!d[j]) continue;
           if (!write[i]) ro(i, j);
           if (!(p.isArray ? arrayOk(p, v) : p.ok(v))) bad(i, j, v);
@@ -378,7 +423,7 @@ export function makeInterpretedRowLoop(comps: readonly Component[], write: reado
       }
       for (let i = 0; i < n; i++) {
         if (!write[i]) continue;
-        const base = cols[at + i]! + r * comps[i]!.size;
+        const base = cols[at + shape.cols[i]!]! + r * comps[i]!.size;
         const plan = plans[i]!;
         const h = hs[i]!;
         const s = refs[i]!.$s;
@@ -430,52 +475,91 @@ export function takesEntity(src: string): boolean {
   return uses === null || uses.length !== 1;
 }
 
-/** @internal A row loop and whether its callback gets the entity (else the caller fills no handles). */
+/** @internal The loops of one callback: whether it gets the entity (else the caller fills no handles), and one loop per optional-term mask. */
 export interface RowLoopPlan {
-  readonly run: RowLoop;
   readonly entity: boolean;
+  /** One shared loop with reused refs (a long callback), or the interpreted one. */
+  readonly kind: 'inline' | 'reuse' | 'interpreted';
+  /** By mask (bit j: optional term j is present in the archetype), generated on first use. */
+  readonly loops: (RowLoop | undefined)[];
 }
 
 /**
- * @internal The row loops of one query shape: a generated one per callback
- * source (so that the call site in each loop sees one function and V8
- * inlines it), one generated with reused refs for every long callback (one
- * with and one without the entity), and the interpreted one for worlds with
- * code generation switched off and when `new Function` is refused.
+ * @internal The row loops of one query: a generated one per callback source
+ * (so that the call site in each loop sees one function and V8 inlines it),
+ * one generated with reused refs for every long callback (one with and one
+ * without the entity), and the interpreted one for worlds with code
+ * generation switched off and when `new Function` is refused. They belong
+ * to one query, so two queries never share a loop (only the same query
+ * given the same callback text from two places does).
+ *
+ * `comps`: the ref terms, then (from `optionalFrom`) the optional terms, in
+ * cursor column order; `names` null for positional refs (World.each).
  */
 export class RowLoops {
   readonly #comps: readonly Component[];
   readonly #write: readonly boolean[];
+  readonly #names: readonly string[] | null;
+  readonly #optionalFrom: number;
   readonly #bySource = new Map<string, RowLoopPlan>();
   readonly #long: (RowLoopPlan | null)[] = [null, null];
   #interpreted: RowLoopPlan | null = null;
 
-  constructor(comps: readonly Component[], write: readonly boolean[]) {
+  constructor(comps: readonly Component[], write: readonly boolean[], names: readonly string[] | null, optionalFrom = comps.length) {
     this.#comps = comps;
     this.#write = write;
+    this.#names = names;
+    this.#optionalFrom = optionalFrom;
   }
 
   /**
-   * The loop for `fn`: 'auto' = generated for it (on first use) when its
+   * The plan for `fn`: 'auto' = generated for it (on first use) when its
    * source is short enough to inline, else the shared loop with reused refs;
    * 'shared' = always that one; 'interpreted' = never generate (tests).
    */
   forFn(fn: (...args: unknown[]) => void, mode: EachLoopMode): RowLoopPlan {
     if (mode !== 'interpreted' && codegenAvailable) {
+      const src = Function.prototype.toString.call(fn);
+      if (mode === 'shared' || src.length > INLINE_SOURCE_LIMIT) {
+        const entity = takesEntity(src);
+        return (this.#long[entity ? 1 : 0] ??= { entity, kind: 'reuse', loops: [] });
+      }
+      let plan = this.#bySource.get(src);
+      if (plan === undefined) {
+        if (this.#bySource.size >= LOOPS_PER_QUERY) this.#bySource.delete(this.#bySource.keys().next().value!);
+        plan = { entity: takesEntity(src), kind: 'inline', loops: [] };
+        this.#bySource.set(src, plan);
+      }
+      return plan;
+    }
+    return (this.#interpreted ??= { entity: true, kind: 'interpreted', loops: [] });
+  }
+
+  /** The loop of `plan` for archetypes with optional-term mask `mask` (generated on first use). */
+  loop(plan: RowLoopPlan, mask: number): RowLoop {
+    const hit = plan.loops[mask];
+    if (hit !== undefined) return hit;
+    const comps: Component[] = [];
+    const write: boolean[] = [];
+    const cols: number[] = [];
+    const names: string[] = [];
+    const absent: string[] = [];
+    this.#comps.forEach((c, i) => {
+      const name = this.#names?.[i] ?? '';
+      if (i >= this.#optionalFrom && (mask & (1 << (i - this.#optionalFrom))) === 0) {
+        absent.push(name);
+        return;
+      }
+      comps.push(c);
+      write.push(this.#write[i]!);
+      cols.push(i);
+      names.push(name);
+    });
+    const shape: RefShape = { names: this.#names === null ? null : names, cols, absent };
+    let run: RowLoop | undefined;
+    if (plan.kind !== 'interpreted') {
       try {
-        const src = Function.prototype.toString.call(fn);
-        if (mode === 'shared' || src.length > INLINE_SOURCE_LIMIT) {
-          const entity = takesEntity(src);
-          return (this.#long[entity ? 1 : 0] ??= { run: makeRowLoop(this.#comps, this.#write, true, entity), entity });
-        }
-        let plan = this.#bySource.get(src);
-        if (plan === undefined) {
-          if (this.#bySource.size >= LOOPS_PER_QUERY) this.#bySource.delete(this.#bySource.keys().next().value!);
-          const entity = takesEntity(src);
-          plan = { run: makeRowLoop(this.#comps, this.#write, false, entity), entity };
-          this.#bySource.set(src, plan);
-        }
-        return plan;
+        run = makeRowLoop(comps, write, plan.kind === 'reuse', plan.entity, shape);
       } catch (e) {
         // A Content-Security-Policy without 'unsafe-eval' refuses `new Function`
         // with an EvalError; anything else is a bug here and must be seen.
@@ -483,6 +567,8 @@ export class RowLoops {
         codegenAvailable = false;
       }
     }
-    return (this.#interpreted ??= { run: makeInterpretedRowLoop(this.#comps, this.#write), entity: true });
+    run ??= makeInterpretedRowLoop(comps, write, shape);
+    plan.loops[mask] = run;
+    return run;
   }
 }

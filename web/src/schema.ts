@@ -113,8 +113,11 @@ export function layoutFrom(raw: Array<[string, number, number, number]>, schema:
 
 /** @internal A short description of a value for error messages. */
 export function describe(v: unknown): string {
-  if (typeof v === 'string') return `'${v.length > 40 ? v.slice(0, 40) + '...' : v}'`;
-  if (typeof v === 'bigint') return `${v}n`;
+  // Never throws (a Symbol in a template literal would): every message
+  // that names a user value goes through here.
+  if (typeof v === 'string') return `'${JSON.stringify(v.length > 40 ? v.slice(0, 40) + '...' : v).slice(1, -1)}'`;
+  if (typeof v === 'bigint') return `${v}n (a bigint)`;
+  if (typeof v === 'symbol') return 'a symbol';
   if (typeof v === 'number' || typeof v === 'boolean' || v === undefined || v === null) return String(v);
   if (typeof v === 'function') return 'a function';
   if (typeof v === 'symbol') return 'a symbol';
@@ -140,7 +143,7 @@ export function badScalarError(detail: string, where: string, field: string, kin
 
 /** @internal Why `v` is not a valid scalar of `kind`, or '' when it is. */
 export function badScalar(kind: ScalarKind, v: unknown): string {
-  if (typeof v !== 'number') return `expected a number, got ${describe(v)}`;
+  if (typeof v !== 'number') return `expected a number, got ${describe(v)} (type ${typeof v})`;
   if (v !== v) return 'NaN is not a valid component value';
   const range = RANGE[kind];
   if (range === null) return '';
@@ -183,12 +186,13 @@ export type Encoder = (m: Mem, value: unknown, base: number, where: string) => v
 export function scalarOk(kind: ScalarKind): (v: unknown) => boolean {
   switch (kind) {
     case 'f32': case 'f64': return (v) => typeof v === 'number' && v === v;
-    case 'i32': case 'fx': return (v) => ((v as number) | 0) === v;
-    case 'u32': return (v) => (v as number) >>> 0 === v;
-    case 'i16': return (v) => ((v as number) << 16) >> 16 === v;
-    case 'u16': return (v) => ((v as number) & 0xffff) === v;
-    case 'i8': return (v) => ((v as number) << 24) >> 24 === v;
-    case 'u8': return (v) => ((v as number) & 0xff) === v;
+    // typeof first: `1n | 0` and `Symbol() | 0` throw a TypeError.
+    case 'i32': case 'fx': return (v) => typeof v === 'number' && (v | 0) === v;
+    case 'u32': return (v) => typeof v === 'number' && v >>> 0 === v;
+    case 'i16': return (v) => typeof v === 'number' && (v << 16) >> 16 === v;
+    case 'u16': return (v) => typeof v === 'number' && (v & 0xffff) === v;
+    case 'i8': return (v) => typeof v === 'number' && (v << 24) >> 24 === v;
+    case 'u8': return (v) => typeof v === 'number' && (v & 0xff) === v;
   }
 }
 
@@ -225,17 +229,21 @@ export const HEAP_OF: Readonly<Record<ScalarKind, [string, number]>> = {
   i8: ['i8', 0], u8: ['u8', 0], i16: ['i16', 1], u16: ['u16', 1], i32: ['i32', 2], fx: ['i32', 2],
   u32: ['u32', 2], f32: ['f32', 2], f64: ['f64', 3],
 };
-/** @internal A JS expression that is true when `x` is a valid value of the kind (generated code). */
+/**
+ * @internal A JS expression that is true when `x` is a valid value of the
+ * kind (generated code). The typeof test comes first: the bit operators
+ * throw a TypeError for a bigint or a Symbol.
+ */
 export const CHECK_OF: Readonly<Record<ScalarKind, (x: string) => string>> = {
   f32: (x) => `(typeof ${x} === 'number' && ${x} === ${x})`,
   f64: (x) => `(typeof ${x} === 'number' && ${x} === ${x})`,
-  i32: (x) => `((${x} | 0) === ${x})`,
-  fx: (x) => `((${x} | 0) === ${x})`,
-  u32: (x) => `((${x} >>> 0) === ${x})`,
-  i16: (x) => `(((${x} << 16) >> 16) === ${x})`,
-  u16: (x) => `((${x} & 0xffff) === ${x})`,
-  i8: (x) => `(((${x} << 24) >> 24) === ${x})`,
-  u8: (x) => `((${x} & 0xff) === ${x})`,
+  i32: (x) => `(typeof ${x} === 'number' && (${x} | 0) === ${x})`,
+  fx: (x) => `(typeof ${x} === 'number' && (${x} | 0) === ${x})`,
+  u32: (x) => `(typeof ${x} === 'number' && (${x} >>> 0) === ${x})`,
+  i16: (x) => `(typeof ${x} === 'number' && ((${x} << 16) >> 16) === ${x})`,
+  u16: (x) => `(typeof ${x} === 'number' && (${x} & 0xffff) === ${x})`,
+  i8: (x) => `(typeof ${x} === 'number' && ((${x} << 24) >> 24) === ${x})`,
+  u8: (x) => `(typeof ${x} === 'number' && (${x} & 0xff) === ${x})`,
 };
 
 // The source of a straight-line encoder for one layout (field names are

@@ -9,6 +9,7 @@ import {
   identityOf, logBytes, mathId, parseFailure,
 } from './replay.js';
 import { describe } from './schema.js';
+import { logHandlers, refuseInsideLog, refuseTickInside, within } from './reentrancy.js';
 import { World, type WorldOptions, u32, u64 } from './world.js';
 
 /** A log record of the core (JsSink -> Module.onLaigeLog). */
@@ -109,8 +110,7 @@ export class ScenarioRun implements Disposable {
     const w = this.world._live(where);
     if (input !== undefined && !(input instanceof Uint8Array)) throw invalid(`${where}: input must be a Uint8Array, got ${describe(input)}`, 'wrong_type', { where, field: 'input', got: typeName(input) });
     if (input !== undefined && input.length > 1 << 20) throw invalid(`${where}: input is over 1 MiB (${input.length} bytes)`, 'out_of_range', { where, field: 'input.length', got: input.length, max: 1 << 20 });
-    if (this.world._iterating !== 0) throw invalid(`${where}: called inside each`, 'reentrant_call', { where, inside: 'each' });
-    if (this.world._systems.running) throw invalid(`${where}: called inside a tick (from a GameLoop's input/onTick)`, 'reentrant_call', { where, inside: 'tick' });
+    refuseTickInside(where, this.world._calls, this.world._systems.running);
     const m = this.#sim.mem;
     const size = input?.length ?? 0;
     const ptr = size > 0 ? m.copyIn(input!) : 0;
@@ -139,6 +139,7 @@ export class ScenarioRun implements Disposable {
 
   /** World::stateHash(tick): this tick's line of the scenario's stream. */
   stateHash(): bigint {
+    if (logHandlers.depth !== 0) refuseInsideLog(`ScenarioRun(${this.name}).stateHash`);
     const w = this.world._live(`ScenarioRun(${this.name}).stateHash`);
     const m = this.#sim.mem;
     this.#sim.raw.scenarioHash(w, m.out);
@@ -191,7 +192,14 @@ export class Laige {
     });
     raw.onLaigeLog = (record) => {
       const fn = this.#onLog;
-      if (fn !== null) fn(record);
+      if (fn === null) return;
+      // While a handler runs, every world counts as on the stack (reentrancy.ts).
+      logHandlers.depth++;
+      try {
+        fn(record);
+      } finally {
+        logHandlers.depth--;
+      }
     };
     this.raw.logInstallJsSink();
     this.mem.sync();
@@ -275,7 +283,7 @@ export class Laige {
     return world;
   }
 
-  /** Parses a replay log (MalformedInput for anything that is not a well-formed LGRP v1 log). */
+  /** Parses a replay log (MalformedInput for anything that is not a well-formed LGRP log (version 1 or 2)). */
   parseReplay(bytes: Uint8Array): ReplayInfo {
     const where = 'parseReplay';
     logBytes(where, bytes);
@@ -302,7 +310,7 @@ export class Laige {
     const info = this.parseReplay(bytes);
     const world = this.createWorld({ ...options.world, seed: options.world.seed ?? info.identity.seed });
     try {
-      options.setup(world);
+      within(world._calls, 'setup', () => options.setup(world));
     } catch (e) {
       world.dispose();
       throw e;
@@ -317,6 +325,7 @@ export class Laige {
    */
   runReplay(bytes: Uint8Array, options: ReplayRunOptions): bigint[] {
     const where = 'runReplay';
+    refuseTickInside(where, null);
     logBytes(where, bytes);
     const rate = options?.tickRateHz === undefined ? 60 : u32(`${where}: tickRateHz`, options.tickRateHz, 20, 120);
     const math = mathId(where, options?.math);
@@ -339,6 +348,7 @@ export class Laige {
   /** Runs two logs in lock step (worlds built alike from `options`) and reports the first divergence. */
   diffReplays(a: Uint8Array, b: Uint8Array, options: ReplayRunOptions & { maxEntries?: number }): ReplayDiff {
     const where = 'diffReplays';
+    refuseTickInside(where, null);
     logBytes(`${where}: a`, a);
     logBytes(`${where}: b`, b);
     const rate = options?.tickRateHz === undefined ? 60 : u32(`${where}: tickRateHz`, options.tickRateHz, 20, 120);
@@ -380,6 +390,7 @@ export class Laige {
   /** Runs a built-in scenario and returns its `<tick> <hash>` stream, line for line what laige-detcheck prints. */
   runScenario(name: string, options: ScenarioOptions = {}): ScenarioStream {
     const where = `runScenario(${describe(name)})`;
+    refuseTickInside(where, null);
     if (typeof name !== 'string') throw invalid(`${where}: name must be a string, got ${describe(name)}`, 'wrong_type', { where: 'runScenario', field: 'name', got: typeName(name) });
     if (typeof options !== 'object' || options === null) throw invalid(`${where}: options must be an object, got ${describe(options)}`, 'wrong_type', { where: 'runScenario', field: 'options', got: typeName(options) });
     const info = this.scenarios().find((s) => s.name === name);

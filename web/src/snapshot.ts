@@ -3,6 +3,7 @@
 // World methods (world.ts) forward here. Every failure is a LaigeError
 // carrying the core's reason (snapshot_truncated, snapshot_corrupt, ...).
 import { check, invalid, typeName } from './errors.js';
+import { logHandlers, refuseInsideLog } from './reentrancy.js';
 import { describe } from './schema.js';
 import type { World } from './world.js';
 
@@ -30,6 +31,7 @@ function withBuffer<T>(world: World, size: number, fn: (ptr: number) => T): T {
 /** World.snapshot(): the whole authoritative state as new bytes. */
 export function snapshotWorld(world: World): Uint8Array {
   const where = 'World.snapshot';
+  if (logHandlers.depth !== 0) refuseInsideLog(where);  // it reorders archetype rows
   const w = world._live(where);
   const size = world._raw.worldSnapshotSize(w);
   return withBuffer(world, size, (p) => {
@@ -43,6 +45,7 @@ export function snapshotWorld(world: World): Uint8Array {
 /** World.snapshotInto(buf): writes the snapshot to the start of `buf`, returns its byte count. */
 export function snapshotWorldInto(world: World, buf: Uint8Array): number {
   const where = 'World.snapshotInto';
+  if (logHandlers.depth !== 0) refuseInsideLog(where);
   const w = world._live(where);
   const out = bytesArg(where, buf, 'buf');
   const size = world._raw.worldSnapshotSize(w);
@@ -63,6 +66,7 @@ export function snapshotWorldInto(world: World, buf: Uint8Array): number {
 /** World.restore(bytes): the state `bytes` holds, or a LaigeError and no change at all. */
 export function restoreWorld(world: World, bytes: Uint8Array): void {
   const where = 'World.restore';
+  if (logHandlers.depth !== 0) refuseInsideLog(where);
   const w = world._live(where);
   const input = bytesArg(where, bytes, 'bytes');
   const m = world._mem;

@@ -4,12 +4,31 @@
 // budgets, timing and PRNG substreams are the core's. A JS exception never
 // unwinds through C++: the trampoline catches it, records it, and the
 // runSystems call that caused it rethrows after the C++ call returned.
+import { HistogramStatsLayout, readHistogramStats, readSystemTimingStats } from './layouts.gen.js';
 import type { Access } from './component.js';
 import { check, invalid, typeName } from './errors.js';
 import { fx } from './fx.js';
 import { describe } from './schema.js';
+import { refuseTickInside } from './reentrancy.js';
+import { checkName, systemNameProblem } from './names.js';
 import type { AccessList, AnyComponent, Chunk, Refs, World } from './world.js';
 import type { Entity } from './entity.js';
+import { Query, QUERY_OPTION_KEYS, type QueryTerm, type QueryTerms } from './query_object.js';
+import { type RunningSystem, ioPairs, mergeIo, runningSystem, usedAfterCall } from './system_io.js';
+
+/**
+ * A query a system declares: its terms, plus `without`, `optional`, `tags`
+ * as in World.query (`{ pos: Position.write, vel: Velocity.read, without: [Frozen] }`).
+ */
+export type SystemQueryDecl = {
+  readonly [name: string]: QueryTerm | readonly AnyComponent[] | QueryTerms | undefined;
+};
+/** The terms of a declared query. */
+export type DeclTerms<D> = { [K in keyof D as K extends 'without' | 'optional' | 'tags' ? never : K]: Extract<D[K], QueryTerm> };
+/** The optional terms of a declared query. */
+export type DeclOptional<D> = D extends { readonly optional: infer O extends QueryTerms } ? O : Record<never, never>;
+/** The Query objects a system's ctx.queries holds. */
+export type SystemQueries<Q> = { readonly [K in keyof Q]: Query<DeclTerms<Q[K]>, DeclOptional<Q[K]>> };
 
 /** A system's PRNG substream (xorshift128+ of the core), valid during its run only. */
 export interface SystemRng {
@@ -23,8 +42,10 @@ export interface SystemRng {
   nextFloat01(): number;
 }
 
-/** What a TypeScript system's run receives; valid during the run only. */
-export interface SystemContext {
+/** What a TypeScript system's run receives; valid during the run only (a kept ctx throws afterwards). */
+export interface SystemContext<Q = Record<never, never>> {
+  /** The queries the system declared, by name (they run only inside this system's run). */
+  readonly queries: Q;
   /** The world running the system. */
   readonly world: World;
   /** The system's id (dense from 1 in registration order). */
@@ -45,17 +66,23 @@ export interface SystemContext {
 }
 
 /** A system definition for World.registerSystem. */
-export interface SystemDef {
+export interface SystemDef<Q extends { readonly [name: string]: SystemQueryDecl } = Record<never, never>> {
   /** Unique, non-empty; what other systems' dependsOn name. */
   name: string;
   /** The declared per-run budget in milliseconds (> 0): a run above it warns, 3x errors (docs/system_timing.md). */
   budgetMs: number;
-  /** Declared component access: [component, 'read' | 'write'] pairs. */
+  /**
+   * Queries the system owns, by name (ctx.queries.<name>); their terms are
+   * part of its io (write terms write; read, optional, tags and without
+   * read).
+   */
+  queries?: Q;
+  /** Component access beyond the queries' (for get/add/remove/destroy and field handles): [component, 'read' | 'write'] pairs. */
   io?: ReadonlyArray<readonly [AnyComponent, Access]>;
   /** Names of systems this one runs after (may be registered later). */
   dependsOn?: readonly string[];
-  /** The body. */
-  run(ctx: SystemContext): void;
+  /** The body. Every access inside it is held to the system's io (system_io_violation). */
+  run(ctx: SystemContext<SystemQueries<Q>>): void;
 }
 
 /** A registered system. */
@@ -105,8 +132,6 @@ export interface SystemRngState {
   state2: bigint;
 }
 
-const NAME_RE = /^[^,\s][^,]*$/;
-
 class Rng implements SystemRng {
   ptr: number;
   readonly #world: World;
@@ -145,7 +170,7 @@ class Rng implements SystemRng {
 /** @internal The TypeScript half of a world's system registry. */
 export class SystemRegistry {
   readonly #world: World;
-  readonly #bodies = new Map<number, { name: string; run: (ctx: SystemContext) => void }>();
+  readonly #bodies = new Map<number, { name: string; run: (ctx: SystemContext<never>) => void; sys: RunningSystem; queries: Record<string, Query> }>();
   #error: unknown = undefined;
   #hasError = false;
   #clock: (() => number) | null = null;
@@ -155,16 +180,14 @@ export class SystemRegistry {
     this.#world = world;
   }
 
-  register(def: SystemDef): SystemHandle {
+  register(def: SystemDef<never>): SystemHandle {
     const world = this.#world;
     const where = `World.registerSystem(${describe((def as { name?: unknown } | null)?.name)})`;
     const w = world._live(where);
     if (typeof def !== 'object' || def === null) throw invalid(`${where}: the definition must be an object, got ${describe(def)}`, 'wrong_type', { where, field: 'def', got: typeName(def) });
     const { name, budgetMs, io = [], dependsOn = [], run } = def;
-    if (typeof name !== 'string' || name.length === 0 || !NAME_RE.test(name) || name.trim() !== name) {
-      throw invalid(`${where}: name must be a non-empty string without commas or surrounding whitespace, got ${describe(name)}`,
-        typeof name === 'string' ? 'invalid_name' : 'wrong_type', { where, field: 'name', got: typeof name === 'string' ? name : typeName(name) });
-    }
+    const queryDecls: unknown = (def as { queries?: unknown }).queries ?? {};
+    checkName(where, 'system name', name, systemNameProblem(name), 'name_invalid');
     if (typeof budgetMs !== 'number' || !Number.isFinite(budgetMs) || budgetMs <= 0 || budgetMs >= 32768) {
       throw invalid(`${where}: budgetMs must be a finite number of milliseconds in (0, 32768), got ${describe(budgetMs)}`,
         typeof budgetMs === 'number' ? 'out_of_range' : 'wrong_type', { where, field: 'budgetMs', got: typeof budgetMs === 'number' ? budgetMs : typeName(budgetMs) });
@@ -175,36 +198,50 @@ export class SystemRegistry {
     if (!Array.isArray(dependsOn)) throw invalid(`${where}: dependsOn must be an array of system names, got ${describe(dependsOn)}`, 'wrong_type', { where, field: 'dependsOn', got: typeName(dependsOn) });
     if (dependsOn.length > 16) throw invalid(`${where}: at most 16 dependencies, got ${dependsOn.length}`, 'out_of_range', { where, field: 'dependsOn.length', got: dependsOn.length, max: 16 });
     for (const d of dependsOn as unknown[]) {
-      if (typeof d !== 'string' || d.length === 0 || !NAME_RE.test(d) || d.trim() !== d) {
-        throw invalid(`${where}: dependsOn entries must be system names, got ${describe(d)}`,
-          typeof d === 'string' ? 'invalid_name' : 'wrong_type', { where, field: 'dependsOn', got: typeof d === 'string' ? d : typeName(d) });
-      }
+      checkName(where, 'dependsOn entry', d, systemNameProblem(d), 'dep_spec_invalid');
     }
-    if (!Array.isArray(io)) throw invalid(`${where}: io must be an array of [component, 'read' | 'write'] pairs, got ${describe(io)}`, 'wrong_type', { where, field: 'io', got: typeName(io) });
-    if (io.length > 256) throw invalid(`${where}: at most 256 io entries, got ${io.length}`, 'out_of_range', { where, field: 'io.length', got: io.length, max: 256 });
+    if (typeof queryDecls !== 'object' || queryDecls === null || Array.isArray(queryDecls)) {
+      throw invalid(`${where}: queries must be an object of named query declarations, got ${describe(queryDecls)}`, 'wrong_type', { where, field: 'queries', got: typeName(queryDecls) });
+    }
+    const declared = ioPairs(world, where, io);
+    const record = runningSystem(name, []);
+    const queries: Record<string, Query> = {};
+    const derived: Array<[AnyComponent, Access]> = [];
+    for (const [qname, decl] of Object.entries(queryDecls as Record<string, unknown>)) {
+      if (typeof decl !== 'object' || decl === null || Array.isArray(decl)) throw invalid(`${where}: queries.${qname} must be an object of terms, got ${describe(decl)}`, 'wrong_type', { where, field: `queries.${qname}`, got: typeName(decl) });
+      const terms: Record<string, unknown> = {};
+      const opts: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(decl)) (QUERY_OPTION_KEYS.has(k) ? opts : terms)[k] = v;
+      const q = new Query(world, `${where}: queries.${qname}`, terms, opts, false, record);
+      queries[qname] = q;
+      derived.push(...q._accesses());
+    }
+    const all = mergeIo(declared, derived);
+    record.io.set(runningSystem(name, all).io); // the queries' owner is the record the dispatcher installs
     const m = world._mem;
     const ids = m.scratch >>> 2;
     const acc = m.scratch + 1024;
-    for (let i = 0; i < io.length; i++) {
-      const pair: unknown = io[i];
-      if (!Array.isArray(pair) || pair.length !== 2) throw invalid(`${where}: io[${i}] must be [component, 'read' | 'write'], got ${describe(pair)}`, 'wrong_type', { where, field: `io[${i}]`, got: typeName(pair) });
-      const c = world._component(where, pair[0], 'io', i);
-      const a: unknown = pair[1];
-      if (a !== 'read' && a !== 'write') throw invalid(`${where}: io[${i}] access must be 'read' or 'write', got ${describe(a)}`, 'invalid_value', { where, field: `io[${i}][1]`, got: describe(a) });
-      m.u32[ids + i] = c.id;
-      m.u8[acc + i] = a === 'write' ? 1 : 0;
+    for (let i = 0; i < all.length; i++) {
+      m.u32[ids + i] = all[i]![0].id;
+      m.u8[acc + i] = all[i]![1] === 'write' ? 1 : 0;
     }
-    const code = world._raw.worldRegisterSystem(w, name, budgetRaw, dependsOn.join(','), m.scratch, acc, io.length, m.out);
+    const code = world._raw.worldRegisterSystem(w, name, budgetRaw, dependsOn.join(','), m.scratch, acc, all.length, m.out);
     m.sync();
     check(code, where);
     const id = m.u32[m.out >>> 2]!;
-    this.#bodies.set(id, { name, run });
+    this.#bodies.set(id, { name, run: run as (ctx: SystemContext<never>) => void, sys: record, queries: Object.freeze(queries) });
     return Object.freeze({ id, name });
   }
 
   schedule(): number[] {
     const world = this.#world;
     const w = world._live('World.scheduleSystems');
+    if (this.running) {
+      // The core walks the world's schedule during the tick: rescheduling
+      // now would rewrite it under the running runSystems.
+      throw invalid('World.scheduleSystems: called inside a tick (from a system, the timing clock or a loop callback); schedule before or after the tick',
+        'schedule_inside_tick', { callback: world._calls.innermost ?? 'system' });
+    }
     const code = world._raw.worldScheduleSystems(w);
     world._mem.sync();
     check(code, 'World.scheduleSystems');
@@ -225,7 +262,7 @@ export class SystemRegistry {
     const w = world._live(where);
     if (input !== undefined && !(input instanceof Uint8Array)) throw invalid(`${where}: input must be a Uint8Array, got ${describe(input)}`, 'wrong_type', { where, field: 'input', got: typeName(input) });
     if (input !== undefined && input.length > 1 << 20) throw invalid(`${where}: input is over 1 MiB (${input.length} bytes)`, 'out_of_range', { where, field: 'input.length', got: input.length, max: 1 << 20 });
-    if (this.running) throw invalid(`${where}: nested runSystems (called from a system)`, 'reentrant_call', { where, inside: 'tick' });
+    refuseTickInside(where, world._calls, this.running);
     this.ensureScheduled();
     const m = world._mem;
     let ptr = 0;
@@ -271,17 +308,37 @@ export class SystemRegistry {
     m.sync();
     const rng = rngPtr === 0 ? null : new Rng(world, rngPtr);
     const input = inputSize === 0 ? new Uint8Array(0) : m.u8.slice(inputPtr, inputPtr + inputSize);
-    const ctx: SystemContext = {
-      world, id, name: body.name, tick, input, rng,
-      each: (components, access, fn) => world.each(components, access, fn),
-      eachChunk: (components, access, fn) => world.eachChunk(components, access, fn),
+    let live = true;
+    const alive = (where: string): void => {
+      if (!live) throw usedAfterCall(`SystemContext.${where}`, 'SystemContext', `SystemContext.${where}: the run of system '${body.name}' this ctx belongs to has returned (use ctx during its run only)`);
     };
+    const ctx: SystemContext<Record<string, Query>> = {
+      world, id, name: body.name, tick, input, rng,
+      get queries() {
+        alive('queries');
+        return body.queries;
+      },
+      each: (components, access, fn) => {
+        alive('each');
+        world.each(components, access, fn);
+      },
+      eachChunk: (components, access, fn) => {
+        alive('eachChunk');
+        world.eachChunk(components, access, fn);
+      },
+    };
+    const outer = world._sys;
+    world._sys = body.sys;
+    world._calls.enter('system');
     try {
-      body.run(ctx);
+      body.run(ctx as unknown as SystemContext<never>);
     } catch (e) {
       this.#hasError = true;
       this.#error = e;
     } finally {
+      live = false;
+      world._sys = outer;
+      world._calls.leave();
       if (rng !== null) rng.ptr = 0;
       m.sync();
     }
@@ -345,8 +402,7 @@ export class SystemRegistry {
     const id = this.#id(where, system);
     const m = world._mem;
     check(world._raw.worldSystemTimingStats(w, id, m.out), where);
-    const o = m.out >>> 3;
-    return { runs: m.f64[o]!, lastMs: m.f64[o + 1]!, warns: m.f64[o + 2]!, errors: m.f64[o + 3]! };
+    return readSystemTimingStats(m.f64, m.out >>> 3);
   }
 
   timingWindow(system: unknown): SystemTimingWindow {
@@ -357,14 +413,10 @@ export class SystemRegistry {
     const m = world._mem;
     check(world._raw.worldSystemTimingWindow(w, id, m.scratch, 64), where);
     const o = m.scratch >>> 3;
-    const f = m.f64;
-    const count = f[o]!;
+    const stats = readHistogramStats(m.f64, o);
     const samples: number[] = [];
-    for (let i = 0; i < count && i < 64; i++) samples.push(f[o + 8 + i]!);
-    return {
-      count, totalRecorded: f[o + 1]!, min: f[o + 2]!, max: f[o + 3]!, mean: f[o + 4]!,
-      p50: f[o + 5]!, p95: f[o + 6]!, p99: f[o + 7]!, samples,
-    };
+    for (let i = 0; i < stats.count && i < 64; i++) samples.push(m.f64[o + HistogramStatsLayout.size + i]!);
+    return { ...stats, samples };
   }
 
   rngState(system: unknown): SystemRngState {
@@ -390,12 +442,16 @@ export class SystemRegistry {
 
   /** @internal Called by the C++ clock hook. Never throws. */
   clockNs(): number {
+    if (this.#clock === null) return 0;
+    this.#world._calls.enter('clock');
     try {
-      const v = this.#clock?.() ?? 0;
+      const v = this.#clock();
       return typeof v === 'number' && Number.isFinite(v) ? Math.floor(v) : 0;
     } catch (e) {
       this.recordError(e);
       return 0;
+    } finally {
+      this.#world._calls.leave();
     }
   }
 }

@@ -5,6 +5,7 @@
 // on it (systems.ts, replay.ts, loop.ts). Every argument is validated here
 // before it reaches wasm; every failing Status becomes a LaigeError, and a
 // throwing call leaves the world unchanged.
+import { IterationCursorLayout, readArchetypeStats, readEntityStats, readGuardrailStats } from './layouts.gen.js';
 import { Component, type Access, type FieldInfo } from './component.js';
 import { type Entity, formatEntity } from './entity.js';
 import { check, coreError, invalid, typeName, whereField } from './errors.js';
@@ -12,11 +13,16 @@ import type { LaigeRawModule, Mem } from './raw.js';
 import {
   type ReadRef, type Ref, type Schema, type Value, type ValueInput, KIND_BY_CODE, describe, layoutFrom, parseSchema,
 } from './schema.js';
-import { type Chunk, type FieldColumn, runEach, runEachChunk } from './query.js';
+import { runEach, runEachChunk } from './query.js';
+import type { Chunk, FieldColumn } from './chunk.js';
+import type { EachLoopMode } from './row_loop.js';
 import { restoreWorld, snapshotWorld, snapshotWorldInto } from './snapshot.js';
-import type { EachLoopMode, RowLoops } from './row_loop.js';
-import { SystemRegistry, type SystemContext, type SystemDef, type SystemHandle, type SystemInfo,
+import { type AnyQuery, Query, type QueryOptions, type QueryTerms } from './query_object.js';
+import { type RunningSystem, checkAccess, checkClear } from './system_io.js';
+import { SystemRegistry, type SystemContext, type SystemQueryDecl, type SystemDef, type SystemHandle, type SystemInfo,
   type SystemRngState, type SystemTimingStats, type SystemTimingWindow } from './systems.js';
+import { CallStack, activeCallback, logHandlers, refuseDisposeInside, refuseInsideLog } from './reentrancy.js';
+import { checkName, componentNameProblem } from './names.js';
 
 // Symbol.dispose for runtimes that lack it (older browsers): the symbol TS
 // and Node use for `using`.
@@ -167,11 +173,17 @@ export class World implements Disposable {
   /** @internal */ readonly _systems: SystemRegistry;
   /** @internal Active `each`/`eachChunk` calls on this world (0 or 1). */
   _iterating = 0;
+  /** @internal The callbacks running inside calls on this world (reentrancy.ts). */
+  readonly _calls = new CallStack();
   /** @internal Disposers of loops and recorders bound to this world. */
   readonly _dependents = new Set<{ _detach(): void }>();
   #handles = 0;
-  /** @internal The each row loops per query shape (row_loop.ts). */
-  readonly _rowLoops = new Map<string, RowLoops>();
+  /** @internal The queries World.each and eachChunk run on, per shape (query.ts). */
+  readonly _eachQueries = new Map<number | string, AnyQuery>();
+  /** @internal The TypeScript system whose run is on the stack (system_io.ts), or null. */
+  _sys: RunningSystem | null = null;
+  /** @internal The read terms of the live each by component id, or null. */
+  _liveRead: Uint8Array | null = null;
   /** @internal Which each row loops to use (row_loop.ts); tests pin each of them. */
   _eachLoops: EachLoopMode = 'auto';
   #handlesRows = 0;
@@ -249,9 +261,11 @@ export class World implements Disposable {
   /** Frees the world (and stops its game loops and replay recorders). Idempotent; every later call throws. */
   dispose(): void {
     if (this._ptr === 0) return;
-    if (this._iterating !== 0 || this._systems.running) {
-      throw invalid('World.dispose: the world is inside each or runSystems (dispose it after the call returns)', 'reentrant_call', { where: 'World.dispose', inside: this._iterating !== 0 ? 'each' : 'tick' });
-    }
+    // Refused, never deferred, while a call on this world is on the stack
+    // (docs/typescript.md#callbacks-and-re-entrancy).
+    refuseDisposeInside(this._scenario === null ? 'World.dispose' : `ScenarioRun(${this._scenario}).dispose`,
+      this._scenario === null ? 'world' : 'scenario run',
+      activeCallback(this._calls) ?? (this._systems.running ? 'system' : undefined));
     for (const d of [...this._dependents]) d._detach();
     this._dependents.clear();
     if (this.#handles !== 0) this._raw._free(this.#handles);
@@ -290,6 +304,7 @@ export class World implements Disposable {
 
   /** Creates an entity (the slot freed last, else the next fresh slot). BudgetExhausted when `capacity` are live. */
   create(): Entity {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.create');
     const w = this._live('World.create');
     const m = this._mem;
     const code = this._raw.worldCreateEntity(w, m.out);
@@ -299,7 +314,9 @@ export class World implements Disposable {
 
   /** Destroys a live entity; a stale or foreign handle throws InvalidArgument. */
   destroy(e: Entity): void {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.destroy');
     const w = this._live('World.destroy');
+    if (this._sys !== null) checkAccess(this, 'World.destroy', null, 'destroy', this._entity('World.destroy', e));
     const code = this._raw.worldDestroyEntity(w, this._entity('World.destroy', e));
     if (code !== 0) throw coreError(code, `World.destroy(${formatEntity(e)})`);
   }
@@ -325,9 +342,10 @@ export class World implements Disposable {
     return this._raw.worldCapacity(this._live('World.capacity'));
   }
 
-  /** The live handle at slot `id`, or undefined. */
+  /** The live handle at slot `id` (0..capacity-1; else InvalidArgument), or undefined. */
   handleAt(id: number): Entity | undefined {
-    const h = this._raw.worldHandleAt(this._live('World.handleAt'), u32('World.handleAt: id', id, 0, 65535));
+    const w = this._live('World.handleAt');
+    const h = this._raw.worldHandleAt(w, u32('World.handleAt: id', id, 0, this._options.capacity - 1));
     return h === 0 ? undefined : h;
   }
 
@@ -336,16 +354,12 @@ export class World implements Disposable {
     const w = this._live('World.stats');
     const m = this._mem;
     this._raw.worldStats(w, m.out);
-    const o = m.out >>> 3;
-    const f = m.f64;
-    return {
-      capacity: f[o]!, inUse: f[o + 1]!, peakInUse: f[o + 2]!, totalCreated: f[o + 3]!,
-      totalDestroyed: f[o + 4]!, bytesCapacity: f[o + 5]!, bytesInUse: f[o + 6]!,
-    };
+    return readEntityStats(m.f64, m.out >>> 3);
   }
 
   /** Marks a frame start (resets the per-frame churn counter). */
   beginFrame(): void {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.beginFrame');
     this._raw.worldBeginFrame(this._live('World.beginFrame'));
   }
 
@@ -354,17 +368,13 @@ export class World implements Disposable {
     const w = this._live('World.guardrailStats');
     const m = this._mem;
     this._raw.worldGuardrailStats(w, m.out);
-    const o = m.out >>> 2;
-    const u = m.u32;
-    return {
-      capacity: u[o]!, entityCount: u[o + 1]!, entityBudgetLevel: u[o + 2]!,
-      entityBudgetWarns: [u[o + 3]!, u[o + 4]!, u[o + 5]!], frameChurn: u[o + 6]!,
-      churnPerFrameBudget: u[o + 7]!, churnWarns: u[o + 8]!,
-    };
+    return readGuardrailStats(m.u32, m.out >>> 2);
   }
 
   /** Destroys every live entity (slots 0, 1, 2, ... are handed out again next). */
   clear(): void {
+    checkClear(this);
+    if (logHandlers.depth !== 0) refuseInsideLog('World.clear');
     check(this._raw.worldClear(this._live('World.clear')), 'World.clear');
   }
 
@@ -378,13 +388,11 @@ export class World implements Disposable {
    * fields largest kind first.
    */
   registerComponent<const S extends Schema>(name: string, schema: S): Component<S> {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.registerComponent');
     const where = `World.registerComponent(${describe(name)})`;
     const w = this._live(where);
     this._notScenario(where);
-    if (typeof name !== 'string' || name.length === 0 || name.length > 63) {
-      throw invalid(`${where}: the name must be a non-empty string of at most 63 characters, got ${describe(name)}`,
-        typeof name === 'string' ? 'invalid_name' : 'wrong_type', { where: 'World.registerComponent', field: 'name', got: typeof name === 'string' ? name : typeName(name) });
-    }
+    checkName(where, 'component name', name, componentNameProblem(name), 'component_name_invalid');
     const fields = parseSchema(where, schema);
     const r = this._raw.worldRegisterComponent(w, name, fields);
     this._mem.sync();
@@ -440,10 +448,12 @@ export class World implements Disposable {
   add<S extends Schema>(e: Entity, c: Component<S>, value: ValueInput<S>): void {
     // The hot path is kept small (V8 inlines it into a caller's loop); the
     // full checks and the messages run only to throw.
+    if (logHandlers.depth !== 0) refuseInsideLog('World.add');
     const w = this._ptr;
     if (w === 0) this._live('World.add');
     if (typeof e !== 'number' || e >>> 0 !== e) this._entity('World.add', e);
     const comp = this._component('World.add', c);
+    if (this._sys !== null || this._liveRead !== null) checkAccess(this, 'World.add', comp, 'add', e);
     const m = this._mem;
     comp._encode(m, value, m.scratch, 'World.add');
     const code = this._raw.worldAdd(w, e, comp.id, m.scratch, comp.size);
@@ -455,10 +465,12 @@ export class World implements Disposable {
   /** Removes `c` from `e` (a no-op when `e` lacks it). Throws for a stale handle and what a live `each` forbids. */
   remove(e: Entity, c: AnyComponent): void {
     // As in add().
+    if (logHandlers.depth !== 0) refuseInsideLog('World.remove');
     const w = this._ptr;
     if (w === 0) this._live('World.remove');
     if (typeof e !== 'number' || e >>> 0 !== e) this._entity('World.remove', e);
     const comp = this._component('World.remove', c);
+    if (this._sys !== null) checkAccess(this, 'World.remove', comp, 'remove', e);
     const code = this._raw.worldRemove(w, e, comp.id);
     this._mem.sync();
     if (code !== 0) this.#rejected('World.remove', e, comp, code);
@@ -477,6 +489,7 @@ export class World implements Disposable {
     const w = this._live(where);
     this._entity(where, e);
     const comp = this._component(where, c);
+    if (this._sys !== null) checkAccess(this, where, comp, 'read', e);
     const p = this._raw.worldGet(w, e, comp.id);
     if (p === 0) {
       if (!this._raw.worldIsValid(w, e)) check(this._raw.worldCheck(w, e), `${where}(${formatEntity(e)}, ${comp.name})`);
@@ -499,9 +512,16 @@ export class World implements Disposable {
     return this._raw.worldArchetypeCount(this._live('World.archetypeCount'));
   }
 
-  /** The component ids of archetype `id` (ascending). */
+  /** The component ids of archetype `id` (ascending; 0, the empty set, has none). An id above archetypeCount is InvalidArgument (archetype_unknown). */
   archetypeComponents(id: number): number[] {
-    const r = this._raw.worldArchetypeComponents(this._live('World.archetypeComponents'), u32('World.archetypeComponents: id', id, 0, 65535));
+    const where = 'World.archetypeComponents';
+    const w = this._live(where);
+    const count = this._raw.worldArchetypeCount(w);
+    if (typeof id === 'number' && Number.isInteger(id) && id > count && id <= MAX_U32) {
+      throw invalid(`${where}: no archetype ${id} (this world has ${count}: ids 1..${count}, 0 is the empty set)`,
+        'archetype_unknown', { archetype: id, count });
+    }
+    const r = this._raw.worldArchetypeComponents(w, u32(`${where}: id`, id, 0, count));
     this._mem.sync();
     return r;
   }
@@ -511,40 +531,10 @@ export class World implements Disposable {
     const w = this._live('World.archetypeStats');
     const m = this._mem;
     this._raw.worldArchetypeStats(w, m.out);
-    const o = m.out >>> 3;
-    const f = m.f64;
-    return {
-      archetypeCount: f[o]!, rowsLive: f[o + 1]!, rowsReserved: f[o + 2]!, bytesReserved: f[o + 3]!,
-      totalAdds: f[o + 4]!, totalRemoves: f[o + 5]!, totalArchetypeGrowth: f[o + 6]!, totalReservations: f[o + 7]!,
-      totalRowShifts: f[o + 8]!, totalDestroyDetaches: f[o + 9]!, bytesScratch: f[o + 10]!,
-    };
+    return readArchetypeStats(m.f64, m.out >>> 3);
   }
 
-  // --- queries (docs/query.md) -----------------------------------------------------
-
-  /** @internal Validates a query and writes its ids (u32) and accesses (u8) to scratch. */
-  _query(where: string, components: unknown, access: unknown): Component[] {
-    if (!Array.isArray(components)) throw invalid(`${where}: components must be an array, got ${describe(components)}`, 'wrong_type', { where, field: 'components', got: typeName(components) });
-    if (!Array.isArray(access)) throw invalid(`${where}: access must be an array of 'read' | 'write', got ${describe(access)}`, 'wrong_type', { where, field: 'access', got: typeName(access) });
-    if (access.length !== components.length) {
-      throw invalid(`${where}: ${components.length} components but ${access.length} accesses (one per component)`, 'out_of_range', { where, field: 'access.length', got: access.length, expected: components.length });
-    }
-    if (components.length > 32) throw invalid(`${where}: at most 32 components per query, got ${components.length}`, 'out_of_range', { where, field: 'components.length', got: components.length, max: 32 });
-    const m = this._mem;
-    const ids = m.scratch >>> 2;
-    const acc = m.scratch + 128;
-    const comps: Component[] = [];
-    for (let i = 0; i < components.length; i++) {
-      const c = this._component(where, components[i], 'components', i);
-      if (comps.includes(c)) throw invalid(`${where}: ${c.name} is listed twice`, 'duplicate_entry', { where, field: `components[${i}]`, component: c.name });
-      const a: unknown = access[i];
-      if (a !== 'read' && a !== 'write') throw invalid(`${where}: access[${i}] must be 'read' or 'write', got ${describe(a)}`, 'invalid_value', { where, field: `access[${i}]`, got: describe(a) });
-      comps.push(c);
-      m.u32[ids + i] = c.id;
-      m.u8[acc + i] = a === 'write' ? 1 : 0;
-    }
-    return comps;
-  }
+  // --- queries (query_object.ts, query.ts; docs/query.md#iteration-legality) ----
 
   /** @internal The per-world handle buffer (capacity u32), allocated on first use. */
   _handleBuffer(): number {
@@ -556,54 +546,37 @@ export class World implements Disposable {
     return this.#handles;
   }
 
-  /** @internal Begins a guarded iteration; returns the cursor table (copied out) or throws. */
-  _begin(where: string, n: number): Uint32Array {
-    const w = this._ptr;
-    const m = this._mem;
-    const code = this._raw.worldBeginIteration(w, m.scratch, m.scratch + 128, n);
-    if (code !== 0) throw coreError(code, where);
-    this._iterating++;
-    const count = this._raw.worldIterationCursors(w, m.scratch, n, m.cursors, 256);
-    m.sync();
-    const start = m.cursors >>> 2;
-    return m.u32.slice(start, start + count * (3 + n));
+  /**
+   * Declares a query once: `world.query({ pos: Position.write, vel:
+   * Velocity.read }, { without: [Frozen], optional: { hp: Health.read },
+   * tags: [Player] })`, then `q.each((e, { pos, vel, hp }) => ...)`,
+   * `q.eachChunk(fn)`, `q.count()` (query_object.ts; docs/typescript.md#queries).
+   */
+  query<const T extends QueryTerms, const O extends QueryTerms = Record<never, never>>(terms: T, options?: QueryOptions<O>): Query<T, O> {
+    this._live('World.query');
+    return new Query<T, O>(this, 'World.query', terms, options, false);
   }
 
   /** @internal Ends the guarded iteration (always, from a finally). */
   _end(): void {
     this._iterating--;
+    this._calls.leave();
     if (this._ptr !== 0) this._raw.worldEndIteration(this._ptr);
   }
 
   /**
-   * Calls fn(entity, ...refs) for every entity that has all `components`
-   * (superset match), in ascending archetype id, then ascending slot. A
-   * 'write' component's ref is assignable and validated like add() (NaN,
-   * wrong types and out-of-range integers throw); assigning a 'read' one
-   * throws. Nothing of a row is stored when one of its checks fails. While
-   * fn runs, the iteration guard is live (docs/query.md): a mutation that would
-   * move, destroy or write a row the query walks throws InvalidArgument and
-   * changes nothing. If fn throws, the iteration ends, the guard is released
-   * and the exception propagates. Refs are valid during their call only:
-   * copy out what you keep.
-   *
-   * Refs are snapshots of the row: the fields fn changed are validated,
-   * then stored, when it returns (a failing check stores nothing of that
-   * row; after a World.add fn made, only the fields it changed are
-   * stored). Writing one field both through a ref and with World.add in
-   * the same call: keep to one of the two.
-   *
-   * Speed: a callback up to 800 characters of source runs in a loop
-   * compiled for it (V8 inlines it and removes the refs); a longer one
-   * shares a loop whose refs are reused objects. A callback that never
-   * names its first parameter, like `(_e, p, v) => ...`, gets 0 instead of
-   * the entity and skips the handle lookup (decided from its source;
-   * anything unclear counts as using it). Loops are shared by callback
-   * source text: the same callback text written at two places makes both
-   * slow (V8 inlines neither); define it once and pass it from both.
+   * The convenience form of a query (built on one per component/access
+   * shape, cached): fn(entity, ...refs) for every entity that has all
+   * `components`, in ascending archetype id, then ascending slot, with the
+   * refs, checks and guard of Query.each (query_object.ts). Speed: the
+   * compiled row loops belong to the cached query of this shape, so two
+   * places that pass the same callback text to the same shape share one
+   * (docs/typescript.md#costs); declare a query for each of them.
+   * `each([], [], fn)` visits every live entity in slot order.
    */
   each<const C extends readonly AnyComponent[], const A extends AccessList<C>>(
     components: C, access: A, fn: (e: Entity, ...refs: Refs<C, A>) => void): void {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.each');
     runEach(this, components, access, fn as unknown as (...args: unknown[]) => void);
   }
 
@@ -615,6 +588,7 @@ export class World implements Disposable {
    * grows (any allocating call): re-derive them after mutating the world.
    */
   eachChunk<const C extends readonly AnyComponent[]>(components: C, access: AccessList<C>, fn: (chunk: Chunk) => void): void {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.eachChunk');
     runEachChunk(this, components, access, fn);
   }
 
@@ -622,17 +596,22 @@ export class World implements Disposable {
 
   /**
    * Registers a TypeScript system in the world's registry, next to the C++
-   * ones: same schedule, budgets, timing and PRNG substreams. `io` declares
-   * component access ([Position, 'write'], [Velocity, 'read']); `dependsOn`
+   * ones: same schedule, budgets, timing and PRNG substreams. `queries`
+   * declares the queries it owns (ctx.queries.<name>), `io` further
+   * component access ([Health, 'read']); the two together are its io, the
+   * scheduler's and the one every access in its run is held to
+   * (system_io_violation; docs/typescript.md#enforced-access). `dependsOn`
    * names systems it runs after.
    */
-  registerSystem(def: SystemDef): SystemHandle {
+  registerSystem<const Q extends { readonly [name: string]: SystemQueryDecl } = Record<never, never>>(def: SystemDef<Q>): SystemHandle {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.registerSystem');
     this._notScenario('World.registerSystem');
-    return this._systems.register(def);
+    return this._systems.register(def as unknown as SystemDef<never>);
   }
 
   /** Orders the registered systems (dependencies, I/O checks); returns the system ids in run order. */
   scheduleSystems(): number[] {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.scheduleSystems');
     this._notScenario('World.scheduleSystems');
     return this._systems.schedule();
   }
@@ -677,6 +656,7 @@ export class World implements Disposable {
 
   /** FNV-1a-64 of the authoritative state after `tick` completed ticks (the `<tick> <hash>` value). */
   stateHash(tick: number | bigint): bigint {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.stateHash');
     const w = this._live('World.stateHash');
     const t = tickOf('World.stateHash', tick);
     const m = this._mem;
@@ -704,6 +684,7 @@ export class World implements Disposable {
 
   /** stateHash without the per-system PRNG part. */
   componentStateHash(tick: number | bigint): bigint {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.componentStateHash');
     const w = this._live('World.componentStateHash');
     const t = tickOf('World.componentStateHash', tick);
     const m = this._mem;
@@ -714,6 +695,7 @@ export class World implements Disposable {
 
   /** Compares this world's live state (A) with `other` (B) per (slot, component); both must register the same components in the same order. */
   stateDiff(other: World, maxItems = 16): StateDiff {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.stateDiff');
     const where = 'World.stateDiff';
     const w = this._live(where);
     if (!(other instanceof World)) throw invalid(`${where}: other must be a World, got ${describe(other)}`, 'wrong_type', { where, field: 'other', got: typeName(other) });
@@ -740,3 +722,4 @@ export class World implements Disposable {
 }
 
 export type { Access, Chunk, FieldColumn, FieldInfo, SystemContext };
+export type { Query, QueryOptions, QueryTerms };

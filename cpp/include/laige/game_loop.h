@@ -127,13 +127,18 @@ class GameLoop {
   /// reference is misuse (debug assert) and otherwise counts as the start.
   /// Returns the first failing tickInput / runSystems / onTick Status (see
   /// TickInputFn and TickFn for which tick counts); the frame's remaining
-  /// ticks are not run and stay due.
+  /// ticks are not run and stay due. Rejected before anything changes (no
+  /// beginFrame, no frame counted): a stopped loop (InvalidArgument), a call
+  /// from the loop's own tickInput/onTick hook, from a system or from a live
+  /// each of its world (InvalidArgument, reason `tick_inside_callback`,
+  /// field `callback` = `loop_hook` / `system` / `each`).
   Status frameAt(std::int64_t nowNs) noexcept;
   /// Runs exactly `n` ticks as one frame, without the clock and the cap
   /// (tests and tools): beginFrame() once, then n ticks. It does not touch
   /// the clock accounting, so frame() later still runs the ticks the clock
   /// says are due. Returns the first failing tickInput / runSystems /
-  /// onTick Status; the remaining of the n ticks are not run.
+  /// onTick Status; the remaining of the n ticks are not run. Rejected
+  /// before anything changes exactly as frameAt().
   Status step(std::uint64_t n) noexcept;
 
   /// Completed ticks since creation (the last onTick's tick number).
@@ -165,6 +170,11 @@ class GameLoop {
   // ticks are not part of it, so the clock's count stays a pure function of
   // (clock readings, rate, cap).
   std::uint64_t clockTicks_ = 0;
+  // True while frameAt/step runs: a frame or step called from the loop's
+  // own hooks is rejected (tick_inside_callback) before it changes anything.
+  bool inFrame_ = false;
+  // The checks a frame makes before its first side effect.
+  Status admitFrame() const noexcept;
 };
 
 }  // namespace laige

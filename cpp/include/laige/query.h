@@ -88,6 +88,10 @@ struct SlotView {
   const std::uint16_t* generations = nullptr;
   const std::uint8_t* living = nullptr;
   std::uint32_t highWater = 0;
+  // Per slot, the serial of the iteration live at its creation; a slot
+  // with bornIn[id] == serial was created during the live one.
+  const std::uint32_t* bornIn = nullptr;
+  std::uint32_t serial = 0;
 };
 
 }  // namespace detail

@@ -302,11 +302,14 @@ Status World::each(Fn&& fn, Tags... /*tags*/) {
     const Status st = beginIteration({}, {});
     if (!st.ok()) return st;
     const detail::IterationEnd end{this};
-    // The high-water mark is captured once: a fresh slot created by the
-    // callback is not visited; a recycled slot ahead of the cursor is.
+    // An entity created by the callback (in a fresh or a recycled slot,
+    // below or above the cursor) is not visited
+    // (docs/query.md#entities-created-during-an-iteration).
     const detail::SlotView v = slotView();
     for (std::uint32_t id = 0; id < v.highWater; ++id) {
-      if (v.living[id] != 0) fn(Entity(static_cast<std::uint16_t>(id), v.generations[id]));
+      if (v.living[id] != 0 && v.bornIn[id] != v.serial) {
+        fn(Entity(static_cast<std::uint16_t>(id), v.generations[id]));
+      }
     }
     return st;
   } else {

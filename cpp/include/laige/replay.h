@@ -1,4 +1,4 @@
-// laige/replay.h - replay logs: the LGRP v1 format, the replay identity,
+// laige/replay.h - replay logs: the LGRP format (v2; v1 read), the replay identity,
 // the recorders, the parser and the replay runner (docs/replay.md).
 //
 // A replay is what it takes to re-run a simulation bit for bit: the identity
@@ -8,9 +8,10 @@
 // log is small (40 + 12 per tick + payload + 16 bytes) and runReplay turns
 // it back into the per-tick state hash stream.
 //
-// Log format v1, every integer little-endian and encoded byte by byte (never
+// Log format v2 (v1 is still read, see kMinReplayFormatVersion), every
+// integer little-endian and encoded byte by byte (never
 // a memcpy of a struct, so the file is the same on every host):
-//   header  (40 B) "LGRP", u16 version = 1, u16 reserved = 0, u64 seed,
+//   header  (40 B) "LGRP", u16 version = 2, u16 reserved = 0, u64 seed,
 //                  u32 tickRateHz, u64 componentSchemaHash,
 //                  u32 mathBackendId, u64 configHash
 //   frame   (12 B + payload) u64 tick (1, 2, 3, ...), u32 byteLength
@@ -37,8 +38,12 @@ namespace laige {
 
 /// The header's size in bytes.
 inline constexpr std::uint32_t kReplayHeaderSize = 40;
-/// The only format version this build reads and writes.
-inline constexpr std::uint16_t kReplayFormatVersion = 1;
+/// The format version this build writes. Version 2 identifies the setup by
+/// component names and field layouts too (componentSchemaHash).
+inline constexpr std::uint16_t kReplayFormatVersion = 2;
+/// The oldest version this build reads: a version 1 log is checked against
+/// its own, older schema hash (ids, sizes and alignments only).
+inline constexpr std::uint16_t kMinReplayFormatVersion = 1;
 /// The largest payload one frame may carry (1 MiB): an input blob, not a
 /// state dump. Checked before a payload is read, so a corrupt length can
 /// never make the parser allocate or read past it.
@@ -113,10 +118,16 @@ struct ReplayIdentityDiff {
 };
 
 /// FNV-1a-64 (word-stream, big-endian u64 words) over [componentCount, then
-/// per component in id order: id, size, alignment]: two worlds with the same
-/// registrations in the same order hash equal. A moved-from world hashes as
-/// an empty registry. O(components), no allocation.
-[[nodiscard]] std::uint64_t componentSchemaHash(const World& world) noexcept;
+/// per component in id order: id, size, alignment], and for format version
+/// 2 (the default) also, per component, its name (length, then one word per
+/// byte) and its fields (count, then per field: name as above, kind,
+/// element count, offset): two worlds with the same registrations in the
+/// same order hash equal; a renamed component or a field of another kind
+/// hashes differently. `formatVersion` 1 gives the hash version 1 logs
+/// carry. A moved-from world hashes as an empty registry. O(components +
+/// fields + name bytes), no allocation.
+[[nodiscard]] std::uint64_t componentSchemaHash(const World& world,
+                                                std::uint16_t formatVersion = kReplayFormatVersion) noexcept;
 
 /// FNV-1a-64 (word-stream, big-endian u64 words) over [1 (encoding tag),
 /// tickRateHz, entityCapacity, churnPerFrameBudget, seed, determinism.enabled,
@@ -124,8 +135,10 @@ struct ReplayIdentityDiff {
 [[nodiscard]] std::uint64_t configHash(const ReplayConfig& config) noexcept;
 
 /// The identity of a recording of `world` under `config` (seed and tick rate
-/// from the config, the schema hash from the world's registry).
-[[nodiscard]] ReplayIdentity makeReplayIdentity(const World& world, const ReplayConfig& config) noexcept;
+/// from the config, the schema hash of `formatVersion` from the world's
+/// registry).
+[[nodiscard]] ReplayIdentity makeReplayIdentity(const World& world, const ReplayConfig& config,
+                                                std::uint16_t formatVersion = kReplayFormatVersion) noexcept;
 
 /// Field-by-field comparison of two identities.
 [[nodiscard]] ReplayIdentityDiff replayIdentityDiff(const ReplayIdentity& recorded,
@@ -168,6 +181,8 @@ struct ReplayFrame {
 struct ReplayLog {
   /// The header's identity fields.
   ReplayIdentity identity;
+  /// The header's format version (which schema hash `identity` holds).
+  std::uint16_t formatVersion = kReplayFormatVersion;
   /// The frames in tick order.
   std::vector<ReplayFrame> frames;
   /// Every frame's payload, back to back.
@@ -192,10 +207,11 @@ struct ReplayParseError {
   std::uint64_t offset = 0;
 };
 
-/// Parses an LGRP v1 log. Every rejection is MalformedInput (with a
+/// Parses an LGRP log (version 1 or 2). Every rejection is MalformedInput (with a
 /// rate-limited warn replay/parse_rejected carrying reason and offset, and
 /// the same in `*why` when given): null or short input (< 56 bytes), bad
-/// magic, another version, nonzero reserved, a frame length over 1 MiB
+/// magic, a version outside kMinReplayFormatVersion..kReplayFormatVersion,
+/// nonzero reserved, a frame length over 1 MiB
 /// (checked before the payload is touched), a record running past the
 /// trailer, a tick that is not previous + 1 (the first is 1), a trailer
 /// frameCount that disagrees with the records, bytes left between the last
@@ -327,6 +343,12 @@ class ReplayWriter {
   void reserve(std::uint64_t bytes);
   /// As ReplayRecorder::writeFrame (no IoError).
   Status writeFrame(std::uint64_t tick, const std::uint8_t* data, std::uint32_t len);
+  /// Whether the next frame with a `len`-byte payload would be written,
+  /// without writing or failing anything: the error writeFrame would return
+  /// (sticky failure, finished -> InvalidArgument, len over 1 MiB ->
+  /// InvalidArgument, over the cap -> BudgetExhausted), or ok. Lets a
+  /// caller that runs a tick and then records it check first. O(1).
+  [[nodiscard]] Status canWriteFrame(std::uint32_t len) const noexcept;
   /// Appends the trailer. As ReplayRecorder::finish (no IoError).
   Status finish();
 

@@ -21,8 +21,10 @@
 #include <string_view>
 #include <type_traits>
 
+#include "laige/detail/fp_barrier.h"
 #include "laige/determinism_guard.h"
 #include "laige/fpx16_16.h"
+#include "laige/sim_math_fn.h"
 
 namespace laige {
 
@@ -167,54 +169,6 @@ struct FixedScalarOps {
   static constexpr float toFloat(Scalar a) noexcept { return Scalar::toFloat(a); }
 };
 
-/// A binary32 value the optimiser cannot see through: the empty asm claims to
-/// rewrite it in its register, so a product passed through here is rounded
-/// and cannot be fused with a following add into an FMA, under any
-/// -ffp-contract and -march (g++ fuses across inlined calls by default).
-/// Costs no instruction; it only pins the value to a register (x86: an SSE
-/// register, AArch64: a SIMD register, elsewhere: memory). Nothing on wasm,
-/// which has no fused multiply-add. Not usable in constant evaluation (the
-/// callers test std::is_constant_evaluated()).
-inline float opaqueFloat(float v) noexcept {
-#if defined(__wasm__) || defined(__EMSCRIPTEN__)
-  return v;
-#elif defined(__GNUC__) && (defined(__x86_64__) || (defined(__i386__) && defined(__SSE_MATH__)))
-  __asm__("" : "+x"(v));
-  return v;
-#elif defined(__GNUC__) && defined(__aarch64__)
-  __asm__("" : "+w"(v));
-  return v;
-#elif defined(__GNUC__)
-  __asm__("" : "+m"(v));
-  return v;
-#else
-  // MSVC contracts only under /fp:contract or /fp:fast; a volatile round
-  // trip is the portable barrier.
-  volatile float t = v;
-  return t;
-#endif
-}
-
-/// The same barrier for binary64 (the internal precision of the fp32
-/// functions in laige/sim_math_fn.h).
-inline double opaqueDouble(double v) noexcept {
-#if defined(__wasm__) || defined(__EMSCRIPTEN__)
-  return v;
-#elif defined(__GNUC__) && (defined(__x86_64__) || (defined(__i386__) && defined(__SSE2_MATH__)))
-  __asm__("" : "+x"(v));
-  return v;
-#elif defined(__GNUC__) && defined(__aarch64__)
-  __asm__("" : "+w"(v));
-  return v;
-#elif defined(__GNUC__)
-  __asm__("" : "+m"(v));
-  return v;
-#else
-  volatile double t = v;
-  return t;
-#endif
-}
-
 /// Scalar operations of the pinned binary32 backend: each op is one IEEE
 /// operation, rounded once to nearest-even. NaN propagates, 0/0 is NaN,
 /// x/0 is +-inf, signed zeros and denormals follow IEEE, nothing traps.
@@ -224,17 +178,11 @@ struct Fp32ScalarOps {
   /// The backend scalar.
   using Scalar = float;
 
-  /// a + b. The operands pass the barrier, so a product the caller wrote
-  /// itself (`add(x * y, z)`) is not fused into this add either.
-  static constexpr Scalar add(Scalar a, Scalar b) noexcept {
-    if (std::is_constant_evaluated()) return a + b;
-    return opaqueFloat(a) + opaqueFloat(b);
-  }
-  /// a - b; operands behind the barrier as for add.
-  static constexpr Scalar sub(Scalar a, Scalar b) noexcept {
-    if (std::is_constant_evaluated()) return a - b;
-    return opaqueFloat(a) - opaqueFloat(b);
-  }
+  /// a + b. (A product written with `*` by the caller, as in
+  /// `add(x * y, z)`, is the caller's: only mul's products are pinned.)
+  static constexpr Scalar add(Scalar a, Scalar b) noexcept { return a + b; }
+  /// a - b.
+  static constexpr Scalar sub(Scalar a, Scalar b) noexcept { return a - b; }
   /// IEEE negate: flips the sign bit (negate(+0) == -0), no rounding.
   static constexpr Scalar negate(Scalar a) noexcept { return -a; }
   /// a * b, rounded: the product passes the barrier (opaqueFloat), so no
@@ -451,7 +399,7 @@ struct SimMathOps : Core {
 /// Q16.16 fixed-point backend: exact integer arithmetic, saturating,
 /// identical results on every platform, compiler and build type.
 template <>
-struct SimMath<Fpx16_16> : detail::SimMathOps<detail::FixedScalarOps> {
+struct SimMath<Fpx16_16> : detail::SimMathOps<detail::FixedScalarOps>, detail::FixedMathFunctions {
   /// Config/replay identity string of this backend.
   static constexpr std::string_view kBackendId = "fixed_point_16_16";
   /// A stateless instance (sizeof 1); every op is static.
@@ -461,7 +409,7 @@ struct SimMath<Fpx16_16> : detail::SimMathOps<detail::FixedScalarOps> {
 /// IEEE binary32 backend with pinned flags: same results only within one
 /// build and ISA. Opt-in.
 template <>
-struct SimMath<Fp32Pinned> : detail::SimMathOps<detail::Fp32ScalarOps> {
+struct SimMath<Fp32Pinned> : detail::SimMathOps<detail::Fp32ScalarOps>, detail::F32MathFunctions {
   /// Config/replay identity string of this backend.
   static constexpr std::string_view kBackendId = "float_pinned_32";
   /// A stateless instance (sizeof 1); every op is static.

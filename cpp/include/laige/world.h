@@ -327,6 +327,9 @@ class World {
   void endIteration() noexcept;
   /// True between beginIteration and endIteration.
   [[nodiscard]] bool isIterating() const noexcept;
+  /// True when slot `id`'s entity was created during the live iteration
+  /// (so that iteration does not visit it; false without one). O(1).
+  [[nodiscard]] bool createdDuringIteration(std::uint16_t id) const noexcept;
   /// Archetypes the live iteration matched (0 without one).
   [[nodiscard]] std::uint32_t iterationArchetypeCount() const noexcept;
   /// The live iteration's `index`th matched archetype (ascending ids), or
@@ -375,6 +378,9 @@ class World {
   [[nodiscard]] Result<SystemRngState> systemRngState(SystemId id) const noexcept;
   /// Orders the registered systems into `out` and checks the declared I/O
   /// (scheduler.h). On failure `out` is emptied (systemCount 0). Setup path.
+  /// Called from inside a running system: InvalidArgument, reason
+  /// `schedule_inside_tick`, and `out` untouched (it may be the schedule
+  /// being run).
   Status scheduleSystems(SystemSchedule& out) const noexcept;
   /// Runs one tick: every system of `schedule`, one at a time, in order,
   /// each measured and budget-checked (docs/system_timing.md). Rejected before running
@@ -385,6 +391,14 @@ class World {
   Status runSystems(const SystemSchedule& schedule) noexcept;
   /// runSystems with this tick's input payload (SystemContext::input).
   Status runSystems(const SystemSchedule& schedule, const TickInput& input) noexcept;
+  /// Whether a tick may start now: ok, or InvalidArgument with reason
+  /// `tick_inside_callback` and field `callback` = `each` (an each is live
+  /// on this world) or `system` (one of its systems is running). Every
+  /// tick-running call (runSystems, GameLoop::frame/frameAt/step,
+  /// ScenarioRun::step, runReplay, diffReplays) checks it before any side
+  /// effect (reentrancy.cpp; docs/systems.md#re-entrancy). O(1), no
+  /// allocation, no log.
+  [[nodiscard]] Status tickAllowed() const noexcept;
   /// Completed runSystems calls since construction (SystemContext::tick of
   /// the next run is this + 1). Survives clear().
   [[nodiscard]] std::uint64_t systemTicksRun() const noexcept;

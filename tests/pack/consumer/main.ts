@@ -1,6 +1,7 @@
 // A user of @laige/sim, installed from the npm pack tarball: the README
 // surface, type-checked strictly and run under node.
 import { loadLaige, LaigeError, fx, formatEntity, type Entity } from '@laige/sim';
+import { loadLaige as loadEmbedded } from '@laige/sim/embedded';
 
 const sim = await loadLaige();
 const world = sim.createWorld({ capacity: 10_000, seed: 0x1f055eedn });
@@ -39,3 +40,7 @@ world.dispose();
 if (!rejected || ticks !== 3 || stream.hashes.length !== 4) throw new Error('unexpected state');
 console.log(`consumer ok: ${formatEntity(e)} hash ${hash.toString(16).padStart(16, '0')} fx ${fx.mul(fx.one(), fx.fromFloat(1.5))}`);
 console.log(stream.text.trimEnd());
+
+// The entry with the .wasm inlined: the same API and types.
+const embedded = await loadEmbedded();
+if (embedded.runScenario('hello', { ticks: 3 }).hashes.length !== 4) throw new Error('embedded entry');

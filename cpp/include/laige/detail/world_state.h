@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "laige/detail/ecs_state.h"
 #include "laige/detail/query_cache.h"
@@ -32,7 +33,10 @@ std::uint64_t allocateWorldSerial() noexcept;
 /// The state behind a live World. Allocated once by World::create.
 struct WorldState {
   explicit WorldState(const World::Options& o)
-      : options(o), entities(o.capacity, /*firstGeneration=*/1), ecs(entities.capacity()) {
+      : options(o),
+        entities(o.capacity, /*firstGeneration=*/1),
+        ecs(entities.capacity()),
+        bornIn(new std::uint32_t[entities.capacity() == 0 ? 1 : entities.capacity()]()) {
     for (int i = 0; i < 3; ++i) {
       budgetThreshold[i] = static_cast<std::uint32_t>(
           std::uint64_t{o.capacity} * (i == 0 ? 25u : i == 1 ? 50u : 100u) / 100u);
@@ -74,6 +78,18 @@ struct WorldState {
   // Systems: the registry, the run state and the timing feed (system.cpp).
   SystemRegistry systems;
 
+  // Entities created during an iteration are not visited by it
+  // (docs/query.md#entities-created-during-an-iteration): per slot, the
+  // serial of the iteration that was live when the slot's entity was
+  // created (0 = none); allocated here so create() and each<>() never do.
+  std::unique_ptr<std::uint32_t[]> bornIn;
+  std::uint32_t iterationSerial = 0;
+  /// Starts a new iteration's serial (beginIteration; reentrancy.cpp).
+  void beginIterationSerial() noexcept;
+  /// Marks slot `id` as created now (World::create).
+  void noteCreated(std::uint32_t id) noexcept {
+    bornIn[id] = ecs.guard.active ? iterationSerial : 0;
+  }
   // Queries (query_cache.cpp): this state's serial and world.each's caches,
   // allocated with the world so that no each call ever allocates.
   std::uint64_t serial = allocateWorldSerial();

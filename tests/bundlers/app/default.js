@@ -1,0 +1,3 @@
+import { loadLaige } from '@laige/sim';
+import { publish, runApp } from './app.js';
+publish(runApp(loadLaige));

@@ -1,0 +1,3 @@
+import { loadLaige } from '@laige/sim/embedded';
+import { publish, runApp } from './app.js';
+publish(runApp(loadLaige));

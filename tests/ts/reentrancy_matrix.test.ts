@@ -1,0 +1,314 @@
+// The re-entrancy matrix (docs/typescript.md#callbacks-and-re-entrancy):
+// every tick-running and every disposing call, made from every callback
+// kind, has its documented outcome (refused with its reason, or allowed),
+// never a wasm RuntimeError, and the world ends exactly like an untouched
+// twin that ran the same callbacks without making the call.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LaigeError, type GameLoop, type ReplayRecorder, type World } from '../../dist/index.js';
+import { sim } from './support/sim.js';
+
+interface Hooks { system?: () => void; input?: () => void; onTick?: () => void; clock?: () => void }
+interface Rig { w: World; L: GameLoop; R: ReplayRecorder; hooks: Hooks }
+
+/** The scene: a counter component, a system that counts, one that calls a hook, 3 entities. */
+function build(w: World, hooks: Hooks): void {
+  const P = w.registerComponent('P', { v: 'i32' });
+  w.registerSystem({
+    name: 'Count', budgetMs: 100, io: [[P, 'write']],
+    run(ctx) { ctx.each([P], ['write'], (_e, p) => { p.v += ctx.tick; }); },
+  });
+  w.registerSystem({ name: 'Hook', budgetMs: 100, dependsOn: ['Count'], run() { hooks.system?.(); } });
+  for (let i = 0; i < 3; i++) w.add(w.create(), P, { v: i });
+  w.setTimingClock(() => { hooks.clock?.(); return 0; });
+}
+
+function rigOn(w: World, hooks: Hooks): Rig {
+  build(w, hooks);
+  const R = sim.recordReplay(w);
+  const L = sim.createGameLoop(w, { input: () => { hooks.input?.(); return undefined; }, onTick: () => hooks.onTick?.() });
+  return { w, L, R, hooks };
+}
+function rig(): Rig {
+  return rigOn(sim.createWorld({ capacity: 16, seed: 5n }), {});
+}
+
+// A small recording of the scene (3 ticks), replayed by the sim.runReplay call.
+let log: Uint8Array;
+const replayOptions = { world: { capacity: 16 }, setup: (w: World) => build(w, {}) };
+
+type Call = (r: Rig) => unknown;
+const TICKS: Record<string, Call> = {
+  'world.runSystems': (r) => r.w.runSystems(),
+  'loop.step': (r) => r.L.step(1),
+  'loop.frame': (r) => r.L.frame(1000),
+  'recorder.step': (r) => r.R.step(),
+};
+const MODULE_TICKS: Record<string, Call> = {
+  'sim.runScenario': () => sim.runScenario('hello', { ticks: 3 }),
+  'sim.runReplay': () => sim.runReplay(log, replayOptions),
+};
+const DISPOSALS: Record<string, Call> = {
+  'world.dispose': (r) => r.w.dispose(),
+  'loop.dispose': (r) => r.L.dispose(),
+  'recorder.dispose': (r) => r.R.dispose(),
+  'recorder.finish': (r) => r.R.finish(),
+};
+
+type Fire = () => void;
+/** How each callback kind is entered: the driver runs `fire` from inside it. */
+const KINDS: Record<string, (r: Rig, fire: Fire) => void> = {
+  each: (r, fire) => r.w.each([r.w.component('P')!], ['read'], () => fire()),
+  eachChunk: (r, fire) => r.w.eachChunk([r.w.component('P')!], ['read'], () => fire()),
+  'system (runSystems)': (r, fire) => { r.hooks.system = fire; r.w.runSystems(); },
+  'system (loop.step)': (r, fire) => { r.hooks.system = fire; r.L.step(1); },
+  'system (recorder.step)': (r, fire) => { r.hooks.system = fire; r.R.step(); },
+  'each in a system': (r, fire) => {
+    r.hooks.system = () => r.w.each([r.w.component('P')!], ['read'], () => fire());
+    r.w.runSystems();
+  },
+  'loop input': (r, fire) => { r.hooks.input = fire; r.L.step(1); },
+  'loop onTick': (r, fire) => { r.hooks.onTick = fire; r.L.step(1); },
+  'timing clock': (r, fire) => { r.hooks.clock = fire; r.w.runSystems(); },
+  // The 4th entity of 16 crosses the 25% budget: create() logs entity_budget_25.
+  'onLog (during create)': (r, fire) => {
+    sim.onLog(() => fire());
+    try {
+      r.w.create();
+    } finally {
+      sim.onLog(null);
+    }
+  },
+};
+
+/** The documented outcome: the reason of the refusal, or null when the call is allowed. */
+function expected(kind: string, call: string): string | null {
+  if (call in TICKS) return 'tick_inside_callback';
+  if (call in MODULE_TICKS) return kind.startsWith('onLog') ? 'tick_inside_callback' : null;
+  if (call === 'world.dispose') return 'dispose_inside_call';
+  const loopFrame = kind === 'loop input' || kind === 'loop onTick' || kind === 'system (loop.step)';
+  if (call === 'loop.dispose') return loopFrame ? 'dispose_inside_call' : null;
+  return kind === 'system (recorder.step)' ? 'dispose_inside_call' : null; // recorder.dispose / finish
+}
+
+/** Runs `call` once from inside the callback; returns what it threw (or 'ok'). */
+function fireOnce(r: Rig, call: Call | null): { fire: Fire; result: () => unknown } {
+  let done = false;
+  let outcome: unknown = 'not called';
+  return {
+    fire: () => {
+      if (done) return;
+      done = true;
+      if (call === null) return;
+      try {
+        call(r);
+        outcome = 'ok';
+      } catch (e) {
+        outcome = e;
+      }
+    },
+    result: () => outcome,
+  };
+}
+
+function hashOf(w: World): bigint {
+  return w.stateHash(w.systemTicksRun);
+}
+
+beforeAll(() => {
+  sim.setLogRateLimiting(false);
+  const r = rig();
+  for (let i = 0; i < 3; i++) r.R.step();
+  log = r.R.finish();
+  r.w.dispose();
+});
+afterAll(() => sim.setLogRateLimiting(true));
+
+function checkOutcome(label: string, got: unknown, want: string | null): void {
+  expect(got, `${label}: the callback ran`).not.toBe('not called');
+  if (got !== 'ok') {
+    expect((got as Error).name, `${label}: ${String(got)}`).not.toBe('RuntimeError'); // a wasm trap
+    expect(got, `${label}: ${String(got)}`).toBeInstanceOf(LaigeError);
+  }
+  if (want === null) {
+    expect(got, `${label}: allowed`).toBe('ok');
+  } else {
+    const e = got as LaigeError;
+    expect(e.code, label).toBe('invalid_argument');
+    expect(e.reason, label).toBe(want);
+    expect(e.message.startsWith('World') || e.message.includes(':'), label).toBe(true);
+  }
+}
+
+describe('re-entrancy matrix: every call from every callback kind', () => {
+  for (const [kind, drive] of Object.entries(KINDS)) {
+    for (const [call, fn] of Object.entries({ ...TICKS, ...MODULE_TICKS, ...DISPOSALS })) {
+      it(`${call} from ${kind}`, () => {
+        const a = rig();
+        const b = rig();
+        const fa = fireOnce(a, fn);
+        const fb = fireOnce(b, null);
+        drive(a, fa.fire);
+        drive(b, fb.fire);
+        checkOutcome(`${call} from ${kind}`, fa.result(), expected(kind, call));
+        expect(a.w.disposed, 'the world is still there').toBe(false);
+        expect(a.w.systemTicksRun).toBe(b.w.systemTicksRun);
+        expect(hashOf(a.w), 'state hash equals the untouched twin').toBe(hashOf(b.w));
+        // Both stay usable and stay equal.
+        a.hooks.system = a.hooks.clock = undefined;
+        b.hooks.system = b.hooks.clock = undefined;
+        a.w.runSystems();
+        b.w.runSystems();
+        expect(hashOf(a.w)).toBe(hashOf(b.w));
+        a.w.dispose();
+        b.w.dispose();
+      });
+    }
+  }
+});
+
+describe('re-entrancy matrix: a replay setup', () => {
+  for (const [call, fn] of Object.entries({ ...TICKS, ...MODULE_TICKS, ...DISPOSALS })) {
+    it(`${call} from a replay's setup`, () => {
+      let outcome: unknown = 'not called';
+      const withCall = sim.runReplay(log, {
+        world: { capacity: 16 },
+        setup: (w) => {
+          const r = rigOn(w, {});
+          try {
+            fn(r);
+            outcome = 'ok';
+          } catch (e) {
+            outcome = e;
+          }
+        },
+      });
+      const twin = sim.runReplay(log, { world: { capacity: 16 }, setup: (w) => { rigOn(w, {}); } });
+      const want = call in MODULE_TICKS || call === 'loop.dispose' || call.startsWith('recorder.') && call !== 'recorder.step'
+        ? null : call === 'world.dispose' ? 'dispose_inside_call' : 'tick_inside_callback';
+      checkOutcome(`${call} from setup`, outcome, want);
+      expect(withCall, 'every tick hash equals the twin').toEqual(twin);
+    });
+  }
+});
+
+describe('re-entrancy matrix: a C++ scenario run', () => {
+  type RunRig = { run: ReturnType<typeof sim.openScenario>; L: GameLoop; hooks: Hooks };
+  function runRig(): RunRig {
+    const hooks: Hooks = {};
+    const run = sim.openScenario('hello');
+    const L = sim.createGameLoop(run, { input: () => { hooks.input?.(); return undefined; }, onTick: () => hooks.onTick?.() });
+    return { run, L, hooks };
+  }
+  const calls: Record<string, (r: RunRig) => unknown> = {
+    'run.step': (r) => r.run.step(),
+    'loop.step': (r) => r.L.step(1),
+    'run.dispose': (r) => r.run.dispose(),
+  };
+  const kinds: Record<string, (r: RunRig, fire: Fire) => void> = {
+    each: (r, fire) => r.run.world.each([], [], () => fire()),
+    'loop input': (r, fire) => { r.hooks.input = fire; r.L.step(1); },
+    'loop onTick': (r, fire) => { r.hooks.onTick = fire; r.L.step(1); },
+  };
+  for (const [kind, drive] of Object.entries(kinds)) {
+    for (const [call, fn] of Object.entries(calls)) {
+      it(`${call} from ${kind}`, () => {
+        const a = runRig();
+        const b = runRig();
+        a.run.step();
+        b.run.step();
+        let outcome: unknown = 'not called';
+        let done = false;
+        drive(a, () => {
+          if (done) return;
+          done = true;
+          try {
+            fn(a);
+            outcome = 'ok';
+          } catch (e) {
+            outcome = e;
+          }
+        });
+        drive(b, () => {});
+        checkOutcome(`${call} from ${kind}`, outcome, call === 'run.dispose' ? 'dispose_inside_call' : 'tick_inside_callback');
+        expect(a.run.disposed).toBe(false);
+        expect(a.run.tick).toBe(b.run.tick);
+        expect(a.run.stateHash()).toBe(b.run.stateHash());
+        a.run.step();
+        b.run.step();
+        expect(a.run.stateHash()).toBe(b.run.stateHash());
+        a.run.dispose();
+        b.run.dispose();
+      });
+    }
+  }
+});
+
+describe('inside a log handler: calls that change or walk a world are refused', () => {
+  const calls: Record<string, (r: Rig) => unknown> = {
+    create: (r) => r.w.create(),
+    destroy: (r) => r.w.destroy(r.w.handleAt(0)!),
+    add: (r) => r.w.add(r.w.handleAt(0)!, r.w.component('P')!, { v: 7 }),
+    remove: (r) => r.w.remove(r.w.handleAt(0)!, r.w.component('P')!),
+    clear: (r) => r.w.clear(),
+    beginFrame: (r) => r.w.beginFrame(),
+    registerComponent: (r) => r.w.registerComponent('Q', { v: 'u8' }),
+    registerSystem: (r) => r.w.registerSystem({ name: 'Late', budgetMs: 1, run() {} }),
+    scheduleSystems: (r) => r.w.scheduleSystems(),
+    each: (r) => r.w.each([], [], () => {}),
+    eachChunk: (r) => r.w.eachChunk([r.w.component('P')!], ['read'], () => {}),
+    stateHash: (r) => r.w.stateHash(0),
+    componentStateHash: (r) => r.w.componentStateHash(0),
+    stateDiff: (r) => r.w.stateDiff(r.w),
+  };
+  for (const [name, fn] of Object.entries(calls)) {
+    it(`${name} from a log handler during create()`, () => {
+      const a = rig();
+      const b = rig();
+      const fa = fireOnce(a, fn);
+      KINDS['onLog (during create)']!(a, fa.fire);
+      KINDS['onLog (during create)']!(b, () => {});
+      checkOutcome(`${name} from onLog`, fa.result(), 'call_inside_log_handler');
+      expect(a.w.entityCount).toBe(b.w.entityCount);
+      expect(hashOf(a.w)).toBe(hashOf(b.w));
+      // Reads stay allowed: the handler may look at what it is told about.
+      const fr = fireOnce(a, (r) => [r.w.entityCount, r.w.isValid(r.w.handleAt(0)!), r.L.currentTick, r.w.systems().length]);
+      sim.onLog(() => fr.fire());
+      try {
+        a.w.create();
+        a.w.create();
+        a.w.create();
+        a.w.create(); // the 8th of 16: entity_budget_50
+      } finally {
+        sim.onLog(null);
+      }
+      expect(fr.result()).toBe('ok');
+      a.w.dispose();
+      b.w.dispose();
+    });
+  }
+});
+
+describe('scheduling inside a tick', () => {
+  it('scheduleSystems from a system is refused; the running tick is unchanged', () => {
+    const a = rig();
+    const b = rig();
+    const got: unknown[] = [];
+    a.hooks.system = () => {
+      for (const fn of [() => a.w.scheduleSystems()]) {
+        try {
+          fn();
+          got.push('ok');
+        } catch (e) {
+          got.push(e);
+        }
+      }
+    };
+    a.w.runSystems();
+    b.w.runSystems();
+    expect(got).toHaveLength(1);
+    for (const e of got) checkOutcome('schedule inside a tick', e, 'schedule_inside_tick');
+    expect(hashOf(a.w)).toBe(hashOf(b.w));
+    a.w.dispose();
+    b.w.dispose();
+  });
+});

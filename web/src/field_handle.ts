@@ -1,0 +1,120 @@
+// field_handle.ts - one field of a component read or written for one
+// entity without building an object: `Position.field.x.get(e)`,
+// `Position.field.x.set(e, 3)`. The handle is generation-checked like every
+// entity access; set is validated like World.add and obeys the same rules
+// (a live each's read terms, a running system's io).
+import type { Component } from './component.js';
+import { type Entity, formatEntity } from './entity.js';
+import { invalid, typeName } from './errors.js';
+import type { Mem } from './raw.js';
+import { type FieldLayout, type Schema, type ScalarKind, HEAP_OF, badScalar, describe, scalarOk } from './schema.js';
+import { checkAccess } from './system_io.js';
+import type { World } from './world.js';
+
+/** A scalar field of a component, for one entity at a time. */
+export interface ScalarFieldHandle {
+  /** The field's value on live `e`. Throws for a stale handle and for an entity without the component. */
+  get(e: Entity): number;
+  /** Writes the field of live `e` (validated like World.add; the other fields are untouched). */
+  set(e: Entity, value: number): void;
+}
+
+/** A fixed-array field of a component, element by element. */
+export interface ArrayFieldHandle {
+  /** Element `i` of the field on live `e`. */
+  get(e: Entity, i: number): number;
+  /** Writes element `i` of the field of live `e`. */
+  set(e: Entity, i: number, value: number): void;
+}
+
+/** The field handles of a component: `Position.field.x`. */
+export type FieldHandles<S extends Schema> = {
+  readonly [K in keyof S]: S[K] extends ScalarKind ? ScalarFieldHandle : ArrayFieldHandle;
+};
+
+type Heap = Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array;
+const HEAP: Readonly<Record<string, (m: Mem) => Heap>> = {
+  i8: (m) => m.i8, u8: (m) => m.u8, i16: (m) => m.i16, u16: (m) => m.u16,
+  i32: (m) => m.i32, u32: (m) => m.u32, f32: (m) => m.f32, f64: (m) => m.f64,
+};
+
+class FieldHandleImpl implements ScalarFieldHandle {
+  readonly #c: Component;
+  readonly #f: FieldLayout;
+  readonly #shift: number;
+  readonly #heap: (m: Mem) => Heap;
+  readonly #ok: (v: unknown) => boolean;
+  readonly #where: string;
+
+  constructor(c: Component, f: FieldLayout) {
+    this.#c = c;
+    this.#f = f;
+    const [heap, shift] = HEAP_OF[f.kind];
+    this.#shift = shift;
+    this.#heap = HEAP[heap]!;
+    this.#ok = scalarOk(f.kind);
+    this.#where = `${c.name}.field.${f.name}`;
+  }
+
+  // The byte address of the field of live `e` (after the checks), or throws.
+  #at(e: unknown, access: 'read' | 'write', i: unknown): number {
+    const world = this.#c._owner as World;
+    const w = world._ptr;
+    if (w === 0) world._live(this.#where);
+    if (typeof e !== 'number' || e >>> 0 !== e) world._entity(`${this.#where}.${access === 'read' ? 'get' : 'set'}`, e);
+    if (world._sys !== null || (access === 'write' && world._liveRead !== null)) {
+      checkAccess(world, `${this.#where}.${access === 'read' ? 'get' : 'set'}`, this.#c, access, e as number);
+    }
+    const p = world._raw.worldGet(w, e as number, this.#c.id);
+    if (p === 0) this.#missing(world, e as number);
+    const f = this.#f;
+    if (i === 0) return p + f.offset;
+    if (typeof i !== 'number' || !Number.isInteger(i) || i < 0 || i >= f.count) {
+      throw invalid(`${this.#where}: element index ${describe(i)} outside 0..${f.count - 1}`, typeof i === 'number' ? 'out_of_range' : 'wrong_type',
+        { where: this.#where, field: 'i', got: typeof i === 'number' ? i : typeName(i), min: 0, max: f.count - 1 });
+    }
+    return p + f.offset + (i << this.#shift);
+  }
+
+  #missing(world: World, e: number): never {
+    if (!world._raw.worldIsValid(world._ptr, e)) {
+      throw invalid(`${this.#where}(${formatEntity(e)}): not a live entity of this world (destroyed, cleared or never issued)`, 'stale_entity_access',
+        { where: this.#where, entity_id: e >>> 16, generation: e & 0xffff });
+    }
+    throw invalid(`${this.#where}(${formatEntity(e)}): the entity has no ${this.#c.name}`, 'component_missing', { where: this.#where, component: this.#c.name });
+  }
+
+  get(e: Entity, i: number = 0): number {
+    const at = this.#at(e, 'read', i);
+    const m = (this.#c._owner as World)._mem;
+    let v = this.#heap(m)[at >> this.#shift];
+    if (v === undefined) {
+      m.sync(); // memory grew and nothing re-derived the views yet
+      v = this.#heap(m)[at >> this.#shift]!;
+    }
+    return v;
+  }
+
+  set(e: Entity, a: number, b?: number): void {
+    const isArray = this.#f.isArray;
+    const v = isArray ? b : a;
+    if (!this.#ok(v)) {
+      throw invalid(`${this.#where}.set: ${badScalar(this.#f.kind, v)}`, typeof v === 'number' ? (v !== v ? 'invalid_value' : 'out_of_range') : 'wrong_type',
+        { where: `${this.#where}.set`, field: this.#f.name, got: typeof v === 'number' ? v : typeName(v), kind: this.#f.kind });
+    }
+    const at = this.#at(e, 'write', isArray ? a : 0);
+    const m = (this.#c._owner as World)._mem;
+    m.sync();
+    this.#heap(m)[at >> this.#shift] = v as number;
+    m.epoch++; // a live each's snapshot of this row may be stale now (row_loop.ts)
+  }
+}
+
+/** @internal The field handles of `c` (made once, at registration). */
+export function makeFieldHandles<S extends Schema>(c: Component<S>): FieldHandles<S> {
+  const out: Record<string, FieldHandleImpl> = Object.create(null) as Record<string, FieldHandleImpl>;
+  for (const f of c._layout) out[f.name] = new FieldHandleImpl(c as unknown as Component, f);
+  return Object.freeze(out) as unknown as FieldHandles<S>;
+}
+
+export type { ScalarKind };
