@@ -260,6 +260,15 @@ declare module '*/laige_wasm.mjs' {
 
     // State hash and diff
     worldStateHash(w: Ptr, tickLo: number, tickHi: number, out: Ptr): void;
+    // Snapshots (web/bindings/snapshot.cpp; docs/snapshots.md)
+    /** World::snapshotSize() */
+    worldSnapshotSize(w: Ptr): number;
+    /** World::snapshot into `size` bytes at `out` */
+    worldSnapshot(w: Ptr, out: Ptr, size: number): Code;
+    /** World::restore from `size` bytes at `bytes` */
+    worldRestore(w: Ptr, bytes: Ptr, size: number): Code;
+    /** World::structureEpoch() (a double: stays far below 2^53) */
+    worldStructureEpoch(w: Ptr): number;
     worldComponentStateHash(w: Ptr, tickLo: number, tickHi: number, out: Ptr): void;
     worldStateDiff(a: Ptr, b: Ptr, maxItems: number): { total: number; items: RawDiffItem[] };
 

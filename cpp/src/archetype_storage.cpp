@@ -269,10 +269,10 @@ ArchetypeId findArchetype(const EcsState& s, const ComponentTypeId* sig, std::ui
   return kNoArchetype;
 }
 
-Archetype* createArchetype(EcsState& s, const ComponentTypeId* sig, std::uint32_t n) noexcept {
+std::unique_ptr<Archetype> buildArchetype(EcsState& s, const ComponentTypeId* sig, std::uint32_t n,
+                                          std::uint32_t rows) noexcept {
   std::unique_ptr<Archetype> a(new (std::nothrow) Archetype());
-  if (!a) return nullptr;
-  a->id = static_cast<ArchetypeId>(s.archetypes.size());
+  if (!a) return a;
   a->componentCount = n;
   for (std::uint32_t i = 0; i < n; ++i) {
     const ComponentTypeId c = sig[i];
@@ -285,7 +285,28 @@ Archetype* createArchetype(EcsState& s, const ComponentTypeId* sig, std::uint32_
     a->maxColumnSize = std::max(a->maxColumnSize, size);
   }
   a->fingerprint = fingerprintOf(sig, n);
-  if (!reserveRows(s, *a, std::min(kInitialArchetypeRows, s.maxRows))) return nullptr;
+  const std::uint32_t want = std::min(std::max(kInitialArchetypeRows, rows), std::max(s.maxRows, rows));
+  if (!reserveRows(s, *a, want)) a.reset();
+  return a;
+}
+
+bool reserveArchetypeRows(EcsState& s, Archetype& a, std::uint32_t rows) noexcept {
+  return a.rowCapacity >= rows || reserveRows(s, a, rows);
+}
+
+void resetArchetypeEdges(EcsState& s) noexcept {
+  std::fill(std::begin(s.rootEdge), std::end(s.rootEdge), kEdgeUnknown);
+  for (std::size_t i = 1; i < s.archetypes.size(); ++i) {
+    Archetype& a = *s.archetypes[i];
+    std::fill(std::begin(a.addEdge), std::end(a.addEdge), kEdgeUnknown);
+    std::fill(std::begin(a.removeEdge), std::end(a.removeEdge), kEdgeUnknown);
+  }
+}
+
+Archetype* createArchetype(EcsState& s, const ComponentTypeId* sig, std::uint32_t n) noexcept {
+  std::unique_ptr<Archetype> a = buildArchetype(s, sig, n, 0);
+  if (!a) return nullptr;
+  a->id = static_cast<ArchetypeId>(s.archetypes.size());
   Archetype* raw = a.get();
   s.archetypes.push_back(std::move(a));  // reserved at construction: no reallocation
   LAIGE_LOG_INFO("ecs", "archetype_created",

@@ -56,9 +56,11 @@ bool matchesArchetype(const Archetype& a, const QuerySpec& q) noexcept {
 // since an unresolved one, then a test of the archetypes created since.
 void refresh(const WorldState& ws, QueryCache& c, const QuerySpec& q) noexcept {
   const EcsState& s = ws.ecs;
-  if (c.worldSerial != ws.serial) {
+  if (c.worldSerial != ws.serial || c.structureEpoch != s.structureEpoch) {
+    // Another world, or a restore changed what the archetype ids name.
     c = QueryCache{};
     c.worldSerial = ws.serial;
+    c.structureEpoch = s.structureEpoch;
     resolve(ws, c, q);
   } else if (c.unresolved && c.componentsSeen != s.components.size()) {
     // Archetypes tested before held none of the newly registered

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "laige/replay.h"
+#include "laige/world.h"
+#include "scenario.h"
 
 namespace {
 
@@ -94,6 +96,24 @@ int main(int argc, char** argv) {
     std::vector<std::uint8_t> s = {4, 1, 0, 0, 0, 0, 0, 0, 1, 2, 0xFF, 0xFF, 0xFF, 0xFF,
                                    2, 2, 2, 1, 0, 0, 0, 240, 7, 0, 0, 3, 2, 0, 0, 0, 0, 240, 1, 0};
     bad += !writeFile(dir + "/world_ops/forged.bin", s);
+  }
+  // Snapshots of fuzz_snapshot_restore's fixture (the `input` scenario) at
+  // ticks 0, 7 and 40; byte 0 = 1: restored as is (0 would re-seal).
+  {
+    const laige::Scenario* sc = laige::findScenario("input");
+    auto run = laige::ScenarioRun::create(*sc, sc->defaultSeed).takeValue();
+    const int ticks[] = {0, 7, 40};
+    int done = 0;
+    for (const int t : ticks) {
+      while (done < t) {
+        if (!run.step().ok()) ++bad;
+        ++done;
+      }
+      std::vector<std::uint8_t> s(run.world().snapshotSize() + 1);
+      s[0] = 1;
+      if (!run.world().snapshot(std::span<std::uint8_t>(s.data() + 1, s.size() - 1)).ok()) ++bad;
+      bad += !writeFile(dir + "/snapshot_restore/tick-" + std::to_string(t) + ".bin", s);
+    }
   }
   if (bad != 0) {
     std::fprintf(stderr, "fuzz_seedgen: %d failures\n", bad);

@@ -68,6 +68,7 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   run_nested: (f) => `a tick (${f.tick}) cannot start while a system of this world is running`,
   schedule_stale: (f) => `the schedule covers ${f.scheduled_systems} systems but ${f.current_systems} are registered; schedule again after the last registration`,
   schedule_invalid: (f) => `the schedule is corrupt at slot ${f.slot} (system id ${f.id})`,
+  system_io_violation: (f) => `system ${q(f.system)} may not ${f.access} ${q(f.component)}: its io declares it ${f.declared === 'none' ? 'not at all' : `'${f.declared}'`} (declare it 'write' to change it)`,
   world_moved_from: () => 'the world was moved from and is empty',
 
   // --- entities, components, iteration (docs/entity.md, docs/archetype.md, docs/query.md)
@@ -128,6 +129,17 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   diff_schema_mismatch: (f) => `the two worlds register different components (${f.a_components} and ${f.b_components})`,
   run_failed: (f) => `tick ${f.tick} failed while replaying (${f.cause !== '' ? f.cause : f.code})`,
   diff_run_failed: (f) => `${side(f)}tick ${f.tick} failed while diffing (${f.cause !== '' ? f.cause : f.code})`,
+
+  // --- snapshots (docs/snapshots.md)
+  snapshot_buffer_too_small: (f) => `the snapshot needs ${f.needed} bytes and the buffer has ${f.given}; nothing was written`,
+  snapshot_truncated: (f) => `the bytes end after ${f.given} of the snapshot's ${f.needed} bytes; pass the whole snapshot`,
+  snapshot_trailing_bytes: (f) => `${f.given} bytes were given but the snapshot is ${f.needed} bytes long; pass exactly the snapshot's bytes`,
+  snapshot_version: (f) => `the snapshot is format version ${f.version}; this build reads version ${f.supported}`,
+  snapshot_setup_mismatch: (f) =>
+    `the snapshot was taken of a world set up differently (${f.what === 'identity' ? 'component names, field layouts or system names differ' : `${f.what}: this world has ${f.expected}, the snapshot ${f.given}`}); restore into a world set up like the one it was taken of`,
+  snapshot_corrupt: (f) => `these bytes are not an intact snapshot (the ${q(f.what)} check failed at byte ${f.offset}); the world is unchanged`,
+  snapshot_alloc_failed: (f) => `the storage for archetype ${f.archetype_id} of the snapshot could not be allocated; the world is unchanged`,
+  restore_inside_callback: (f) => `restore cannot run inside ${f.inside === 'system' ? 'a running system' : 'each'}; restore between ticks`,
 
   // --- scenarios (docs/scenarios.md)
   scenario_unknown: (f) => `no scenario is named ${q(f.scenario)}`,

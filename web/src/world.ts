@@ -16,6 +16,7 @@ import {
 import { runEach, runEachChunk } from './query.js';
 import type { Chunk, FieldColumn } from './chunk.js';
 import type { EachLoopMode } from './row_loop.js';
+import { restoreWorld, snapshotWorld, snapshotWorldInto } from './snapshot.js';
 import { type AnyQuery, Query, type QueryOptions, type QueryTerms } from './query_object.js';
 import { type RunningSystem, checkAccess, checkClear } from './system_io.js';
 import { SystemRegistry, type SystemContext, type SystemQueryDecl, type SystemDef, type SystemHandle, type SystemInfo,
@@ -662,6 +663,23 @@ export class World implements Disposable {
     this._raw.worldStateHash(w, lo(t), hi(t), m.out);
     m.sync();
     return m.u64At(m.out);
+  }
+
+  // --- snapshots (snapshot.ts; docs/snapshots.md) ------------------------------
+
+  /** The whole authoritative state as portable bytes (the same natively and in wasm). */
+  snapshot(): Uint8Array {
+    return snapshotWorld(this);
+  }
+
+  /** Writes the snapshot to the start of `buf` and returns its byte count (snapshot_buffer_too_small when short). */
+  snapshotInto(buf: Uint8Array): number {
+    return snapshotWorldInto(this, buf);
+  }
+
+  /** Makes the state the one `bytes` holds; bad bytes throw (snapshot_* reasons) and change nothing. */
+  restore(bytes: Uint8Array): void {
+    restoreWorld(this, bytes);
   }
 
   /** stateHash without the per-system PRNG part. */

@@ -18,6 +18,10 @@
 
 namespace laige {
 
+namespace detail {
+struct EntitiesAccess;  // the snapshot's reader and writer (snapshot.cpp)
+}  // namespace detail
+
 /// A 32-bit generational entity handle: [ id: 16 | generation: 16 ].
 /// A plain value: trivially copyable, comparable, hashable, printable.
 class Entity {
@@ -134,6 +138,7 @@ class Entities {
   friend bool operator==(const Entities& a, const Entities& b) noexcept;
 
  private:
+  friend struct detail::EntitiesAccess;
   std::uint32_t capacity_ = 0;
   std::uint32_t fresh_ = 0;  // next never-used index
   std::uint32_t freeCount_ = 0;

@@ -9,6 +9,7 @@
 // docs/entity.md.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -411,6 +412,34 @@ class World {
   /// steady_clock); `ctx` is passed to every call. For tests and tools that
   /// need exact timings. No-op on a moved-from world.
   void setTimingClock(TimingClockFn clock, void* ctx = nullptr) noexcept;
+
+  // --- Snapshots (laige/snapshot.h; docs/snapshots.md) ----------------------
+
+  /// The exact byte count snapshot() writes for the current state (0 for a
+  /// moved-from world). O(archetypes x components), no allocation, const.
+  [[nodiscard]] std::size_t snapshotSize() const noexcept;
+  /// Writes the whole authoritative state into `out` (the portable format
+  /// of docs/snapshots.md#format; the first snapshotSize() bytes). Errors,
+  /// nothing written: a moved-from world -> InvalidArgument world_moved_from;
+  /// `out` shorter than snapshotSize() -> BudgetExhausted
+  /// snapshot_buffer_too_small (fields needed, given). Normalises the
+  /// archetypes first (the logical state is unchanged). O(snapshot bytes),
+  /// no allocation, no log.
+  Status snapshot(std::span<std::uint8_t> out) const noexcept;
+  /// Makes this world's state the one `bytes` holds, or fails and changes
+  /// nothing (every byte is validated before the first write). Errors:
+  /// inside an iteration or a running system -> InvalidArgument
+  /// restore_inside_callback; MalformedInput snapshot_truncated /
+  /// snapshot_trailing_bytes / snapshot_corrupt; InvalidArgument
+  /// snapshot_version / snapshot_setup_mismatch; BudgetExhausted
+  /// snapshot_alloc_failed (docs/snapshots.md#errors). Allocates only when
+  /// an archetype must be created or grown; truncates the archetypes created
+  /// after the snapshot and then bumps structureEpoch(). O(bytes + capacity).
+  Status restore(std::span<const std::uint8_t> bytes) noexcept;
+  /// A counter raised whenever a restore replaced or dropped archetypes
+  /// (ids may then name other component sets): a cache keyed by archetype
+  /// ids rebuilds when it changes. 0 for a moved-from world. O(1).
+  [[nodiscard]] std::uint64_t structureEpoch() const noexcept;
 
   // --- State hash and diff (laige/state_hash.h;
   // docs/determinism.md#the-state-hash) -------------------------------------

@@ -125,6 +125,10 @@ struct EcsState {
   // --- iteration legality
   IterationGuard guard;
 
+  // --- restore: raised when a restore replaced or dropped archetypes, so
+  // that caches keyed by archetype ids rebuild (World::structureEpoch).
+  std::uint64_t structureEpoch = 0;
+
   /// Detaches slot `slot`'s row, if any (destroy/clear). Not churn.
   void detachRow(std::uint16_t slot) noexcept;
 };
@@ -193,6 +197,16 @@ ArchetypeId findArchetype(const EcsState& s, const ComponentTypeId* sig, std::ui
 /// the budget) and logs ecs/archetype_created. nullptr when an allocation
 /// fails.
 Archetype* createArchetype(EcsState& s, const ComponentTypeId* sig, std::uint32_t n) noexcept;
+/// An archetype for sig[0..n) with room for at least `rows` rows, NOT
+/// added to the table and without an id (the restore stages it first).
+/// nullptr when an allocation fails.
+std::unique_ptr<Archetype> buildArchetype(EcsState& s, const ComponentTypeId* sig, std::uint32_t n,
+                                          std::uint32_t rows) noexcept;
+/// Grows `a` to at least `rows` rows (no-op when it has them); the rows it
+/// holds are kept. False when an allocation fails (nothing changed).
+bool reserveArchetypeRows(EcsState& s, Archetype& a, std::uint32_t rows) noexcept;
+/// Forgets every cached add/remove edge (after a restore changed the table).
+void resetArchetypeEdges(EcsState& s) noexcept;
 
 }  // namespace laige::detail
 

@@ -50,6 +50,9 @@ constexpr bool termReadsRef(TermKind k) noexcept {
 struct QueryCache {
   /// The world state it belongs to (WorldState::serial; 0 = not built).
   std::uint64_t worldSerial = 0;
+  /// EcsState::structureEpoch when built: a restore that replaced or
+  /// dropped archetypes raises it, and the cache is rebuilt.
+  std::uint64_t structureEpoch = 0;
   /// World::componentCount() when the ids were resolved.
   std::uint32_t componentsSeen = 0;
   /// Archetypes [1, archetypesSeen) have been tested.

@@ -1,0 +1,79 @@
+// snapshot_internal.h - what the snapshot writer (snapshot.cpp) and reader
+// (snapshot_restore.cpp) share: the layout arithmetic, little-endian access
+// and the setup identity. docs/snapshots.md#format.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <cstring>
+
+#include "laige/detail/world_state.h"
+#include "laige/entity.h"
+#include "laige/snapshot.h"
+
+namespace laige::detail {
+
+// Every supported target (x86-64, arm64, wasm32) is little-endian, so the
+// in-memory component bytes ARE the portable little-endian bytes.
+static_assert(std::endian::native == std::endian::little,
+              "the snapshot format stores raw component bytes: little-endian hosts only");
+
+/// Body offsets after the 64-byte header (docs/snapshots.md#format).
+inline constexpr std::uint32_t kSnapshotCountersOffset = kSnapshotHeaderBytes;  // 48 bytes
+inline constexpr std::uint32_t kSnapshotCountersBytes = 48;
+inline constexpr std::uint32_t kSnapshotSystemBytes = 32;  // per system
+inline constexpr std::uint32_t kSnapshotArchetypeHeadBytes = 8;
+
+/// x rounded up to a multiple of 8 (every section is 8-aligned, zero padded).
+constexpr std::uint64_t pad8(std::uint64_t x) noexcept { return (x + 7) & ~std::uint64_t{7}; }
+
+/// Reads and writes the private state of an Entities allocator.
+struct EntitiesAccess {
+  static std::uint32_t fresh(const Entities& e) noexcept { return e.fresh_; }
+  static std::uint32_t freeCount(const Entities& e) noexcept { return e.freeCount_; }
+  static const std::uint16_t* freed(const Entities& e) noexcept { return e.freed_.get(); }
+  /// Replaces the whole allocator state (validated by the caller): `fresh`
+  /// indices, `freeCount` free-stack entries, `live` live ones; the arrays
+  /// are little-endian u16 / u8 bytes.
+  static void assign(Entities& e, std::uint32_t fresh, std::uint32_t freeCount, std::uint32_t live,
+                     const std::uint8_t* generations, const std::uint8_t* living,
+                     const std::uint8_t* freed) noexcept {
+    const std::uint32_t old = e.fresh_;
+    if (fresh != 0) {
+      std::memcpy(e.generations_.get(), generations, std::size_t{fresh} * 2);
+      std::memcpy(e.living_.get(), living, fresh);
+    }
+    // Indices above the new high-water mark are fresh again: not alive.
+    if (old > fresh) std::memset(e.living_.get() + fresh, 0, old - fresh);
+    if (freeCount != 0) std::memcpy(e.freed_.get(), freed, std::size_t{freeCount} * 2);
+    e.fresh_ = fresh;
+    e.freeCount_ = freeCount;
+    e.live_ = live;
+  }
+};
+
+inline std::uint16_t loadU16(const std::uint8_t* p) noexcept {
+  std::uint16_t v;
+  std::memcpy(&v, p, 2);
+  return v;
+}
+inline std::uint32_t loadU32(const std::uint8_t* p) noexcept {
+  std::uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+inline std::uint64_t loadU64(const std::uint8_t* p) noexcept {
+  std::uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+inline void storeU32(std::uint8_t* p, std::uint32_t v) noexcept { std::memcpy(p, &v, 4); }
+inline void storeU64(std::uint8_t* p, std::uint64_t v) noexcept { std::memcpy(p, &v, 8); }
+
+/// The setup identity: FNV-1a-64 over the capacity, every registered
+/// component (name, size, alignment, fields with name, kind, count and
+/// offset) and every system (name, substream flag) in registration order.
+/// O(components + systems), no allocation.
+std::uint64_t snapshotSetupIdentity(const WorldState& ws) noexcept;
+
+}  // namespace laige::detail

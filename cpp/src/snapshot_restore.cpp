@@ -1,0 +1,388 @@
+// snapshot_restore.cpp - World::restore: validates a snapshot completely,
+// stages every allocation it needs, and only then writes (so a failure at
+// any step changes nothing). docs/snapshots.md#restore.
+#include <bit>
+#include <cstring>
+
+#include "laige/detail/world_state.h"
+#include "laige/snapshot.h"
+#include "laige/world.h"
+#include "snapshot_internal.h"
+
+namespace laige {
+
+namespace {
+
+using detail::loadU16;
+using detail::loadU32;
+using detail::loadU64;
+using detail::pad8;
+
+// One archetype section, located and validated.
+struct ArchetypePlan {
+  const std::uint8_t* sig = nullptr;    // componentCount LE u16
+  const std::uint8_t* slots = nullptr;  // rows LE u16
+  const std::uint8_t* columns = nullptr;
+  std::uint32_t componentCount = 0;
+  std::uint32_t rows = 0;
+};
+
+// Everything the write phase needs, located and validated.
+struct RestorePlan {
+  std::uint32_t high = 0;
+  std::uint32_t freeCount = 0;
+  std::uint32_t live = 0;
+  std::uint32_t archetypes = 0;
+  const std::uint8_t* counters = nullptr;
+  const std::uint8_t* systems = nullptr;
+  const std::uint8_t* generations = nullptr;
+  const std::uint8_t* living = nullptr;
+  const std::uint8_t* freed = nullptr;
+  ArchetypePlan arch[kMaxArchetypes + 1];
+};
+
+// A set of slot ids (16-bit space) for the uniqueness checks.
+struct SlotSet {
+  std::uint64_t words[Entity::kMaxEntities / 64];
+  void clear() noexcept { std::memset(words, 0, sizeof words); }
+  // Inserts `id`; false when it was already a member.
+  bool insert(std::uint32_t id) noexcept {
+    std::uint64_t& w = words[id >> 6];
+    const std::uint64_t bit = std::uint64_t{1} << (id & 63);
+    if ((w & bit) != 0) return false;
+    w |= bit;
+    return true;
+  }
+};
+
+Status corrupt(const char* what, std::uint64_t offset) noexcept {
+  return Status::failure(ErrorCode::MalformedInput, "snapshot_corrupt").with("what", what).with("offset", offset);
+}
+
+Status setupMismatch(const char* what, std::uint64_t expected, std::uint64_t given) noexcept {
+  return Status::failure(ErrorCode::InvalidArgument, "snapshot_setup_mismatch")
+      .with("what", what)
+      .with("expected", expected)
+      .with("given", given);
+}
+
+bool zeros(const std::uint8_t* p, std::size_t n) noexcept {
+  for (std::size_t i = 0; i < n; ++i) {
+    if (p[i] != 0) return false;
+  }
+  return true;
+}
+
+// The header: magic, version, size, checksum, setup. Reads nothing past
+// the header before the size check.
+Status checkHeader(const detail::WorldState& ws, std::span<const std::uint8_t> b) noexcept {
+  const std::size_t given = b.size();
+  // Byte by byte: an empty span may have a null data() (memcmp must not see it).
+  for (std::size_t i = 0; i < given && i < 8; ++i) {
+    if (b[i] != kSnapshotMagic[i]) return corrupt("magic", 0);
+  }
+  if (given < kSnapshotHeaderBytes) {
+    return Status::failure(ErrorCode::MalformedInput, "snapshot_truncated")
+        .with("needed", std::uint64_t{kSnapshotHeaderBytes})
+        .with("given", static_cast<std::uint64_t>(given));
+  }
+  const std::uint8_t* p = b.data();
+  if (const std::uint32_t v = loadU32(p + 8); v != kSnapshotFormatVersion) {
+    return Status::failure(ErrorCode::InvalidArgument, "snapshot_version")
+        .with("version", v)
+        .with("supported", kSnapshotFormatVersion);
+  }
+  if (loadU32(p + 12) != kSnapshotHeaderBytes) return corrupt("header_size", 12);
+  const std::uint64_t total = loadU64(p + kSnapshotTotalOffset);
+  if (total > given) {
+    return Status::failure(ErrorCode::MalformedInput, "snapshot_truncated")
+        .with("needed", total)
+        .with("given", static_cast<std::uint64_t>(given));
+  }
+  if (total < given) {
+    return Status::failure(ErrorCode::MalformedInput, "snapshot_trailing_bytes")
+        .with("needed", total)
+        .with("given", static_cast<std::uint64_t>(given));
+  }
+  if (total % 8 != 0 || total < kSnapshotHeaderBytes + detail::kSnapshotCountersBytes) {
+    return corrupt("total_size", kSnapshotTotalOffset);
+  }
+  if (loadU64(p + kSnapshotChecksumOffset) != snapshotChecksum(b)) {
+    return corrupt("checksum", kSnapshotChecksumOffset);
+  }
+  if (const std::uint32_t cap = loadU32(p + 40); cap != ws.entities.capacity()) {
+    return setupMismatch("capacity", ws.entities.capacity(), cap);
+  }
+  const auto components = static_cast<std::uint32_t>(ws.ecs.components.size());
+  if (const std::uint32_t n = loadU32(p + 44); n != components) return setupMismatch("components", components, n);
+  if (const std::uint32_t n = loadU32(p + 48); n != ws.systems.count) {
+    return setupMismatch("systems", ws.systems.count, n);
+  }
+  const std::uint64_t identity = detail::snapshotSetupIdentity(ws);
+  if (const std::uint64_t id = loadU64(p + kSnapshotIdentityOffset); id != identity) {
+    return setupMismatch("identity", identity, id);
+  }
+  return Status{};
+}
+
+// The generations (non-zero) and living flags (0 or 1, counted into
+// `living`) of the H used slots. Word at a time (a hot loop of every
+// rollback): four generations or eight flags per 64-bit load; the slow
+// search only names the offending entry.
+Status checkSlotFlags(const RestorePlan& out, std::uint64_t at, std::uint64_t genBytes,
+                      std::uint32_t& living) noexcept {
+  std::uint64_t zeroGeneration = 0;
+  std::uint32_t i = 0;
+  for (; i + 4 <= out.high; i += 4) {
+    const std::uint64_t x = loadU64(out.generations + 2 * i);
+    zeroGeneration |= (x - 0x0001000100010001ull) & ~x & 0x8000800080008000ull;  // a zero u16 lane
+  }
+  for (; i < out.high; ++i) zeroGeneration |= loadU16(out.generations + 2 * i) == 0;
+  std::uint64_t highBits = 0;
+  for (i = 0; i + 8 <= out.high; i += 8) {
+    const std::uint64_t x = loadU64(out.living + i);
+    highBits |= x & 0xFEFEFEFEFEFEFEFEull;
+    living += static_cast<std::uint32_t>(std::popcount(x));  // each byte is 0 or 1 when highBits is 0
+  }
+  for (; i < out.high; ++i) {
+    highBits |= out.living[i] & 0xFEu;
+    living += out.living[i] & 1u;
+  }
+  if (zeroGeneration != 0 || highBits != 0) {
+    for (i = 0; i < out.high; ++i) {
+      if (loadU16(out.generations + 2 * i) == 0) return corrupt("generation", at + 2 * i);
+      if (out.living[i] > 1) return corrupt("living_flag", at + genBytes + i);
+    }
+  }
+  return Status{};
+}
+
+// Locates and validates every section after the header.
+Status plan(const detail::WorldState& ws, std::span<const std::uint8_t> b, RestorePlan& out,
+            SlotSet& seen) noexcept {
+  const std::uint8_t* const base = b.data();
+  const std::uint64_t total = b.size();
+  const std::uint32_t capacity = ws.entities.capacity();
+  out.archetypes = loadU32(base + 52);
+  out.high = loadU32(base + 56);
+  out.freeCount = loadU32(base + 60);
+  if (out.archetypes > kMaxArchetypes) return corrupt("archetype_count", 52);
+  if (out.high > capacity) return corrupt("high_water", 56);
+  if (out.freeCount > out.high) return corrupt("free_count", 60);
+
+  // Counters.
+  std::uint64_t at = detail::kSnapshotCountersOffset;
+  const std::uint8_t* c = base + at;
+  out.counters = c;
+  out.live = loadU32(c + 24);
+  const std::uint64_t created = loadU64(c + 8);
+  const std::uint64_t destroyed = loadU64(c + 16);
+  const std::uint32_t peak = loadU32(c + 28);
+  const std::uint32_t level = loadU32(c + 32);
+  if (out.live + out.freeCount != out.high) return corrupt("live_count", at + 24);
+  if (created < destroyed || created - destroyed != out.live) return corrupt("entity_totals", at + 8);
+  if (peak < out.live || peak > capacity) return corrupt("peak_in_use", at + 28);
+  if (level != 0 && level != 25 && level != 50 && level != 100) return corrupt("budget_level", at + 32);
+  if (!zeros(c + 40, 8)) return corrupt("padding", at + 40);
+  at += detail::kSnapshotCountersBytes;
+
+  // Systems.
+  const std::uint64_t systemsBytes = std::uint64_t{ws.systems.count} * detail::kSnapshotSystemBytes;
+  if (total - at < systemsBytes) return corrupt("sections", at);
+  out.systems = base + at;
+  for (std::uint32_t id = 1; id <= ws.systems.count; ++id, at += detail::kSnapshotSystemBytes) {
+    const std::uint8_t* s = base + at;
+    const std::uint32_t flags = loadU32(s);
+    const bool has = ws.systems.at(id).hasSubstream;
+    if (flags != (has ? 1u : 0u) || !zeros(s + 4, 4)) return corrupt("system_flags", at);
+    const bool zeroState = loadU64(s + 16) == 0 && loadU64(s + 24) == 0;
+    if (has ? zeroState : !zeros(s + 8, 24)) return corrupt("system_rng", at + 8);
+  }
+
+  // Entities.
+  const std::uint64_t genBytes = pad8(std::uint64_t{out.high} * 2);
+  const std::uint64_t liveBytes = pad8(out.high);
+  const std::uint64_t freeBytes = pad8(std::uint64_t{out.freeCount} * 2);
+  if (total - at < genBytes + liveBytes + freeBytes) return corrupt("sections", at);
+  out.generations = base + at;
+  out.living = out.generations + genBytes;
+  out.freed = out.living + liveBytes;
+  std::uint32_t living = 0;
+  if (Status f = checkSlotFlags(out, at, genBytes, living); !f.ok()) return f;
+  if (!zeros(out.generations + 2 * out.high, genBytes - 2 * out.high)) return corrupt("padding", at);
+  if (!zeros(out.living + out.high, liveBytes - out.high)) return corrupt("padding", at + genBytes);
+  if (living != out.live) return corrupt("living_count", at + genBytes);
+  seen.clear();
+  for (std::uint32_t k = 0; k < out.freeCount; ++k) {
+    const std::uint16_t id = loadU16(out.freed + 2 * k);
+    if (id >= out.high || out.living[id] != 0 || !seen.insert(id)) {
+      return corrupt("free_list", at + genBytes + liveBytes + 2 * k);
+    }
+  }
+  if (!zeros(out.freed + 2 * out.freeCount, freeBytes - 2 * out.freeCount)) {
+    return corrupt("padding", at + genBytes + liveBytes);
+  }
+  at += genBytes + liveBytes + freeBytes;
+
+  // Archetypes: each set once, each slot in at most one, rows ascending.
+  seen.clear();
+  const auto components = static_cast<std::uint32_t>(ws.ecs.components.size());
+  std::uint64_t rowsTotal = 0;
+  for (std::uint32_t i = 1; i <= out.archetypes; ++i) {
+    ArchetypePlan& a = out.arch[i];
+    if (total - at < detail::kSnapshotArchetypeHeadBytes) return corrupt("sections", at);
+    a.componentCount = loadU32(base + at);
+    a.rows = loadU32(base + at + 4);
+    if (a.componentCount == 0 || a.componentCount > kMaxArchetypeComponents) {
+      return corrupt("archetype_components", at);
+    }
+    if (a.rows > out.live) return corrupt("archetype_rows", at + 4);
+    at += detail::kSnapshotArchetypeHeadBytes;
+    const std::uint64_t sigBytes = pad8(std::uint64_t{a.componentCount} * 2);
+    const std::uint64_t slotBytes = pad8(std::uint64_t{a.rows} * 2);
+    if (total - at < sigBytes + slotBytes) return corrupt("sections", at);
+    a.sig = base + at;
+    std::uint32_t prev = 0;
+    for (std::uint32_t k = 0; k < a.componentCount; ++k) {
+      const std::uint16_t id = loadU16(a.sig + 2 * k);
+      if (id <= prev || id > components) return corrupt("archetype_signature", at + 2 * k);
+      prev = id;
+    }
+    if (!zeros(a.sig + 2 * a.componentCount, sigBytes - 2 * a.componentCount)) return corrupt("padding", at);
+    for (std::uint32_t j = 1; j < i; ++j) {
+      const ArchetypePlan& o = out.arch[j];
+      if (o.componentCount == a.componentCount && std::memcmp(o.sig, a.sig, 2 * a.componentCount) == 0) {
+        return corrupt("archetype_duplicate", at);
+      }
+    }
+    at += sigBytes;
+    a.slots = base + at;
+    std::uint32_t last = 0;
+    for (std::uint32_t r = 0; r < a.rows; ++r) {
+      const std::uint16_t slot = loadU16(a.slots + 2 * r);
+      const bool ordered = r == 0 || slot > last;
+      if (!ordered || slot >= out.high || out.living[slot] == 0 || !seen.insert(slot)) {
+        return corrupt("archetype_slots", at + 2 * r);
+      }
+      last = slot;
+    }
+    if (!zeros(a.slots + 2 * a.rows, slotBytes - 2 * a.rows)) return corrupt("padding", at);
+    at += slotBytes;
+    a.columns = base + at;
+    for (std::uint32_t k = 0; k < a.componentCount; ++k) {
+      const std::uint32_t size = ws.ecs.components[loadU16(a.sig + 2 * k) - 1]->size;
+      const std::uint64_t bytes = std::uint64_t{a.rows} * size;
+      if (total - at < pad8(bytes)) return corrupt("sections", at);
+      if (!zeros(base + at + bytes, pad8(bytes) - bytes)) return corrupt("padding", at + bytes);
+      at += pad8(bytes);
+    }
+    rowsTotal += a.rows;
+  }
+  if (rowsTotal != loadU32(c + 36) || rowsTotal > out.live) return corrupt("row_total", detail::kSnapshotCountersOffset + 36);
+  if (at != total) return corrupt("sections", at);
+  return Status{};
+}
+
+bool sameSignature(const detail::Archetype& a, const ArchetypePlan& p) noexcept {
+  if (a.componentCount != p.componentCount) return false;
+  for (std::uint32_t k = 0; k < p.componentCount; ++k) {
+    if (a.sig[k] != loadU16(p.sig + 2 * k)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Status World::restore(std::span<const std::uint8_t> bytes) noexcept {
+  if (!s_) return Status::failure(ErrorCode::InvalidArgument, "world_moved_from");
+  detail::WorldState& ws = *s_;
+  detail::EcsState& ecs = ws.ecs;
+  if (ecs.guard.active || ws.systems.running) {
+    return Status::failure(ErrorCode::InvalidArgument, "restore_inside_callback")
+        .with("inside", ecs.guard.active ? "iteration" : "system");
+  }
+  if (bytes.data() == nullptr && !bytes.empty()) return corrupt("buffer", 0);
+
+  // 1. Validate everything (no write).
+  if (Status h = checkHeader(ws, bytes); !h.ok()) return h;
+  static thread_local RestorePlan plan_;  // 10 KB: off the (small wasm) stack
+  static thread_local SlotSet seen;
+  RestorePlan& pl = plan_;
+  if (Status v = plan(ws, bytes, pl, seen); !v.ok()) return v;
+
+  // 2. Stage every allocation: new archetype objects for the ids whose set
+  //    differs, growth for the kept ones. A failure frees the staged ones;
+  //    a kept archetype that grew is logically unchanged.
+  std::unique_ptr<detail::Archetype> staged[kMaxArchetypes + 1];
+  const auto oldCount = static_cast<std::uint32_t>(ecs.archetypes.size() - 1);
+  bool changed = oldCount != pl.archetypes;
+  for (std::uint32_t i = 1; i <= pl.archetypes; ++i) {
+    const ArchetypePlan& p = pl.arch[i];
+    if (i <= oldCount && sameSignature(*ecs.archetypes[i], p)) {
+      if (!detail::reserveArchetypeRows(ecs, *ecs.archetypes[i], p.rows)) {
+        return Status::failure(ErrorCode::BudgetExhausted, "snapshot_alloc_failed").with("archetype_id", i);
+      }
+      continue;
+    }
+    ComponentTypeId sig[kMaxArchetypeComponents];
+    for (std::uint32_t k = 0; k < p.componentCount; ++k) sig[k] = loadU16(p.sig + 2 * k);
+    staged[i] = detail::buildArchetype(ecs, sig, p.componentCount, p.rows);
+    if (!staged[i]) {
+      return Status::failure(ErrorCode::BudgetExhausted, "snapshot_alloc_failed").with("archetype_id", i);
+    }
+    staged[i]->id = static_cast<ArchetypeId>(i);
+    changed = true;
+  }
+
+  // 3. Write. Nothing below can fail.
+  const std::uint32_t oldHigh = ws.entities.highWater();
+  detail::EntitiesAccess::assign(ws.entities, pl.high, pl.freeCount, pl.live, pl.generations, pl.living,
+                                 pl.freed);
+  const std::uint8_t* c = pl.counters;
+  ws.systems.ticksRun = loadU64(c);
+  ws.totalCreated = loadU64(c + 8);
+  ws.totalDestroyed = loadU64(c + 16);
+  ws.peakInUse = loadU32(c + 28);
+  ws.entityBudgetLevel = loadU32(c + 32);
+  for (std::uint32_t id = 1; id <= ws.systems.count; ++id) {
+    detail::SystemRecord& rec = ws.systems.at(id);
+    const std::uint8_t* s = pl.systems + std::size_t{id - 1} * detail::kSnapshotSystemBytes;
+    if (rec.hasSubstream) rec.rng = Prng::fromState(loadU64(s + 8), loadU64(s + 16), loadU64(s + 24));
+  }
+
+  while (ecs.archetypes.size() - 1 > pl.archetypes) ecs.archetypes.pop_back();
+  const std::uint32_t clearTo = oldHigh > pl.high ? oldHigh : pl.high;
+  std::memset(ecs.archetypeOf.get(), 0, std::size_t{clearTo} * sizeof(ArchetypeId));
+  for (std::uint32_t i = 1; i <= pl.archetypes; ++i) {
+    if (staged[i]) {
+      if (i < ecs.archetypes.size()) ecs.archetypes[i] = std::move(staged[i]);
+      else ecs.archetypes.push_back(std::move(staged[i]));  // reserved: no reallocation
+    }
+    detail::Archetype& a = *ecs.archetypes[i];
+    const ArchetypePlan& p = pl.arch[i];
+    const std::uint32_t rows = p.rows;
+    for (std::uint32_t r = 0; r < rows; ++r) {
+      const std::uint16_t slot = loadU16(p.slots + 2 * r);
+      a.slots[r] = slot;
+      ecs.archetypeOf[slot] = static_cast<ArchetypeId>(i);
+      ecs.rowOf[slot] = r;
+    }
+    a.rowCount = a.sortedRows = rows;
+    a.holes = 0;
+    const std::uint8_t* col = p.columns;
+    for (std::uint32_t k = 0; k < a.componentCount; ++k) {
+      const std::size_t n = std::size_t{rows} * a.cols[k].size;
+      if (n != 0) std::memcpy(a.cols[k].data, col, n);
+      col += pad8(n);
+    }
+  }
+  if (changed) {
+    // Cached edges may name dropped or replaced ids; caches keyed by
+    // archetype ids see the epoch change.
+    detail::resetArchetypeEdges(ecs);
+    ++ecs.structureEpoch;
+  }
+  return Status{};
+}
+
+}  // namespace laige
