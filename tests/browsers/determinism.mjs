@@ -37,6 +37,7 @@ const { values: opt } = parseArgs({
     replays: { type: 'string' },
     ticks: { type: 'string', default: '600' },
     'corrupt-reference-tick': { type: 'string' },
+    'math-kat': { type: 'string', default: join(root, 'tests/kat/math_kat.txt') },
   },
 });
 const TICKS = Number(opt.ticks);
@@ -92,11 +93,19 @@ if (corruptAt !== null) {
 // Only the package's files (package.json "files": dist/, wasm/), the demo's
 // scenario sources and this folder.
 const pkgFiles = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).files ?? ['dist', 'wasm'];
-const served = [...pkgFiles.map((f) => `/${f.replace(/^\.?\/+|\/+$/g, '')}/`), '/demo/src/', '/tests/browsers/'];
+// An entry is a folder ('dist/'), a file ('wasm/laige_wasm.wasm') or a glob
+// ('docs/*.md', served as its folder).
+const servedEntry = (f) => {
+  const clean = f.replace(/^\.?\/+/, '');
+  if (clean.includes('*')) return { dir: `/${clean.slice(0, clean.lastIndexOf('/') + 1)}` };
+  return clean.endsWith('/') || !clean.includes('.') ? { dir: `/${clean.replace(/\/*$/, '/')}` } : { file: `/${clean}` };
+};
+const served = [...pkgFiles.map(servedEntry), { dir: '/demo/src/' }, { dir: '/tests/browsers/' }];
+const isServed = (path) => served.some((e) => (e.file !== undefined ? path === e.file : path.startsWith(e.dir)));
 const files = staticHandler(root);
 const server = createServer((req, res) => {
   const path = new URL(req.url, 'http://x').pathname;
-  if (!served.some((p) => path.startsWith(p)) || path.includes('..')) { res.writeHead(404).end(); return; }
+  if (!isServed(path) || path.includes('..')) { res.writeHead(404).end(); return; }
   files(req, res);
 });
 await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
@@ -134,6 +143,11 @@ async function checkBrowser(name) {
       const r = compare(text, readFileSync(file, 'utf8'), TICKS);
       verdict(r === 'MATCH', name, `scenario ${s}: ${r === 'MATCH' ? `ticks 0..${TICKS} equal the golden` : r}`);
     }
+
+    // 1b. The deterministic math functions (fx.*, f32.*) against the native known-answer table.
+    const katFile = resolve(opt['math-kat']);
+    const kat = await page.evaluate((t) => window.__laigeCheck.mathKat(t), readFileSync(katFile, 'utf8'));
+    verdict(kat.rows > 0 && kat.mismatches === 0, name, `math known answers: ${kat.mismatches === 0 ? `${kat.rows} rows of fx.* and f32.* equal the native table` : `${kat.mismatches} of ${kat.rows} rows differ, e.g. ${kat.first.map((m) => `${m.row} (got ${m.got})`).join('; ')}`}`);
 
     // 2. TypeScript-systems scenarios against Node.
     const pageTs = await page.evaluate(() => window.__laigeCheck.tsScenarios());

@@ -1,7 +1,8 @@
 // page.mjs - the in-page half of the browser determinism suite: loads the
 // package and exposes window.__laigeCheck for the driver (determinism.mjs).
 // Every method returns plain JSON (streams as `<tick> <16 hex>` text).
-import { loadLaige } from '@laige/sim';
+import { f32, fx, loadLaige } from '@laige/sim';
+import { checkMathKat } from './math_kat.mjs';
 import { liveScenarios } from '../../demo/src/scenarios.js';
 import { recordScenarioSession, replayPlans, tsScenarioStream } from './streams.mjs';
 
@@ -16,6 +17,11 @@ try {
     tsStream: (name, ticks) => tsScenarioStream(sim, liveScenarios[name], ticks),
     replayPlans: () => replayPlans.map((p) => p.scenario),
     recordSession: (i) => recordScenarioSession(sim, replayPlans[i]),
+    /** The math known-answer table (tests/kat/math_kat.txt) against fx.* and f32.* in this engine. */
+    mathKat: (table) => {
+      const { rows, mismatches } = checkMathKat(table, fx, f32);
+      return { rows, mismatches: mismatches.length, first: mismatches.slice(0, 3) };
+    },
   };
   document.getElementById('status').textContent = 'ready';
 } catch (e) {

@@ -29,18 +29,23 @@ trap 'rm -rf "$tmp"' EXIT
 cp tests/golden/*.txt "$tmp/"
 awk '$1 == 100 { $2 = (substr($2, 1, 1) == "0" ? "f" : "0") substr($2, 2) } { print }' tests/golden/swarm.txt >"$tmp/swarm.txt"
 if cmp -s "$tmp/swarm.txt" tests/golden/swarm.txt; then echo "self-check: the golden copy was not changed" >&2; exit 1; fi
+# ... and one math known answer with its result flipped in the last bit.
+awk '$2 == "sin" && !done { $NF = substr($NF, 1, 7) (substr($NF, 8, 1) == "0" ? "1" : "0"); done = 1 } { print }' \
+  tests/kat/math_kat.txt >"$tmp/math_kat.txt"
+if cmp -s "$tmp/math_kat.txt" tests/kat/math_kat.txt; then echo "self-check: the math table copy was not changed" >&2; exit 1; fi
 node tests/browsers/determinism.mjs --browsers firefox --golden-dir "$tmp" --scenarios swarm --replays swarm \
-  --corrupt-reference-tick 100 >"$tmp/out.txt" 2>&1
+  --corrupt-reference-tick 100 --math-kat "$tmp/math_kat.txt" >"$tmp/out.txt" 2>&1
 self_rc=$?
 sc_ok=1
 [ "$self_rc" -ne 0 ] || { echo "self-check: exit 0 with wrong references" >&2; sc_ok=0; }
 for want in 'FAIL firefox  scenario swarm: DIVERGED at tick 100 ' 'FAIL firefox  ts ts-orbits: DIVERGED at tick 100 ' \
-  'FAIL firefox  replay swarm .*laige-replay exit 1: hash mismatch at tick 100'; do
+  'FAIL firefox  replay swarm .*laige-replay exit 1: hash mismatch at tick 100' \
+  'FAIL firefox  math known answers: 1 of [0-9]* rows differ'; do
   grep -q -e "$want" "$tmp/out.txt" || { echo "self-check: no line matching '$want'" >&2; sc_ok=0; }
 done
 if [ "$sc_ok" -eq 1 ]; then
   grep '^FAIL' "$tmp/out.txt" | sed 's/^/  self-check (expected): /'
-  echo "self-check: PASS (a wrong golden line, a wrong Node TS hash and a wrong replay hash at tick 100 each FAIL; exit $self_rc)"
+  echo "self-check: PASS (a wrong golden line, a wrong Node TS hash and a wrong replay hash at tick 100, and one wrong math known answer, each FAIL; exit $self_rc)"
 else
   echo "self-check: FAIL; its output:" >&2
   sed 's/^/  /' "$tmp/out.txt" >&2
