@@ -182,4 +182,28 @@ describe('bad bytes change nothing', () => {
     w.dispose();
     v.dispose();
   });
+
+  it('snapshot and restore inside a log handler are refused (the logging call is still working on the storage)', () => {
+    const w = sim.createWorld({ capacity: 16 });
+    w.registerComponent('P', { x: 'i32' });
+    for (let i = 0; i < 3; i++) w.create();
+    const at = w.snapshot();
+    const before = w.stateHash(0);
+    const seen: string[] = [];
+    sim.setLogRateLimiting(false); // earlier worlds of this file logged the same event
+    sim.onLog(() => {
+      seen.push(reason(() => w.restore(at)), reason(() => w.snapshot()), reason(() => w.snapshotInto(new Uint8Array(4096))));
+    });
+    try {
+      w.create(); // the 4th of 16: entity_budget_25 is logged inside create()
+    } finally {
+      sim.onLog(null);
+      sim.setLogRateLimiting(true);
+    }
+    expect(seen.slice(0, 3)).toEqual(['call_inside_log_handler', 'call_inside_log_handler', 'call_inside_log_handler']);
+    expect(w.entityCount).toBe(4);
+    w.restore(at);
+    expect(w.stateHash(0)).toBe(before);
+    w.dispose();
+  });
 });
