@@ -77,13 +77,14 @@ Result<ComponentTypeId> World::registerTyped(const ComponentDesc& d, std::uint32
     return Status::failure(ErrorCode::InvalidArgument, "component_name_invalid")
         .with("name", d.name)
         .with("length", static_cast<std::uint32_t>(d.name.size()))
-        .with("max_length", kMaxComponentNameLength);
+        .with("max_length", kMaxComponentNameLength)
+        .with("reason", d.name.empty() ? "empty" : "too_long");
   }
   // The rules of laige/names.h (control characters, surrounding spaces).
   if (const char* why = componentNameProblem(d.name); why != nullptr) {
     LAIGE_LOG_WARN("ecs", "component_name_invalid", kNameText, log::field("name", d.name),
                    log::field("reason", why));
-    return Status::failure(ErrorCode::InvalidArgument, "component_name_invalid").with("reason", why);
+    return Status::failure(ErrorCode::InvalidArgument, "component_name_invalid").with("name", d.name).with("reason", why);
   }
   const LayoutCheck layout = checkComponentLayout(d.size, d.alignment, d.fields);
   if (!layout.ok()) {

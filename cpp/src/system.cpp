@@ -123,7 +123,11 @@ Result<SystemId> World::registerSystem(const SystemDef& def, const SystemIo* io,
   // The rules of laige/names.h (length, control characters, commas).
   if (const char* why = systemNameProblem(name); why != nullptr) {
     LAIGE_LOG_WARN("system", "name_invalid", kNameInvalidText, log::field("reason", why));
-    return Status::failure(ErrorCode::InvalidArgument, "name_invalid").with("reason", why);
+    Status st = Status::failure(ErrorCode::InvalidArgument, "name_invalid").with("reason", why);
+    // A too long name also says by how much (the same fields as component_name_invalid).
+    const auto length = static_cast<std::uint32_t>(std::string_view(name).size());
+    if (length > kMaxSystemNameLength) st.with("length", length).with("max_length", kMaxSystemNameLength);
+    return st;
   }
   if (def.run == nullptr) {
     LAIGE_LOG_WARN("system", "run_invalid", kRunInvalidText, log::field("system", name));

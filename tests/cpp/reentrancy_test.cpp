@@ -281,6 +281,12 @@ TEST(Names, SystemNamesAtTheirEdges) {
     EXPECT_STREQ(st.reason(), "name_invalid") << bad;
   }
   EXPECT_EQ(w.systemCount(), 1u);
+  // The failure says which rule, and for a too long name by how much.
+  const Status longName = registerNamed(w, over.c_str());
+  EXPECT_STREQ(longName.fieldValue("reason"), "too_long");
+  EXPECT_STREQ(longName.fieldValue("length"), std::to_string(kMaxSystemNameLength + 1).c_str());
+  EXPECT_STREQ(longName.fieldValue("max_length"), std::to_string(kMaxSystemNameLength).c_str());
+  EXPECT_STREQ(registerNamed(w, "A,B").fieldValue("reason"), "comma");
   EXPECT_STREQ(systemNameProblem(over), "too_long");
   EXPECT_STREQ(systemNameProblem(std::string_view("S\0x", 3)), "control_char");
   EXPECT_STREQ(systemNameProblem(""), "empty");
@@ -315,7 +321,15 @@ TEST(Names, ComponentNamesAtTheirEdges) {
                                      std::string_view("   "), std::string_view(" P"), std::string_view("\t")}) {
     EXPECT_EQ(registerComponentNamed(w, bad).error(), ErrorCode::InvalidArgument);
   }
-  EXPECT_STREQ(registerComponentNamed(w, "P\nQ").reason(), "component_name_invalid");
+  const Status control = registerComponentNamed(w, "P\nQ");
+  EXPECT_STREQ(control.reason(), "component_name_invalid");
+  EXPECT_STREQ(control.fieldValue("name"), "P\nQ");
+  EXPECT_STREQ(control.fieldValue("reason"), "control_char");
+  const Status longName = registerComponentNamed(w, over);
+  EXPECT_STREQ(longName.fieldValue("reason"), "too_long");
+  EXPECT_STREQ(longName.fieldValue("length"), std::to_string(kMaxComponentNameLength + 1).c_str());
+  EXPECT_STREQ(longName.fieldValue("max_length"), std::to_string(kMaxComponentNameLength).c_str());
+  EXPECT_STREQ(registerComponentNamed(w, "").fieldValue("reason"), "empty");
   EXPECT_EQ(w.componentCount(), 2u);
   EXPECT_STREQ(componentNameProblem("   "), "surrounding_space");
 }

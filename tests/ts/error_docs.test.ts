@@ -4,6 +4,7 @@
 // or doc a user reads points to the log for the cause.
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { messageFor } from '../../dist/error_messages.js';
 import { DOCUMENTED_REASONS } from './support/reasons.js';
 
 const root = new URL('../../', import.meta.url);
@@ -54,6 +55,26 @@ describe('reasons, docs and sentences agree', () => {
       // Reasons of the C++-only API (log sinks, crash handling, text files) never reach JS.
       const cppOnly = ['log_file_failed', 'crash_handler_failed', 'config_rejected', 'baseline_rejected', 'recorder_moved_from', 'loop_moved_from'];
       if (!cppOnly.includes(r)) expect(sentences.has(r), `${r}: add a sentence to web/src/error_messages.ts`).toBe(true);
+    }
+  });
+
+  it('the sentences read the fields each reason carries (no undefined, no raw reason)', () => {
+    const cases: [string, Record<string, string | number>, string][] = [
+      ['name_invalid', { reason: 'too_long', length: 64, max_length: 63 }, 'the system name is 64 bytes, over the 63 a name may have'],
+      ['name_invalid', { reason: 'null' }, 'the system name is missing'],
+      ['component_name_invalid', { name: 'P\nQ', reason: 'control_char' }, 'holds a control character'],
+      ['component_name_invalid', { name: '', length: 0, max_length: 63, reason: 'empty' }, "the component name '' is empty"],
+      ['tick_inside_callback', { callback: 'loop_hook' }, "a tick cannot start inside a game loop's input or onTick callback"],
+      ['tick_inside_callback', { callback: 'each' }, 'a tick cannot start inside an each callback'],
+      ['schedule_inside_tick', {}, 'cannot be scheduled while a tick'],
+      ['recorder_finished', {}, 'the recording is finished'],
+      ['frame_too_large', { length: 2000000 }, 'a frame of 2000000 bytes is over the 1 MiB'],
+      ['replay_size_cap', { bytes: 56, max_bytes: 72 }, 'the recording holds 56 bytes and the next frame would pass its size cap of 72 bytes'],
+    ];
+    for (const [reason, fields, want] of cases) {
+      const m = messageFor(reason, fields);
+      expect(m, reason).toContain(want);
+      expect(m, reason).not.toMatch(/undefined/);
     }
   });
 

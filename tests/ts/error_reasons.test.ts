@@ -132,7 +132,12 @@ describe('core reasons reach the LaigeError', () => {
     expect(pad.code).toBe('malformed_input');
     expect(typeof pad.fields.reason).toBe('string');
     // 40 two-byte characters: 40 JS characters, 80 UTF-8 bytes (the core's limit is 63 bytes).
-    rejects(w, () => w.registerComponent('é'.repeat(40), { x: 'f32' }), 'component_name_invalid', { length: 80, max_length: 63 });
+    rejects(w, () => w.registerComponent('é'.repeat(40), { x: 'f32' }), 'component_name_invalid',
+      { problem: 'too_long', name: 'é'.repeat(40), length: 80, max_length: 63 });
+    rejects(w, () => w.registerComponent('P\nQ', { x: 'f32' }), 'component_name_invalid', { problem: 'control_char', length: 3 });
+    rejects(w, () => w.registerSystem({ name: 'S'.repeat(64), budgetMs: 1, run() {} }), 'name_invalid',
+      { problem: 'too_long', length: 64, max_length: 63 });
+    rejects(w, () => w.registerSystem({ name: 'T', budgetMs: 1, dependsOn: ['A,B'], run() {} }), 'dep_spec_invalid', { problem: 'comma', name: 'A,B' });
     expect(w.componentCount).toBe(1);
     const cs = Array.from({ length: 33 }, (_, i) => w.registerComponent(`C${i}`, { v: 'u8' }));
     const e = w.create();
@@ -246,7 +251,9 @@ describe('TypeScript-side reasons name the field and the value type', () => {
     w.registerSystem({ name: 'S', budgetMs: 50, run() { inner.push(failure(() => w.runSystems())); } });
     const inner: LaigeError[] = [];
     w.runSystems();
-    expect(inner[0]!.reason).toBe('reentrant_call');
+    // A tick from a system is refused as tick_inside_callback (it was reentrant_call before ticks inside callbacks got their own reason).
+    expect(inner[0]!.reason).toBe('tick_inside_callback');
+    expect(inner[0]!.fields).toMatchObject({ call: 'World.runSystems', callback: 'system' });
     loop.dispose();
     const d = failure(() => loop.step());
     expect(d.reason).toBe('disposed');

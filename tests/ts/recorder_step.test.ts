@@ -49,6 +49,7 @@ describe('ReplayRecorder.step: check first, then act', () => {
     const e = rejected(() => r.step(new Uint8Array(8))); // 56 + 12 + 8 > 72
     expect(e.code).toBe('budget_exhausted');
     expect(e.reason).toBe('replay_size_cap');
+    expect(e.fields).toMatchObject({ bytes: 56, max_bytes: 72 }); // the core's own fields
     expect(w.systemTicksRun).toBe(ticks);
     expect(w.stateHash(ticks)).toBe(hash);
     expect(r.frameCount).toBe(1);

@@ -10,14 +10,16 @@ import { sim } from './support/sim.js';
 interface Hooks { system?: () => void; input?: () => void; onTick?: () => void; clock?: () => void }
 interface Rig { w: World; L: GameLoop; R: ReplayRecorder; hooks: Hooks }
 
-/** The scene: a counter component, a system that counts, one that calls a hook, 3 entities. */
+/** The scene: a counter component, a system that counts, one that reads it and calls a hook, 3 entities. */
 function build(w: World, hooks: Hooks): void {
   const P = w.registerComponent('P', { v: 'i32' });
   w.registerSystem({
     name: 'Count', budgetMs: 100, io: [[P, 'write']],
     run(ctx) { ctx.each([P], ['write'], (_e, p) => { p.v += ctx.tick; }); },
   });
-  w.registerSystem({ name: 'Hook', budgetMs: 100, dependsOn: ['Count'], run() { hooks.system?.(); } });
+  // Hook reads P: the 'each in a system' kind iterates P from inside it, and a
+  // system's declared io is enforced (docs/typescript.md#enforced-access).
+  w.registerSystem({ name: 'Hook', budgetMs: 100, dependsOn: ['Count'], io: [[P, 'read']], run() { hooks.system?.(); } });
   for (let i = 0; i < 3; i++) w.add(w.create(), P, { v: i });
   w.setTimingClock(() => { hooks.clock?.(); return 0; });
 }

@@ -18,6 +18,24 @@ function chain(v: string | number | undefined): string {
   return names.length === 0 ? "''" : [...names, names[0]].map((n) => `'${n}'`).join(' -> ');
 }
 
+/** The broken name rule (a name's `reason` field, docs/typescript.md#names) in words. */
+function nameRule(f: Fields): string {
+  switch (f.reason) {
+    case 'null': return 'is missing';
+    case 'empty': return 'is empty';
+    case 'too_long': return `is ${f.length} bytes, over the ${f.max_length} a name may have`;
+    case 'control_char': return 'holds a control character (NUL, newline, tab, ...)';
+    case 'comma': return 'holds a comma';
+    case 'surrounding_space': return 'starts or ends with a space';
+    default: return `breaks the naming rules (${f.reason ?? 'invalid'})`;
+  }
+}
+
+/** What the `callback` field of tick_inside_callback names, in words. */
+function callbackWords(c: string | number | undefined): string {
+  return c === 'each' ? 'an each callback' : c === 'loop_hook' ? "a game loop's input or onTick callback" : "a system's run";
+}
+
 /** "side a: " for the diff driver's two sides, "" for a single run. */
 function side(f: Fields): string {
   return f.side === 'a' || f.side === 'b' ? `log ${f.side}: ` : '';
@@ -25,7 +43,7 @@ function side(f: Fields): string {
 
 const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   // --- systems and the scheduler (docs/systems.md, docs/scheduler.md)
-  name_invalid: (f) => `a system needs a non-empty name (got a ${f.reason} name)`,
+  name_invalid: (f) => `the system name ${nameRule(f)}; a name has 1..63 bytes, no control character, no comma, no space at either end`,
   run_invalid: (f) => `system ${q(f.system)} has no run function`,
   budget_invalid: (f) => `system ${q(f.system)} declares a budget of ${f.budget_raw} (raw Q16.16); the budget must be positive`,
   dep_spec_invalid: (f) =>
@@ -40,6 +58,13 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   dependency_cycle: (f) => `the systems' dependsOn lists form a cycle: ${chain(f.cycle)}; remove one dependency of the cycle`,
   double_writer: (f) =>
     `systems ${q(f.first_writer)} and ${q(f.second_writer)} both write ${q(f.component)}; only one system may write a component`,
+  tick_inside_callback: (f) => `a tick cannot start inside ${callbackWords(f.callback)} on the same world; return first and run it after the call`,
+  system_io_violation: (f) => {
+    const verb = f.access === 'write' ? 'writes' : f.access === 'destroy' ? 'destroys an entity with' : 'reads';
+    const need = f.access === 'write' ? 'write' : 'read';
+    return `system ${q(f.system)} ${verb} ${q(f.component)}, but declares ${f.declared === 'none' || f.declared === undefined ? 'no access to it' : `it ${f.declared}`}; declare it '${need}' in the system's io or a query term`;
+  },
+  schedule_inside_tick: () => 'the systems cannot be scheduled while a tick of this world is running; schedule before or after the tick',
   run_nested: (f) => `a tick (${f.tick}) cannot start while a system of this world is running`,
   schedule_stale: (f) => `the schedule covers ${f.scheduled_systems} systems but ${f.current_systems} are registered; schedule again after the last registration`,
   schedule_invalid: (f) => `the schedule is corrupt at slot ${f.slot} (system id ${f.id})`,
@@ -62,7 +87,8 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   iteration_write_during_read: (f) => `the live each declared ${q(f.component)} 'read'; writing it (entity ${f.entity_id}) is rejected: declare it 'write'`,
   iteration_nested: () => 'another each is live on this world; an each cannot start inside another',
   iteration_invalid: (f) => `the query is malformed (${f.reason}, ${f.count} components)`,
-  component_name_invalid: (f) => `the component name ${q(f.name)} is ${f.length} bytes; a name has 1..${f.max_length} bytes`,
+  component_name_invalid: (f) =>
+    `the component name ${q(f.name)} ${f.reason !== undefined ? nameRule(f) : `is ${f.length} bytes`}; a name has 1..${f.max_length ?? 63} bytes, no control character, no space at either end`,
   component_desc_invalid: (f) =>
     `the layout of ${q(f.name)} is rejected: ${f.reason}${f.field_name !== undefined && f.field_name !== '' ? ` at field ${q(f.field_name)}` : ''} (a C layout without padding is required: order fields largest kind first, or add explicit padding fields)`,
   component_duplicate: (f) => `a component named ${q(f.name)} is registered already (id ${f.component_id}); register each component once`,
@@ -85,6 +111,9 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
       : f.reason === 'taken' ? 'the recording was taken before it was finished'
       : `the recording failed after ${f.frames} frames (${f.reason}) and is discarded`,
   record_after_finish: (f) => `the recording is finished (${f.frames} frames); a published log is immutable`,
+  recorder_finished: () => 'the recording is finished; a published log is immutable (start a new recording)',
+  frame_too_large: (f) => `a frame of ${f.length} bytes is over the 1 MiB (1048576 bytes) a frame may hold`,
+  replay_size_cap: (f) => `the recording holds ${f.bytes} bytes and the next frame would pass its size cap of ${f.max_bytes} bytes`,
   recorder_moved_from: () => 'the recorder was moved from and records nothing',
   parse_rejected: (f) => `the bytes are not a well-formed replay log: ${f.reason} at byte ${f.offset}`,
   load_failed: (f) => `the replay log could not be read (${f.reason}${f.path !== undefined ? ` ${q(f.path)}` : ''})`,

@@ -12,7 +12,7 @@
 import { invalid } from './errors.js';
 import { describe } from './schema.js';
 
-import { fxMath } from './fx_math.js';
+import { f32 as f32Unchecked, fxMath } from './fx_math.js';
 
 /** A Q16.16 raw value (an int32). */
 export type Fx = number;
@@ -133,6 +133,39 @@ function length2(x: Fx, y: Fx): Fx {
   return sqrt(add(mul(x, x), mul(y, y)));
 }
 
+// The math functions (fx_math.ts) with the same argument check as every
+// other helper here: a non-number is LaigeError wrong_type, never a raw
+// TypeError from deep inside the computation.
+type MathFns = Readonly<Record<string, (...args: number[]) => number>>;
+function checkedMath<T extends MathFns>(prefix: string, fns: T): T {
+  const out: Record<string, (...args: number[]) => number> = {};
+  for (const [name, f] of Object.entries(fns)) {
+    const where = `${prefix}.${name}`;
+    const bad = (arg: string, v: unknown): never => {
+      throw invalid(`${where}: ${arg} must be a number, got ${describe(v)} (type ${typeof v})`, 'wrong_type',
+        { where, field: arg, type: typeof v });
+    };
+    out[name] = f.length >= 2
+      ? (a: number, b: number) => {
+        if (typeof a !== 'number') bad('a', a);
+        if (typeof b !== 'number') bad('b', b);
+        return f(a, b);
+      }
+      : (a: number) => {
+        if (typeof a !== 'number') bad('a', a);
+        return f(a);
+      };
+  }
+  return Object.freeze(out) as T;
+}
+
+/**
+ * Pinned-fp32 twins of the Q16.16 math functions (binary32 values, every
+ * step rounded with Math.fround; bit-identical to SimMath<Fp32Pinned>):
+ * docs/sim_math.md#functions.
+ */
+export const f32 = checkedMath('f32', f32Unchecked as unknown as MathFns) as unknown as typeof f32Unchecked;
+
 /**
  * Q16.16 helpers. `fx.fromFloat(1.5)` is the raw value 98304; `fx.mul(a, b)`
  * multiplies two raw values exactly as SimMath<Fpx16_16>::mul does.
@@ -140,7 +173,7 @@ function length2(x: Fx, y: Fx): Fx {
 export const fx = Object.freeze({
   // sin, cos, tan, atan2, asin, acos, exp, log, pow, hypot, floor, ceil, round
   // (fx_math.ts; docs/sim_math.md#functions).
-  ...fxMath,
+  ...checkedMath('fx', fxMath as unknown as MathFns) as unknown as typeof fxMath,
   /** Raw of the smallest value, -32768.0. */
   MIN,
   /** Raw of the largest value, 32767.99998474. */

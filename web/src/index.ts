@@ -30,7 +30,7 @@ export type { RecordOptions, ReplayIdentity, ReplayInfo, ReplayRunOptions, Repla
 export { LaigeError, ErrorCodes, errorText, errorName, MAX_ERROR_CODE } from './errors.js';
 export type { LaigeErrorCode, LaigeErrorFields } from './errors.js';
 export { fx } from './fx.js';
-export { f32 } from './fx_math.js';
+export { f32 } from './fx.js';
 export type { Fx } from './fx.js';
 export {
   Entities, NULL_ENTITY, MAX_ENTITY_ID, MAX_ENTITIES, entityId, entityGeneration, makeEntity, formatEntity, isEntityHandle,

@@ -64,9 +64,21 @@ const WORDS: Readonly<Record<string, string>> = {
   surrounding_space: 'starts or ends with a space',
 };
 
-/** @internal Throws `reason` (e.g. 'name_invalid') for a name that breaks its rule. */
-export function checkName(where: string, what: string, name: unknown, problem: string | null, reason: string): void {
+/**
+ * @internal Throws `reason` (e.g. 'name_invalid') for a name that breaks its
+ * rule. Fields: `where`, `problem` (which rule), `type` (the JS type); for a
+ * string also `name` and `length` (UTF-8 bytes), and `max_length` when it is
+ * too long, the same `length` / `max_length` the core gives
+ * (docs/errors.md#reason-component_name_invalid).
+ */
+export function checkName(where: string, what: string, name: unknown, problem: string | null, reason: string,
+  maxBytes = MAX_SYSTEM_NAME_BYTES): void {
   if (problem === null) return;
-  throw invalid(`${where}: the ${what} ${describe(name)} ${WORDS[problem] ?? 'is invalid'} (docs/typescript.md#names)`,
-    reason, { problem, type: typeof name });
+  const fields: Record<string, string | number> = { where, problem, type: typeof name };
+  if (typeof name === 'string') {
+    fields.name = name;
+    fields.length = utf8Length(name);
+    if (problem === 'too_long') fields.max_length = maxBytes;
+  }
+  throw invalid(`${where}: the ${what} ${describe(name)} ${WORDS[problem] ?? 'is invalid'} (docs/typescript.md#names)`, reason, fields);
 }

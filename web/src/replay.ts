@@ -122,13 +122,14 @@ export class ReplayRecorder implements Disposable {
     world._live(where);
     if (input !== undefined && !(input instanceof Uint8Array)) throw invalid(`${where}: input must be a Uint8Array, got ${describe(input)}`, 'wrong_type', { where, field: 'input', got: typeName(input) });
     const size = input?.length ?? 0;
-    if (size > 1 << 20) throw invalid(`${where}: input is over 1 MiB`, 'frame_too_large', { bytes: size });
+    if (size > 1 << 20) throw invalid(`${where}: input is over 1 MiB`, 'frame_too_large', { where, length: size, max_length: 1 << 20 });
     if (this.#stepping) refuseTickInside(where, world._calls, true);
     refuseTickInside(where, world._calls, world._systems.running);
     const admit = world._raw.replayWriterCanWrite(r, size);
     if (admit !== 0) {
-      throw new LaigeError(admit, `${where}: the frame cannot be recorded (${admit === 4 ? 'the size cap is reached' : 'the recorder failed or is finished'}); the tick was not run`,
-        admit === 4 ? 'replay_size_cap' : 'record_failed');
+      // The core's own reason and fields (replay_size_cap, record_failed, recorder_finished).
+      const e = coreError(admit, where);
+      throw new LaigeError(admit, `${e.detail}; the tick was not run`, e.reason, e.fields);
     }
     const before = world.systemTicksRun;
     this.#stepping = true;

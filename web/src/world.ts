@@ -22,7 +22,7 @@ import { type RunningSystem, checkAccess, checkClear } from './system_io.js';
 import { SystemRegistry, type SystemContext, type SystemQueryDecl, type SystemDef, type SystemHandle, type SystemInfo,
   type SystemRngState, type SystemTimingStats, type SystemTimingWindow } from './systems.js';
 import { CallStack, activeCallback, logHandlers, refuseDisposeInside, refuseInsideLog } from './reentrancy.js';
-import { checkName, componentNameProblem } from './names.js';
+import { checkName, componentNameProblem, MAX_COMPONENT_NAME_BYTES } from './names.js';
 
 // Symbol.dispose for runtimes that lack it (older browsers): the symbol TS
 // and Node use for `using`.
@@ -392,7 +392,7 @@ export class World implements Disposable {
     const where = `World.registerComponent(${describe(name)})`;
     const w = this._live(where);
     this._notScenario(where);
-    checkName(where, 'component name', name, componentNameProblem(name), 'component_name_invalid');
+    checkName(where, 'component name', name, componentNameProblem(name), 'component_name_invalid', MAX_COMPONENT_NAME_BYTES);
     const fields = parseSchema(where, schema);
     const r = this._raw.worldRegisterComponent(w, name, fields);
     this._mem.sync();
