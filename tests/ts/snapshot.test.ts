@@ -117,6 +117,38 @@ describe('snapshot round trip (TypeScript systems)', () => {
   });
 });
 
+describe('query caches after a restore', () => {
+  it('a query object and world.each see the archetypes a restore left, also once their ids name other sets', () => {
+    const w = sim.createWorld({ capacity: 64 });
+    const A = w.registerComponent('A', { v: 'i32' });
+    const B = w.registerComponent('B', { v: 'i32' });
+    const D = w.registerComponent('D', { v: 'i32' });
+    const e0 = w.create();
+    w.add(e0, A, { v: 1 });
+    const at = w.snapshot();
+    const q = w.query({ d: D.read });
+    const viaQuery = () => { const out: number[] = []; q.each((e, { d }) => { out.push(e, d.v); }); return out; };
+    const viaEach = () => { const out: number[] = []; w.each([D], ['read'], (e, d) => { out.push(e, d.v); }); return out; };
+    const e1 = w.create();
+    w.add(e1, D, { v: 7 }); // {D} gets archetype 2; both caches match it
+    expect(viaQuery()).toEqual([e1, 7]);
+    expect(viaEach()).toEqual([e1, 7]);
+    w.restore(at);
+    expect(w.archetypeCount).toBe(1);
+    expect(viaQuery()).toEqual([]);
+    expect(viaEach()).toEqual([]);
+    const e2 = w.create();
+    w.add(e2, B, { v: 3 }); // {B} now has id 2 (it was {D}'s)
+    const e3 = w.create();
+    w.add(e3, D, { v: 9 }); // {D}: id 3
+    expect(w.archetypeOf(e2)).toBe(2);
+    expect(viaQuery()).toEqual([e3, 9]);
+    expect(viaEach()).toEqual([e3, 9]);
+    expect(q.count()).toBe(1);
+    w.dispose();
+  });
+});
+
 describe('bad bytes change nothing', () => {
   it('truncated, flipped, trailing, another version, another setup, not bytes', () => {
     const { w: src } = tsWorld();
