@@ -59,11 +59,7 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   double_writer: (f) =>
     `systems ${q(f.first_writer)} and ${q(f.second_writer)} both write ${q(f.component)}; only one system may write a component`,
   tick_inside_callback: (f) => `a tick cannot start inside ${callbackWords(f.callback)} on the same world; return first and run it after the call`,
-  system_io_violation: (f) => {
-    const verb = f.access === 'write' ? 'writes' : f.access === 'destroy' ? 'destroys an entity with' : 'reads';
-    const need = f.access === 'write' ? 'write' : 'read';
-    return `system ${q(f.system)} ${verb} ${q(f.component)}, but declares ${f.declared === 'none' || f.declared === undefined ? 'no access to it' : `it ${f.declared}`}; declare it '${need}' in the system's io or a query term`;
-  },
+
   schedule_inside_tick: () => 'the systems cannot be scheduled while a tick of this world is running; schedule before or after the tick',
   run_nested: (f) => `a tick (${f.tick}) cannot start while a system of this world is running`,
   schedule_stale: (f) => `the schedule covers ${f.scheduled_systems} systems but ${f.current_systems} are registered; schedule again after the last registration`,

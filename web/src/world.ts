@@ -30,129 +30,14 @@ if (typeof (Symbol as { dispose?: symbol }).dispose !== 'symbol') {
   Object.defineProperty(Symbol, 'dispose', { value: Symbol.for('nodejs.dispose') });
 }
 
-/** World::Options: every field of the C++ options. */
-export interface WorldOptions {
-  /** The scene budget: the most entities live at once (1..65536). */
-  capacity: number;
-  /** The per-frame component churn budget; 0 disables it. Default 256. */
-  churnPerFrameBudget?: number;
-  /** The master PRNG seed (a bigint, 0..2^64-1). Default 0n. */
-  seed?: bigint;
-  /** Per-system PRNG substreams (replayable runs). Default true. */
-  deterministic?: boolean;
-}
-
-/** The entity storage's accounting snapshot (EntityStats). */
-export interface EntityStats {
-  capacity: number;
-  inUse: number;
-  peakInUse: number;
-  totalCreated: number;
-  totalDestroyed: number;
-  bytesCapacity: number;
-  bytesInUse: number;
-}
-
-/** The guardrail snapshot (GuardrailStats: entity budget levels, churn). */
-export interface GuardrailStats {
-  capacity: number;
-  entityCount: number;
-  /** 0, 25, 50 or 100. */
-  entityBudgetLevel: number;
-  /** Warn counts of the 25%, 50% and 100% levels. */
-  entityBudgetWarns: [number, number, number];
-  frameChurn: number;
-  churnPerFrameBudget: number;
-  churnWarns: number;
-}
-
-/** The archetype storage's accounting snapshot (ArchetypeStats). */
-export interface ArchetypeStats {
-  archetypeCount: number;
-  rowsLive: number;
-  rowsReserved: number;
-  bytesReserved: number;
-  totalAdds: number;
-  totalRemoves: number;
-  totalArchetypeGrowth: number;
-  totalReservations: number;
-  totalRowShifts: number;
-  totalDestroyDetaches: number;
-  bytesScratch: number;
-}
-
-/** One difference between two worlds' live state (World.stateDiff). */
-export interface StateDiffItem {
-  /** The entity slot (not the handle). */
-  slot: number;
-  /** The component id; 0 = the entity is live on one side only (or with different generations). */
-  componentId: number;
-  /** The component's name ('' for a presence item). */
-  component: string;
-  size: number;
-  presentInA: boolean;
-  presentInB: boolean;
-  /** A copy of A's bytes, or null. */
-  bytesA: Uint8Array | null;
-  /** A copy of B's bytes, or null. */
-  bytesB: Uint8Array | null;
-}
-
-/** What World.stateDiff returns: the exact total and the first maxItems items. */
-export interface StateDiff {
-  total: number;
-  items: StateDiffItem[];
-}
-
-/** Any registered component. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyComponent = Component<any>;
-/** One access per listed component. */
-export type AccessList<C extends readonly AnyComponent[]> = { readonly [I in keyof C]: Access };
-/** The schema of a component. */
-export type SchemaOf<C> = C extends Component<infer S> ? S : never;
-/** The callback arguments of `each`: a Ref for 'write', a ReadRef for 'read'. */
-export type Refs<C extends readonly AnyComponent[], A extends readonly Access[]> = {
-  -readonly [I in keyof C]: I extends keyof A ? (A[I] extends 'write' ? Ref<SchemaOf<C[I]>> : ReadRef<SchemaOf<C[I]>>) : never;
-};
-
-const MAX_U32 = 0xffffffff;
-
-/** @internal Validates a u32 option/argument. */
-export function u32(where: string, v: unknown, min = 0, max = MAX_U32): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
-    throw invalid(`${where}: expected an integer in ${min}..${max}, got ${describe(v)}${typeof v === 'bigint' ? ' (a bigint where a number is expected)' : ''}`,
-      typeof v === 'number' ? 'out_of_range' : 'wrong_type', { ...whereField(where), got: typeof v === 'number' ? v : typeName(v), min, max });
-  }
-  return v;
-}
-
-/** @internal Validates a u64 given as a bigint. */
-export function u64(where: string, v: unknown): bigint {
-  if (typeof v !== 'bigint') {
-    throw invalid(`${where}: expected a bigint in 0n..2n**64n-1n, got ${describe(v)}${typeof v === 'number' ? ' (a number where a bigint is expected)' : ''}`,
-      'wrong_type', { ...whereField(where), got: typeName(v), expected: 'bigint' });
-  }
-  if (v < 0n || v > 0xffffffffffffffffn) throw invalid(`${where}: ${v}n is outside 0n..2n**64n-1n`, 'out_of_range', { ...whereField(where), got: `${v}n` });
-  return v;
-}
-
-/** @internal A tick: a non-negative safe integer number, or a bigint. */
-export function tickOf(where: string, v: unknown): bigint {
-  if (typeof v === 'number') {
-    if (!Number.isSafeInteger(v) || v < 0) throw invalid(`${where}: a tick is a non-negative integer, got ${v}`, 'out_of_range', { ...whereField(where), field: 'tick', got: v });
-    return BigInt(v);
-  }
-  if (typeof v === 'bigint') return u64(where, v);
-  throw invalid(`${where}: a tick is a number or a bigint, got ${describe(v)}`, 'wrong_type', { ...whereField(where), field: 'tick', got: typeName(v) });
-}
-
-function lo(v: bigint): number {
-  return Number(v & 0xffffffffn);
-}
-function hi(v: bigint): number {
-  return Number(v >> 32n);
-}
+export type {
+  WorldOptions, EntityStats, GuardrailStats, ArchetypeStats, StateDiffItem, StateDiff, AnyComponent, AccessList, SchemaOf, Refs,
+} from './world_types.js';
+import type {
+  WorldOptions, EntityStats, GuardrailStats, ArchetypeStats, StateDiff, AnyComponent, AccessList, Refs,
+} from './world_types.js';
+export { u32, u64, tickOf } from './args.js';
+import { MAX_U32, u32, u64, tickOf, lo, hi } from './args.js';
 
 /** @internal What a World needs from its module (implemented by Laige). */
 export interface Host {

@@ -6,7 +6,7 @@
 // counts allocations registers a function returning the running total, and
 // GameLoop reads it around every tick in builds with LAIGE_DEBUG_ASSERTS
 // (docs/game_loop.md, the no-allocation rule of a tick). With no counter registered, or in release
-// and wasm builds, there is no check and no cost. docs/game_loop.md#tick-allocates-nothing.
+// and wasm builds, there is no check and no cost. `docs/game_loop.md#tick-allocates-nothing`.
 #pragma once
 
 #include <cstdint>

@@ -379,7 +379,7 @@ template <class T>
 /// (the listed member bytes must sum to sizeof(T)); a member listed twice;
 /// an over-aligned T; members listed for an empty struct or none for a
 /// non-empty one; marking T twice (a redefinition). The registered name is
-/// the spelling of T. docs/component_registry.md#the-mark.
+/// the spelling of T. `docs/component_registry.md#the-mark`.
 #define LAIGE_COMPONENT(T, ...)                                                                   \
   [[maybe_unused]] constexpr ::laige::detail::ComponentMeta<LAIGE_DETAIL_COUNT(__VA_ARGS__)>      \
   laige_component_meta_(const T*) noexcept {                                                      \

@@ -15,7 +15,7 @@
 // and Entity handles are safe, as is every LAIGE_COMPONENT type (its mark
 // checks its members); any other struct is safe once marked with
 // LAIGE_DETERMINISM_SAFE, which checks every member type at the mark.
-// docs/systems.md#determinism.
+// `docs/systems.md#determinism`.
 #pragma once
 
 #include <cstdint>

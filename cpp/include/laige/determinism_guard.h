@@ -1,5 +1,5 @@
 // laige/determinism_guard.h - refuses to compile under a floating-point mode
-// that changes the result of + - * / or sqrt (docs/sim_math.md#flags).
+// that changes the result of + - * / or sqrt (`docs/sim_math.md#flags`).
 //
 // Every laige header reaches this file (through fpx16_16.h and
 // sim_math.h), so a translation unit that includes any of them and is built

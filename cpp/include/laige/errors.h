@@ -49,7 +49,7 @@ struct ErrorEntry {
   const char* why;
   /// Field 4: how a caller fixes it.
   const char* fix;
-  /// Field 5: the documentation anchor, e.g. "docs/errors.md#invalid-argument".
+  /// Field 5: the documentation anchor, e.g. "`docs/errors.md#invalid-argument`".
   const char* docAnchor;
   /// The whole 5-field line, pre-rendered: "{code} | {what} | {why} | {fix} | {doc_anchor}".
   const char* text;

@@ -8,7 +8,7 @@
 // copies the window into the scratch buffer and sorts it, O(n log n), still
 // without allocating. Recording past the capacity drops the oldest sample;
 // totalRecorded() keeps counting every sample ever recorded, so the
-// truncation is observable. docs/system_timing.md#the-rolling-window.
+// truncation is observable. `docs/system_timing.md#the-rolling-window`.
 #pragma once
 
 #include <cstdint>

@@ -23,14 +23,14 @@
 // in-place writes of Reads/Optional<T> components are rejected. Inside a
 // running system, every term's component must be in the system's declared
 // io, and a Writes/Optional<T, Write> term needs it declared Write
-// (system_io_violation, docs/query.md#system-access).
+// (system_io_violation, `docs/query.md#system-access`).
 //
 // Cost: a call is one out-of-line begin (the nested check, the io check in
 // a system, the archetypes created since the last call tested, dirty
 // matched archetypes normalised, the guard installed) and one end; the
 // walk itself is inline, per matched archetype a few loads, per row one
 // callback (inlined; `pos += vel` vectorises). No allocation ever: the
-// cache is a fixed-size member of the query (docs/query.md#cost).
+// cache is a fixed-size member of the query (`docs/query.md#cost`).
 #pragma once
 
 #include <array>
@@ -304,7 +304,7 @@ Status World::each(Fn&& fn, Tags... /*tags*/) {
     const detail::IterationEnd end{this};
     // An entity created by the callback (in a fresh or a recycled slot,
     // below or above the cursor) is not visited
-    // (docs/query.md#entities-created-during-an-iteration).
+    // (`docs/query.md#entities-created-during-an-iteration`).
     const detail::SlotView v = slotView();
     for (std::uint32_t id = 0; id < v.highWater; ++id) {
       if (v.living[id] != 0 && v.bornIn[id] != v.serial) {
@@ -314,7 +314,7 @@ Status World::each(Fn&& fn, Tags... /*tags*/) {
     return st;
   } else {
     // The same walk as Query<Reads/Writes...>, over a cache the world keeps
-    // per listed type list (docs/query.md#world-each).
+    // per listed type list (`docs/query.md#world-each`).
     using L = detail::TermList<std::conditional_t<detail::kAccessOf<Tags> == Access::Write,
                                                   Writes<Ts>, Reads<Ts>>...>;
     std::uint32_t types[] = {detail::componentTypeIndexOf<detail::ComponentKey<Ts>>()...};

@@ -1,6 +1,6 @@
 // laige/replay_diff.h - diffReplays: run two replay logs in lock step and
 // report where, and in which entity components, they first diverge
-// (docs/replay.md; componentStateHash and stateDiff: docs/determinism.md#the-state-hash).
+// (docs/replay.md; componentStateHash and stateDiff: `docs/determinism.md#the-state-hash`).
 //
 // The walk compares World::componentStateHash after every tick, not the full
 // stateHash: the per-system PRNG substreams are a function of the seed, so
@@ -9,7 +9,7 @@
 // divergence is what a person debugging a desync wants; the full-state
 // difference is still tracked and reported (fullStateDivergent). At the
 // divergent tick World::stateDiff lists the differing (entity, component)
-// pairs, bounded, with the exact total. docs/replay.md#diff.
+// pairs, bounded, with the exact total. `docs/replay.md#diff`.
 #pragma once
 
 #include <cstdint>

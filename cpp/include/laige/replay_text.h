@@ -5,7 +5,7 @@
 // Both parsers are strict and bounded - they read files a person or a CI
 // job hands them, so anything outside the grammar is an error with a
 // stable reason and a position, never a guess - and both live in the core
-// so the same code is tested natively and in wasm. docs/replay.md#config.
+// so the same code is tested natively and in wasm. `docs/replay.md#config`.
 #pragma once
 
 #include <cstddef>

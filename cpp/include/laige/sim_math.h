@@ -7,7 +7,7 @@
 // it is reproducible only within one build and ISA, never under -ffast-math
 // and friends (laige/determinism_guard.h rejects them). Its products are
 // kept from being fused into FMAs by the backend itself, whatever the
-// consumer's -ffp-contract (docs/sim_math.md#flags). The backend is picked
+// consumer's -ffp-contract (`docs/sim_math.md#flags`). The backend is picked
 // once at compile time; all operations are static, inline and noexcept. No
 // libm transcendental appears anywhere (glibc and the wasm libc differ on
 // them); deterministic sin, exp, ... are in laige/sim_math_fn.h. See

@@ -4,7 +4,7 @@
 // (web/src/fx_math.ts: fx.sin ..., f32.sin ...). Built from + - * / sqrt and
 // integer operations only; no libm. Call them as SimMath<Fpx16_16>::sin(x)
 // or SimMath<Fp32Pinned>::sin(x) (sim_math.h mixes them in). Accuracy,
-// method, cost and special cases: docs/sim_math.md#functions.
+// method, cost and special cases: `docs/sim_math.md#functions`.
 #pragma once
 
 #include "laige/detail/sim_math_fn_f32.h"

@@ -7,7 +7,7 @@
 // target (native and wasm), and restore() makes a world indistinguishable
 // from the one the snapshot was taken of (the same hashes, handles and
 // archetype ids from then on). The layout is spelled out in
-// docs/snapshots.md#format; this header holds the numbers a reader needs.
+// `docs/snapshots.md#format`; this header holds the numbers a reader needs.
 #pragma once
 
 #include <cstddef>
@@ -18,9 +18,9 @@ namespace laige {
 
 /// The first 8 bytes of every snapshot.
 inline constexpr std::uint8_t kSnapshotMagic[8] = {'L', 'A', 'I', 'G', 'S', 'N', 'A', 'P'};
-/// The format version this build writes and reads (docs/snapshots.md#limits).
+/// The format version this build writes and reads (`docs/snapshots.md#limits`).
 inline constexpr std::uint32_t kSnapshotFormatVersion = 1;
-/// The fixed header's size in bytes (docs/snapshots.md#format).
+/// The fixed header's size in bytes (`docs/snapshots.md#format`).
 inline constexpr std::uint32_t kSnapshotHeaderBytes = 64;
 /// The header offset of the total byte count (u64).
 inline constexpr std::uint32_t kSnapshotTotalOffset = 16;

@@ -1,6 +1,6 @@
 // laige/state_hash.h - the deterministic state hash, the component-state
 // hash and the bounded state diff of a World
-// (docs/determinism.md#the-state-hash).
+// (`docs/determinism.md#the-state-hash`).
 //
 // The three are declared on World (world.h); this header holds the diff
 // item, the stateDiff template and the FNV constants the stream uses.

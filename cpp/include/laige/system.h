@@ -93,7 +93,7 @@ struct Io {
 /// declares every term's component of the listed Query<...> types, Write
 /// for Writes<T> and Optional<T, Write> terms, Read for every other term
 /// (Reads, With, Without, Optional: the system reads them, if only their
-/// presence). docs/query.md#system-access.
+/// presence). `docs/query.md#system-access`.
 template <class... Queries>
 struct QueryIo {};
 

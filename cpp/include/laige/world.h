@@ -308,7 +308,7 @@ class World {
   /// ecs/iteration_nested; inside a running system, an id outside the
   /// system's declared io or a Write access of a component it declared
   /// Read -> misuse assert / InvalidArgument reason system_io_violation
-  /// (docs/query.md#system-access); mismatched lengths, more than
+  /// (`docs/query.md#system-access`); mismatched lengths, more than
   /// kMaxArchetypeComponents ids, an id listed twice or an Access outside
   /// the enum -> InvalidArgument + warn ecs/iteration_invalid. An
   /// unregistered id matches nothing. Moved-from world -> InvalidArgument.
@@ -396,7 +396,7 @@ class World {
   /// on this world) or `system` (one of its systems is running). Every
   /// tick-running call (runSystems, GameLoop::frame/frameAt/step,
   /// ScenarioRun::step, runReplay, diffReplays) checks it before any side
-  /// effect (reentrancy.cpp; docs/systems.md#re-entrancy). O(1), no
+  /// effect (reentrancy.cpp; `docs/systems.md#re-entrancy`). O(1), no
   /// allocation, no log.
   [[nodiscard]] Status tickAllowed() const noexcept;
   /// Completed runSystems calls since construction (SystemContext::tick of
@@ -419,7 +419,7 @@ class World {
   /// moved-from world). O(archetypes x components), no allocation, const.
   [[nodiscard]] std::size_t snapshotSize() const noexcept;
   /// Writes the whole authoritative state into `out` (the portable format
-  /// of docs/snapshots.md#format; the first snapshotSize() bytes). Errors,
+  /// of `docs/snapshots.md#format`; the first snapshotSize() bytes). Errors,
   /// nothing written: a moved-from world -> InvalidArgument world_moved_from;
   /// `out` shorter than snapshotSize() -> BudgetExhausted
   /// snapshot_buffer_too_small (fields needed, given). Normalises the
@@ -432,7 +432,7 @@ class World {
   /// restore_inside_callback; MalformedInput snapshot_truncated /
   /// snapshot_trailing_bytes / snapshot_corrupt; InvalidArgument
   /// snapshot_version / snapshot_setup_mismatch; BudgetExhausted
-  /// snapshot_alloc_failed (docs/snapshots.md#errors). Allocates only when
+  /// snapshot_alloc_failed (`docs/snapshots.md#errors`). Allocates only when
   /// an archetype must be created or grown; truncates the archetypes created
   /// after the snapshot and then bumps structureEpoch(). O(bytes + capacity).
   Status restore(std::span<const std::uint8_t> bytes) noexcept;
@@ -442,7 +442,7 @@ class World {
   [[nodiscard]] std::uint64_t structureEpoch() const noexcept;
 
   // --- State hash and diff (laige/state_hash.h;
-  // docs/determinism.md#the-state-hash) -------------------------------------
+  // `docs/determinism.md#the-state-hash`) -------------------------------------
 
   /// FNV-1a-64 of the authoritative sim state after `tick` completed ticks:
   /// tick, live count, live handles, non-empty archetypes (signature order,

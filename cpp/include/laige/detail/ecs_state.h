@@ -10,7 +10,7 @@
 // read: it sorts the tail by slot id (slot ids are unique, so the sort's
 // stability never matters), merges it with the prefix into a permutation,
 // and gathers every column through preallocated scratch.
-// docs/archetype.md#deferred-ordering.
+// `docs/archetype.md#deferred-ordering`.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 // laige/detail/fp_barrier.h - the anti-FMA barrier of the pinned fp32
 // backend (sim_math.h) and of the fp32 functions (sim_math_fn.h):
-// docs/sim_math.md#flags.
+// `docs/sim_math.md#flags`.
 #pragma once
 
 #include "laige/determinism_guard.h"
@@ -31,7 +31,7 @@ namespace laige::detail {
 /// AArch64: a SIMD register, elsewhere: memory), which stops the compiler
 /// from packing the x and y products of a vector into one SIMD multiply
 /// (about +15 % on the float scenario at -O2 -march=native without the CMake
-/// package's flags; docs/sim_math.md#cost).
+/// package's flags; `docs/sim_math.md#cost`).
 /// The identity where the target has no FMA (LAIGE_DETAIL_TARGET_HAS_FMA).
 /// Not usable in constant evaluation (callers test std::is_constant_evaluated()).
 inline float opaqueFloat(float v) noexcept {

@@ -8,7 +8,7 @@
 // archetypes [1, archetypesSeen), stays right for ever: a call only tests
 // the archetypes created since the previous call (one comparison when none
 // were), across clear() (rows go, archetypes stay) and world moves (the
-// state the cache is keyed on moves with the world). docs/query.md#the-cache.
+// state the cache is keyed on moves with the world). `docs/query.md#the-cache`.
 #pragma once
 
 #include <cstdint>

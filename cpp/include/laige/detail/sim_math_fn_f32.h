@@ -1,5 +1,5 @@
 // laige/detail/sim_math_fn_f32.h - sin, cos, ..., round for the pinned
-// binary32 backend (docs/sim_math.md#functions). Reached through
+// binary32 backend (`docs/sim_math.md#functions`). Reached through
 // SimMath<Fp32Pinned>::sin etc.
 //
 // Method: the float input is widened to binary64 (exact), the function is
@@ -161,7 +161,7 @@ struct F32FnCore {
   }
 };
 
-/// The fp32 functions SimMath<Fp32Pinned> offers (docs/sim_math.md#functions).
+/// The fp32 functions SimMath<Fp32Pinned> offers (`docs/sim_math.md#functions`).
 /// noexcept, allocation-free, no libm: binary64 + - * / sqrt inside.
 struct F32MathFunctions {
  private:

@@ -1,5 +1,5 @@
 // laige/detail/sim_math_fn_fixed.h - sin, cos, ..., round for Q16.16, in
-// integers only (docs/sim_math.md#functions). Reached through
+// integers only (`docs/sim_math.md#functions`). Reached through
 // SimMath<Fpx16_16>::sin etc. (sim_math.h includes laige/sim_math_fn.h).
 //
 // Method: every function computes on int64 values whose magnitude stays
@@ -181,7 +181,7 @@ struct FixedFnCore {
   static constexpr std::int32_t kFpxRawMin = -2147483647 - 1;
 };
 
-/// The Q16.16 functions SimMath<Fpx16_16> offers (docs/sim_math.md#functions).
+/// The Q16.16 functions SimMath<Fpx16_16> offers (`docs/sim_math.md#functions`).
 /// All constexpr, noexcept, allocation-free; integer operations only.
 struct FixedMathFunctions {
  private:

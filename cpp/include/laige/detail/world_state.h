@@ -79,7 +79,7 @@ struct WorldState {
   SystemRegistry systems;
 
   // Entities created during an iteration are not visited by it
-  // (docs/query.md#entities-created-during-an-iteration): per slot, the
+  // (`docs/query.md#entities-created-during-an-iteration`): per slot, the
   // serial of the iteration that was live when the slot's entity was
   // created (0 = none); allocated here so create() and each<>() never do.
   std::unique_ptr<std::uint32_t[]> bornIn;
