@@ -64,6 +64,7 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   run_nested: (f) => `a tick (${f.tick}) cannot start while a system of this world is running`,
   schedule_stale: (f) => `the schedule covers ${f.scheduled_systems} systems but ${f.current_systems} are registered; schedule again after the last registration`,
   schedule_invalid: (f) => `the schedule is corrupt at slot ${f.slot} (system id ${f.id})`,
+  system_io_violation: (f) => `system ${q(f.system)} may not ${f.access} ${q(f.component)}: its io declares it ${f.declared === 'none' ? 'not at all' : `'${f.declared}'`} (declare it 'write' to change it)`,
   world_moved_from: () => 'the world was moved from and is empty',
 
   // --- entities, components, iteration (docs/entity.md, docs/archetype.md, docs/query.md)
