@@ -1,6 +1,6 @@
 // snapshot_restore.cpp - World::restore: validates a snapshot completely,
 // stages every allocation it needs, and only then writes (so a failure at
-// any step changes nothing). docs/snapshots.md#restore.
+// any step changes nothing). docs/snapshots.md#validation.
 #include <bit>
 #include <cstring>
 

@@ -117,6 +117,38 @@ describe('snapshot round trip (TypeScript systems)', () => {
   });
 });
 
+describe('query caches after a restore', () => {
+  it('a query object and world.each see the archetypes a restore left, also once their ids name other sets', () => {
+    const w = sim.createWorld({ capacity: 64 });
+    const A = w.registerComponent('A', { v: 'i32' });
+    const B = w.registerComponent('B', { v: 'i32' });
+    const D = w.registerComponent('D', { v: 'i32' });
+    const e0 = w.create();
+    w.add(e0, A, { v: 1 });
+    const at = w.snapshot();
+    const q = w.query({ d: D.read });
+    const viaQuery = () => { const out: number[] = []; q.each((e, { d }) => { out.push(e, d.v); }); return out; };
+    const viaEach = () => { const out: number[] = []; w.each([D], ['read'], (e, d) => { out.push(e, d.v); }); return out; };
+    const e1 = w.create();
+    w.add(e1, D, { v: 7 }); // {D} gets archetype 2; both caches match it
+    expect(viaQuery()).toEqual([e1, 7]);
+    expect(viaEach()).toEqual([e1, 7]);
+    w.restore(at);
+    expect(w.archetypeCount).toBe(1);
+    expect(viaQuery()).toEqual([]);
+    expect(viaEach()).toEqual([]);
+    const e2 = w.create();
+    w.add(e2, B, { v: 3 }); // {B} now has id 2 (it was {D}'s)
+    const e3 = w.create();
+    w.add(e3, D, { v: 9 }); // {D}: id 3
+    expect(w.archetypeOf(e2)).toBe(2);
+    expect(viaQuery()).toEqual([e3, 9]);
+    expect(viaEach()).toEqual([e3, 9]);
+    expect(q.count()).toBe(1);
+    w.dispose();
+  });
+});
+
 describe('bad bytes change nothing', () => {
   it('truncated, flipped, trailing, another version, another setup, not bytes', () => {
     const { w: src } = tsWorld();
@@ -181,5 +213,29 @@ describe('bad bytes change nothing', () => {
     expect(v.systemTicksRun).toBe(0);
     w.dispose();
     v.dispose();
+  });
+
+  it('snapshot and restore inside a log handler are refused (the logging call is still working on the storage)', () => {
+    const w = sim.createWorld({ capacity: 16 });
+    w.registerComponent('P', { x: 'i32' });
+    for (let i = 0; i < 3; i++) w.create();
+    const at = w.snapshot();
+    const before = w.stateHash(0);
+    const seen: string[] = [];
+    sim.setLogRateLimiting(false); // earlier worlds of this file logged the same event
+    sim.onLog(() => {
+      seen.push(reason(() => w.restore(at)), reason(() => w.snapshot()), reason(() => w.snapshotInto(new Uint8Array(4096))));
+    });
+    try {
+      w.create(); // the 4th of 16: entity_budget_25 is logged inside create()
+    } finally {
+      sim.onLog(null);
+      sim.setLogRateLimiting(true);
+    }
+    expect(seen.slice(0, 3)).toEqual(['call_inside_log_handler', 'call_inside_log_handler', 'call_inside_log_handler']);
+    expect(w.entityCount).toBe(4);
+    w.restore(at);
+    expect(w.stateHash(0)).toBe(before);
+    w.dispose();
   });
 });

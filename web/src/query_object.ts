@@ -82,6 +82,8 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
   readonly #class = new Uint8Array(257);
   readonly #mask = new Uint16Array(257);
   #seen = 1;
+  /** The world's _structureEpoch the classification belongs to (a restore may re-use archetype ids). */
+  #epoch = 0;
   readonly #matched: number[] = [];
   #cur = new Uint32Array(64);
   #lastFn: unknown = null;
@@ -296,14 +298,26 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
   }
 
   #classOf(a: number): number {
+    if (this.#epoch !== this.#world._structureEpoch) this.#forget();
     if (a >= this.#seen) this.#extend();
     return this.#class[a]!;
+  }
+
+  // Drops every classification: a restore cut the archetype list back, so
+  // an id may name another component set now (docs/snapshots.md#guarantees).
+  #forget(): void {
+    this.#class.fill(0);
+    this.#mask.fill(0);
+    this.#matched.length = 0;
+    this.#seen = 1;
+    this.#epoch = this.#world._structureEpoch;
   }
 
   // Classifies the archetypes created since the last look (archetypes are
   // never destroyed and keep their ids, also across World.clear).
   #extend(): void {
     const world = this.#world;
+    if (this.#epoch !== world._structureEpoch) this.#forget();
     const w = world._ptr;
     const last = Math.min(world._raw.worldArchetypeCount(w), 256); // ids 1..count
     for (let a = this.#seen; a <= last; a++) {

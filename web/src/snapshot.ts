@@ -80,6 +80,8 @@ export function restoreWorld(world: World, bytes: Uint8Array): void {
     m.sync();
     check(code, where);
   });
-  // Component values changed under any column view a caller kept.
+  // Component values changed under any column view a caller kept; archetype
+  // ids may name other sets when the restore cut the list back.
   m.epoch++;
+  world._structureEpoch = world._raw.worldStructureEpoch(w);
 }

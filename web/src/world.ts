@@ -65,6 +65,8 @@ export class World implements Disposable {
   #handles = 0;
   /** @internal The queries World.each and eachChunk run on, per shape (query.ts). */
   readonly _eachQueries = new Map<number | string, AnyQuery>();
+  /** @internal The core's structureEpoch as of the last restore: query caches keyed by archetype id rebuild when it changes (snapshot.ts). */
+  _structureEpoch = 0;
   /** @internal The TypeScript system whose run is on the stack (system_io.ts), or null. */
   _sys: RunningSystem | null = null;
   /** @internal The read terms of the live each by component id, or null. */

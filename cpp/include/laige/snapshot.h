@@ -18,7 +18,7 @@ namespace laige {
 
 /// The first 8 bytes of every snapshot.
 inline constexpr std::uint8_t kSnapshotMagic[8] = {'L', 'A', 'I', 'G', 'S', 'N', 'A', 'P'};
-/// The format version this build writes and reads (`docs/snapshots.md#versions`).
+/// The format version this build writes and reads (`docs/snapshots.md#limits`).
 inline constexpr std::uint32_t kSnapshotFormatVersion = 1;
 /// The fixed header's size in bytes (`docs/snapshots.md#format`).
 inline constexpr std::uint32_t kSnapshotHeaderBytes = 64;
