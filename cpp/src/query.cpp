@@ -205,7 +205,7 @@ Status World::beginIteration(std::span<const ComponentTypeId> ids, std::span<con
       for (const ComponentTypeId c : ids) all = all && a.colOf[c] != 0;
       for (const ComponentTypeId c : without) all = all && (c > kMaxComponentTypes || a.colOf[c] == 0);
       if (!all) continue;
-      detail::normalize(s, a);  // the ordered read: slot order restored here
+      if (a.dirty()) detail::normalize(s, a);  // the ordered read: slot order restored here
       g.matched.insert(a.id);
       ++g.matchedCount;
     }
@@ -232,6 +232,34 @@ std::uint32_t World::iterationArchetypeCount() const noexcept {
 ArchetypeId World::iterationArchetype(std::uint32_t index) const noexcept {
   if (!s_ || !s_->ecs.guard.active || index >= s_->ecs.guard.matchedCount) return kNoArchetype;
   return detail::nthMember(s_->ecs.guard.matched, index);
+}
+
+std::uint32_t World::iterationCursorTable(std::span<const ComponentTypeId> ids, std::uintptr_t* out,
+                                          std::uint32_t max) const noexcept {
+  if (!s_ || !s_->ecs.guard.active) return 0;
+  const detail::EcsState& s = s_->ecs;
+  const detail::IterationGuard& g = s.guard;
+  const std::size_t stride = 3 + ids.size();
+  std::uint32_t k = 0;
+  for (std::uint32_t word = 0; word < 4; ++word) {
+    std::uint64_t bits = g.matched.words[word];
+    while (bits != 0 && k < max) {
+      const std::uint32_t aid = word * 64 + static_cast<std::uint32_t>(std::countr_zero(bits)) + 1;
+      bits &= bits - 1;
+      const detail::Archetype& a = *s.archetypes[aid];
+      std::uintptr_t* row = out + k * stride;
+      row[0] = aid;
+      row[1] = a.rowCount;
+      row[2] = reinterpret_cast<std::uintptr_t>(a.slots);
+      for (std::size_t i = 0; i < ids.size(); ++i) {
+        const ComponentTypeId c = ids[i];
+        const std::uint32_t col = c == 0 || c > kMaxComponentTypes ? 0u : a.colOf[c];
+        row[3 + i] = col == 0 ? 0u : reinterpret_cast<std::uintptr_t>(a.cols[col - 1].data);
+      }
+      ++k;
+    }
+  }
+  return g.matchedCount;
 }
 
 detail::SlotView World::slotView() const noexcept {

@@ -402,6 +402,54 @@ TEST(Query, TheJsDrivenGuard) {
   EXPECT_FALSE(w.isIterating());
 }
 
+// The one-pass cursor table (the TypeScript each's begin) holds what the
+// per-archetype accessors give, truncates at `max` but counts all, and
+// writes nothing without a live iteration.
+TEST(Query, IterationCursorTableMatchesTheAccessors) {
+  World w = makeWorld();
+  spawn(w, true, true, false, 1);
+  spawn(w, true, false, false, 2);
+  spawn(w, true, false, false, 3);
+  spawn(w, true, true, true, 4);
+  spawn(w, false, true, false, 5);  // not matched
+  std::uintptr_t table[4 * 6] = {};
+  const ComponentTypeId cols[] = {1, 2, 999};  // Pos, Vel (absent in some), out of range
+  EXPECT_EQ(w.iterationCursorTable(cols, table, 4), 0u);
+  EXPECT_EQ(table[0], 0u);
+  const ComponentTypeId ids[] = {1};
+  const Access access[] = {Access::Read};
+  ASSERT_TRUE(w.beginIteration(ids, access).ok());
+  std::uint32_t count = 0;
+  {
+    test::AllocationWindow window;
+    count = w.iterationCursorTable(cols, table, 4);
+    EXPECT_EQ(window.allocations(), 0u);
+  }
+  ASSERT_EQ(count, 3u);
+  ASSERT_EQ(count, w.iterationArchetypeCount());
+  for (std::uint32_t k = 0; k < count; ++k) {
+    const std::uintptr_t* row = table + k * 6;
+    const ArchetypeId a = w.iterationArchetype(k);
+    EXPECT_EQ(row[0], a);
+    EXPECT_EQ(row[1], w.archetypeRowCount(a));
+    EXPECT_EQ(row[2], reinterpret_cast<std::uintptr_t>(w.archetypeSlots(a)));
+    EXPECT_EQ(row[3], reinterpret_cast<std::uintptr_t>(w.archetypeColumn(a, 1)));
+    EXPECT_EQ(row[4], reinterpret_cast<std::uintptr_t>(w.archetypeColumn(a, 2)));
+    EXPECT_EQ(row[5], 0u);
+  }
+  EXPECT_EQ(table[0 * 6 + 1], 2u);  // {Pos} (archetype 1, made on the way to {Pos, Vel}): two rows
+  EXPECT_EQ(table[0 * 6 + 4], 0u);  // and no Vel column
+  EXPECT_EQ(table[1 * 6 + 1], 1u);  // {Pos, Vel}
+  EXPECT_NE(table[1 * 6 + 4], 0u);
+  std::uintptr_t small[2 * 6] = {};
+  small[6] = 77;
+  EXPECT_EQ(w.iterationCursorTable(cols, small, 1), 3u);  // counts all, writes one row
+  EXPECT_EQ(small[0], table[0]);
+  EXPECT_EQ(small[6], 77u);
+  w.endIteration();
+  EXPECT_EQ(w.iterationCursorTable(cols, table, 4), 0u);
+}
+
 // The zero-allocation evidence (docs/query.md): 10k entities x {Pos, Vel}, a
 // Read/Write pass with a legal in-place write per visit and a Read/Read
 // pass, inside a counted window; the stats lines are machine-greppable.

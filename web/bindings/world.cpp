@@ -174,22 +174,12 @@ bool worldIsIterating(std::uintptr_t w) { return W(w).world.isIterating(); }
 // for each listed component. Returns the matched count.
 std::uint32_t worldIterationCursors(std::uintptr_t w, std::uintptr_t ids, std::uint32_t n, std::uintptr_t out,
                                     std::uint32_t max) {
-  laige::World& world = W(w).world;
-  const std::uint32_t count = world.iterationArchetypeCount();
-  const auto* cids = at<const laige::ComponentTypeId>(ids);
-  auto* o = at<std::uint32_t>(out);
-  for (std::uint32_t k = 0; k < count && k < max; ++k) {
-    const laige::ArchetypeId a = world.iterationArchetype(k);
-    using Cursor = laige_layout::IterationCursor;
-    std::uint32_t* row = o + k * (Cursor::kCount + n);
-    row[Cursor::archetype] = a;
-    row[Cursor::rows] = world.archetypeRowCount(a);
-    row[Cursor::slots] = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(world.archetypeSlots(a)));
-    for (std::uint32_t i = 0; i < n; ++i) {
-      row[Cursor::kCount + i] = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(world.archetypeColumn(a, cids[i])));
-    }
-  }
-  return count;
+  // One pass in the core (no call per archetype): its table is this layout.
+  using Cursor = laige_layout::IterationCursor;
+  static_assert(sizeof(std::uintptr_t) == sizeof(std::uint32_t) && Cursor::kCount == 3 && Cursor::archetype == 0 &&
+                Cursor::rows == 1 && Cursor::slots == 2);
+  return W(w).world.iterationCursorTable(std::span<const laige::ComponentTypeId>(at<const laige::ComponentTypeId>(ids), n),
+                                         at<std::uintptr_t>(out), max);
 }
 
 // A query's walk in one call: the guard over ids[0..nBegin) with `access`

@@ -215,7 +215,7 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
     this.#live(where);
     if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`, 'wrong_type', { where, field: 'fn', got: typeName(fn) });
     this.#access(where);
-    const count = this.#begin(where);
+    const count = this.#begin(where, 'eachChunk');
     try {
       const cur = this.#cur;
       const stride = CURSOR_HEADER + this.#comps.length;
@@ -251,7 +251,7 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
       this.#lastPlan = plan;
       this.#lastMode = world._eachLoops;
     }
-    const count = this.#begin(where);
+    const count = this.#begin(where, 'each');
     try {
       const cur = this.#cur;
       const stride = CURSOR_HEADER + this.#comps.length;
@@ -339,7 +339,7 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
   // rejected as for a walked one), then copies the cursors of every
   // archetype it matched (this query's own copy: another world's walk in a
   // callback reuses the module's cursor buffer). Returns the count.
-  #begin(where: string): number {
+  #begin(where: string, kind: 'each' | 'eachChunk'): number {
     const world = this.#world;
     const m = world._mem;
     const raw = world._raw;
@@ -367,7 +367,7 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
       count = raw.worldIterationCursors(w, m.scratch + 256, nc, m.cursors, 256);
     }
     world._iterating++;
-    world._calls.enter(where.endsWith('eachChunk') ? 'eachChunk' : 'each');
+    world._calls.enter(kind);
     this.#prevRead = world._liveRead;
     world._liveRead = this._readIds;
     m.sync();

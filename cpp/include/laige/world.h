@@ -335,6 +335,18 @@ class World {
   /// The live iteration's `index`th matched archetype (ascending ids), or
   /// kNoArchetype when out of range.
   [[nodiscard]] ArchetypeId iterationArchetype(std::uint32_t index) const noexcept;
+  /// The live iteration's cursor table in one pass: for each matched
+  /// archetype (ascending ids, at most `max`) 3 + ids.size() words at
+  /// out + k * (3 + ids.size()): archetype id, row count, address of the
+  /// slot column, then the address of the column of each ids[i] (0 where
+  /// the archetype lacks it or the id is out of range). Returns the matched
+  /// count (0 without an iteration; rows beyond `max` are not written).
+  /// What iterationArchetype + archetypeRowCount / archetypeSlots /
+  /// archetypeColumn give, without a call per archetype: the matched
+  /// archetypes were normalised at begin and cannot change while the guard
+  /// is live. O(matched x ids.size()), no allocation, no event.
+  std::uint32_t iterationCursorTable(std::span<const ComponentTypeId> ids, std::uintptr_t* out,
+                                     std::uint32_t max) const noexcept;
 
   // --- Systems (laige/system.h, scheduler.h, system_timing.h) ---------------
   // Contract: docs/systems.md,
