@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchChromium, serveStatic } from '../e2e/harness.mjs';
+import { launchBrowser, serveStatic } from '../e2e/harness.mjs';
 
 const [appDir, outRoot] = process.argv.slice(2).map((p) => resolve(p));
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -74,7 +74,7 @@ report(node.hello60 === golden, `node 20 (no bundler): hello@60 ${node.hello60} 
 // connections alive, so a server per build would not close until the end.
 mkdirSync(outRoot, { recursive: true });
 const server = await serveStatic(outRoot);
-const chromium = await launchChromium();
+const chromium = await launchBrowser('chromium');
 try {
   for (const [name, make] of Object.entries(builds)) {
     const slug = name.replace(/[^a-z0-9]+/gi, '-').replace(/-+$/, '');
@@ -86,10 +86,10 @@ try {
       report(false, `${name}: build failed: ${e.message}`);
       continue;
     }
-    const tab = await chromium.context.newPage();
+    const tab = await chromium.browser.newPage();
     try {
       await tab.goto(`${server.url}${slug}/`, { waitUntil: 'load' });
-      await tab.waitForFunction(() => window.__result || window.__error, null, { timeout: 60_000 });
+      await tab.waitForFunction(() => window.__result || window.__error, { timeout: 60_000 });
       const { result, error } = await tab.evaluate(() => ({ result: window.__result ?? null, error: window.__error ?? null }));
       if (name.includes('the error')) {
         report(error?.name === 'LaigeError' && error.reason === 'wasm_not_found' && /wasmUrl/.test(error.message)

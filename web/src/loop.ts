@@ -9,7 +9,8 @@ import { readGameLoopStats } from './layouts.gen.js';
 import { describe } from './schema.js';
 import { activeCallback, refuseDisposeInside, refuseTickInside } from './reentrancy.js';
 import type { ScenarioRun } from './sim.js';
-import { u32, type World } from './world.js';
+import { u32 } from './args.js';
+import type { World } from './world.js';
 
 /** The largest payload `input` may return (the replay frame limit, 1 MiB). */
 const MAX_INPUT_BYTES = 1 << 20;

@@ -6,7 +6,8 @@
 import { LaigeError, check, coreError, invalid, typeName, whereField } from './errors.js';
 import { describe } from './schema.js';
 import { refuseDisposeInside, refuseTickInside } from './reentrancy.js';
-import { u32, type World, type WorldOptions } from './world.js';
+import { u32 } from './args.js';
+import type { World, WorldOptions } from './world.js';
 
 /** The math backends (replay identity). */
 export type MathBackend = 'fixed_point_16_16' | 'float_pinned_32';

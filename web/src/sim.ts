@@ -10,7 +10,8 @@ import {
 } from './replay.js';
 import { describe } from './schema.js';
 import { logHandlers, refuseInsideLog, refuseTickInside, within } from './reentrancy.js';
-import { World, type WorldOptions, u32, u64 } from './world.js';
+import { u32, u64 } from './args.js';
+import { World, type WorldOptions } from './world.js';
 
 /** A log record of the core (JsSink -> Module.onLaigeLog). */
 export interface LogRecord {

@@ -36,7 +36,6 @@ export type {
 import type {
   WorldOptions, EntityStats, GuardrailStats, ArchetypeStats, StateDiff, AnyComponent, AccessList, Refs,
 } from './world_types.js';
-export { u32, u64, tickOf } from './args.js';
 import { MAX_U32, u32, u64, tickOf, lo, hi } from './args.js';
 
 /** @internal What a World needs from its module (implemented by Laige). */
