@@ -22,6 +22,7 @@
 #include <type_traits>
 
 #include "laige/detail/fp_barrier.h"
+#include "laige/detail/isqrt.h"
 #include "laige/determinism_guard.h"
 #include "laige/fpx16_16.h"
 #include "laige/sim_math_fn.h"
@@ -58,25 +59,6 @@ struct SimVec3 {
   /// Exact component-wise ==, as SimMath::equals (for fp32 NaN != NaN).
   constexpr bool operator==(const SimVec3&) const noexcept = default;
 };
-
-/// Exact integer square root: floor(sqrt(n)) and the remainder n - s^2,
-/// by the bitwise digit-by-digit method (no double, no libm, constexpr).
-constexpr std::uint64_t isqrt64(std::uint64_t n, std::uint64_t& remainder) noexcept {
-  std::uint64_t res = 0;
-  std::uint64_t bit = std::uint64_t{1} << 62;
-  while (bit > n) bit >>= 2;
-  while (bit != 0) {
-    if (n >= res + bit) {
-      n -= res + bit;
-      res = (res >> 1) + bit;
-    } else {
-      res >>= 1;
-    }
-    bit >>= 2;
-  }
-  remainder = n;
-  return res;
-}
 
 /// Scalar operations of the fixed-point backend (`docs/sim_math.md#fixed-point-operations`).
 /// Every op computes in int64 and saturates to [INT32_MIN, INT32_MAX].
@@ -185,11 +167,11 @@ struct Fp32ScalarOps {
   static constexpr Scalar sub(Scalar a, Scalar b) noexcept { return a - b; }
   /// IEEE negate: flips the sign bit (negate(+0) == -0), no rounding.
   static constexpr Scalar negate(Scalar a) noexcept { return -a; }
-  /// a * b, rounded: the product passes the barrier (opaqueFloat), so no
+  /// a * b, rounded: the product passes the barrier (detail::opaque), so no
   /// compiler fuses it with a later add, whatever -ffp-contract says.
   static constexpr Scalar mul(Scalar a, Scalar b) noexcept {
     if (std::is_constant_evaluated()) return a * b;
-    return opaqueFloat(a * b);
+    return opaque(a * b);
   }
   /// a / b (x/0 = +-inf, 0/0 = NaN).
   static constexpr Scalar div(Scalar a, Scalar b) noexcept { return a / b; }

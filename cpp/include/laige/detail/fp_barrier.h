@@ -3,6 +3,8 @@
 // `docs/sim_math.md#flags`.
 #pragma once
 
+#include <type_traits>
+
 #include "laige/determinism_guard.h"
 
 namespace laige::detail {
@@ -23,18 +25,20 @@ namespace laige::detail {
 #define LAIGE_DETAIL_TARGET_HAS_FMA 1
 #endif
 
-/// A binary32 value the optimiser cannot see through: the empty asm claims to
-/// rewrite it in its register, so a product passed through here is rounded
-/// and cannot be fused with a following add into an FMA, under any
-/// -ffp-contract (g++ fuses across inlined calls by default). No
-/// instruction; it only pins the value to a register (x86: an SSE register,
-/// AArch64: a SIMD register, elsewhere: memory), which stops the compiler
-/// from packing the x and y products of a vector into one SIMD multiply
-/// (about +15 % on the float scenario at -O2 -march=native without the CMake
-/// package's flags; `docs/sim_math.md#cost`).
+/// A floating-point value (float or double) the optimiser cannot see
+/// through: the empty asm claims to rewrite it in its register, so a product
+/// passed through here is rounded and cannot be fused with a following add
+/// into an FMA, under any -ffp-contract (g++ fuses across inlined calls by
+/// default). No instruction; it only pins the value to a register (x86: an
+/// SSE register, AArch64: a SIMD register, elsewhere: memory), which stops
+/// the compiler from packing the x and y products of a vector into one SIMD
+/// multiply (about +15 % on the float scenario at -O2 -march=native without
+/// the CMake package's flags; `docs/sim_math.md#cost`).
 /// The identity where the target has no FMA (LAIGE_DETAIL_TARGET_HAS_FMA).
 /// Not usable in constant evaluation (callers test std::is_constant_evaluated()).
-inline float opaqueFloat(float v) noexcept {
+template <class F>
+inline F opaque(F v) noexcept {
+  static_assert(std::is_same_v<F, float> || std::is_same_v<F, double>, "opaque: float or double");
 #if !LAIGE_DETAIL_TARGET_HAS_FMA
   return v;
 #elif defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
@@ -49,27 +53,7 @@ inline float opaqueFloat(float v) noexcept {
 #else
   // MSVC contracts only under /fp:contract or /fp:fast; a volatile round
   // trip is the portable barrier.
-  volatile float t = v;
-  return t;
-#endif
-}
-
-/// The same barrier for binary64 (the internal precision of the fp32
-/// functions in laige/sim_math_fn.h).
-inline double opaqueDouble(double v) noexcept {
-#if !LAIGE_DETAIL_TARGET_HAS_FMA
-  return v;
-#elif defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-  __asm__("" : "+x"(v));
-  return v;
-#elif defined(__GNUC__) && defined(__aarch64__)
-  __asm__("" : "+w"(v));
-  return v;
-#elif defined(__GNUC__)
-  __asm__("" : "+m"(v));
-  return v;
-#else
-  volatile double t = v;
+  volatile F t = v;
   return t;
 #endif
 }

@@ -34,7 +34,7 @@ inline To bitCast(const From& v) noexcept {
 
 /// binary64 helpers of the fp32 functions (mirrored in fx_math.ts).
 struct F32FnCore {
-  static double mul(double a, double b) noexcept { return opaqueDouble(a * b); }
+  static double mul(double a, double b) noexcept { return opaque(a * b); }
   static bool signBit(double v) noexcept { return std::signbit(v); }
   /// floor(v), exact (|v| >= 2^52 is integral already); as Math.floor except
 /// that -0 is never an argument here.

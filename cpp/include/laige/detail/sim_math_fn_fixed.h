@@ -18,6 +18,7 @@
 
 #include <cstdint>
 
+#include "laige/detail/isqrt.h"
 #include "laige/fpx16_16.h"
 
 namespace laige::detail {
@@ -64,21 +65,10 @@ struct FixedFnCore {
     const std::int64_t r = (m + 8192) >> 14;
     return saturateRaw(v < 0 ? -r : r);
   }
-  /// floor(sqrt(n)) for 0 <= n < 2^53 (bitwise, exact).
+  /// floor(sqrt(n)) for 0 <= n < 2^53 (isqrt64; exact).
   static constexpr std::int64_t isqrt(std::int64_t n) noexcept {
-    std::int64_t res = 0;
-    std::int64_t bit = std::int64_t{1} << 52;
-    while (bit > n) bit >>= 2;
-    while (bit != 0) {
-      if (n >= res + bit) {
-        n -= res + bit;
-        res = (res >> 1) + bit;
-      } else {
-        res >>= 1;
-      }
-      bit >>= 2;
-    }
-    return res;
+    std::uint64_t remainder = 0;
+    return static_cast<std::int64_t>(isqrt64(static_cast<std::uint64_t>(n), remainder));
   }
 
   /// sin and cos (Q30) of r30 in [-pi/4, pi/4] (Q30).
