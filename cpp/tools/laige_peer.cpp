@@ -1,0 +1,76 @@
+// laige_peer.cpp - laige-peer, the browser demo's live native peer
+// (docs/demo.md#native-peer): the reference scenarios stepped natively with
+// the input payloads a page generates, one `<tick> <hash>` answer per tick,
+// so the page can check its wasm stream against native for as long as it
+// runs (with pointer input, past the goldens' 600 ticks).
+//
+//   laige-peer            speaks the protocol of peer_session.h on stdin/stdout
+//   laige-peer --help
+//
+// demo/serve.mjs runs one laige-peer per page session (a WebSocket) and
+// relays lines both ways. By hand: type `open swarm`, then `step 1 -`.
+// Stdout carries protocol lines only (flushed per request); log records go
+// to stderr. Exit 0 on `quit` or end of input, 2 on a usage or I/O error.
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "laige/logging.h"
+#include "peer_session.h"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: laige-peer   (reads requests on stdin, one per line; replies on stdout)\n"
+    "  open <scenario> [seed]   -> ready <scenario> 0x<seed> <tick> <hash>\n"
+    "  step <tick> -|.|<hex>    -> hash <tick> <hash>  (- the scenario's own input, . none)\n"
+    "  snapshot                 -> snapshot <tick> <hex of World::snapshot>\n"
+    "  quit\n"
+    "A refused request answers `error <reason> [key=value ...]` and changes nothing.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace laige;
+  if (argc == 2 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  if (argc != 1) {
+    std::fprintf(stderr, "laige-peer: unknown argument: %s\n%s", argv[1], kUsage);
+    return 2;
+  }
+  // Scenario setup crosses the churn budget on purpose: warnings stay, info goes.
+  log::Logger::instance().setGlobalMinimum(log::Level::Warn);
+  peer::PeerSession session;
+  std::string reply = peer::PeerSession::hello();
+  std::fwrite(reply.data(), 1, reply.size(), stdout);
+  std::fflush(stdout);
+  std::string line;
+  bool tooLong = false;
+  for (;;) {
+    const int c = std::fgetc(stdin);
+    if (c == EOF) break;
+    if (c != '\n') {
+      // Past the limit only the length is kept: the request is refused whole.
+      if (line.size() <= peer::kMaxRequestLine) line += static_cast<char>(c);
+      else tooLong = true;
+      continue;
+    }
+    reply.clear();
+    bool more = true;
+    if (tooLong) {
+      reply = "error peer_line_too_long\n";
+    } else {
+      more = session.handle(line, reply);
+    }
+    line.clear();
+    tooLong = false;
+    if (!more) break;
+    if (!reply.empty() && (std::fwrite(reply.data(), 1, reply.size(), stdout) != reply.size() || std::fflush(stdout) != 0)) {
+      std::fprintf(stderr, "laige-peer: cannot write to stdout\n");
+      return 2;
+    }
+  }
+  return std::ferror(stdin) != 0 ? 2 : 0;
+}

@@ -1,0 +1,230 @@
+// peer_session.cpp - laige-peer's protocol (peer_session.h).
+#include "peer_session.h"
+
+#include <cstdio>
+
+namespace laige::peer {
+
+namespace {
+
+constexpr char kHex[] = "0123456789abcdef";
+
+// The first space-separated word of `s` (and `s` advanced past it).
+std::string_view nextWord(std::string_view& s) {
+  std::size_t i = 0;
+  while (i < s.size() && s[i] == ' ') ++i;
+  std::size_t j = i;
+  while (j < s.size() && s[j] != ' ') ++j;
+  const std::string_view w = s.substr(i, j - i);
+  s.remove_prefix(j);
+  return w;
+}
+
+bool parseU64(std::string_view s, std::uint64_t& out) {
+  int base = 10;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    base = 16;
+    s.remove_prefix(2);
+  }
+  if (s.empty() || s.size() > (base == 16 ? 16u : 20u)) return false;
+  std::uint64_t v = 0;
+  for (const char c : s) {
+    std::uint64_t d = 0;
+    if (c >= '0' && c <= '9') d = static_cast<std::uint64_t>(c - '0');
+    else if (base == 16 && c >= 'a' && c <= 'f') d = static_cast<std::uint64_t>(c - 'a' + 10);
+    else if (base == 16 && c >= 'A' && c <= 'F') d = static_cast<std::uint64_t>(c - 'A' + 10);
+    else return false;
+    if (base == 10 && v > (UINT64_MAX - d) / 10) return false;
+    v = v * static_cast<std::uint64_t>(base) + d;
+  }
+  out = v;
+  return true;
+}
+
+int hexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+void appendU64(std::uint64_t v, std::string& out) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(v));
+  out += buf;
+}
+
+void appendHash(std::uint64_t h, std::string& out) {
+  char buf[20];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  out += buf;
+}
+
+void refuse(std::string& out, const char* reason, const char* key = nullptr, std::string_view value = {}) {
+  out += "error ";
+  out += reason;
+  if (key != nullptr) {
+    out += ' ';
+    out += key;
+    out += '=';
+    out += value;
+  }
+  out += '\n';
+}
+
+}  // namespace
+
+std::string PeerSession::hello() {
+  std::string s = "hello laige-peer ";
+  appendU64(kProtocolVersion, s);
+  s += ' ';
+  for (std::uint32_t i = 0; i < scenarioCount(); ++i) {
+    if (i != 0) s += ',';
+    s += scenarioAt(i)->name;
+  }
+  s += '\n';
+  return s;
+}
+
+void appendError(const Status& status, std::string& out) {
+  out += "error ";
+  out += status.reason()[0] != '\0' ? status.reason() : "peer_core_error";
+  for (std::size_t i = 0; i < status.fieldCount(); ++i) {
+    out += ' ';
+    out += status.field(i).key;
+    out += '=';
+    // A field value is one word on the line: spaces become '_'.
+    for (const char* p = status.field(i).value; *p != '\0'; ++p) out += (*p == ' ' || *p == '\n') ? '_' : *p;
+  }
+  out += '\n';
+}
+
+bool PeerSession::handle(std::string_view line, std::string& out) {
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  if (line.size() > kMaxRequestLine) {
+    char n[24];
+    std::snprintf(n, sizeof n, "%zu", line.size());
+    refuse(out, "peer_line_too_long", "bytes", n);
+    return true;
+  }
+  std::string_view rest = line;
+  const std::string_view verb = nextWord(rest);
+  if (verb == "quit") return false;
+  if (verb == "open") open(rest, out);
+  else if (verb == "step") step(rest, out);
+  else if (verb == "snapshot") snapshot(out);
+  else if (verb.empty()) { /* a blank line: nothing to answer */ }
+  else refuse(out, "peer_bad_request", "verb", verb.substr(0, 32));
+  return true;
+}
+
+void PeerSession::open(std::string_view args, std::string& out) {
+  const std::string_view name = nextWord(args);
+  const std::string_view seedText = nextWord(args);
+  const Scenario* s = findScenario(name);
+  if (s == nullptr) {
+    appendError(scenarioUnknown(name), out);
+    return;
+  }
+  std::uint64_t seed = s->defaultSeed;
+  if (!seedText.empty() && !parseU64(seedText, seed)) {
+    refuse(out, "peer_bad_request", "seed", seedText.substr(0, 32));
+    return;
+  }
+  Result<ScenarioRun> r = ScenarioRun::create(*s, seed);
+  if (r.isError()) {
+    appendError(r.status(), out);
+    return;
+  }
+  run_.reset();
+  run_.emplace(std::move(r).takeValue());
+  char seedHex[24];
+  std::snprintf(seedHex, sizeof seedHex, "0x%llx", static_cast<unsigned long long>(seed));
+  out += "ready ";
+  out += s->name;
+  out += ' ';
+  out += seedHex;
+  out += ' ';
+  appendU64(run_->tick(), out);
+  out += ' ';
+  appendHash(run_->hash(), out);
+  out += '\n';
+}
+
+void PeerSession::step(std::string_view args, std::string& out) {
+  if (!run_) {
+    refuse(out, "peer_no_scenario");
+    return;
+  }
+  const std::string_view tickText = nextWord(args);
+  const std::string_view payload = nextWord(args);
+  std::uint64_t tick = 0;
+  if (!parseU64(tickText, tick) || payload.empty()) {
+    refuse(out, "peer_bad_request", "step", tickText.substr(0, 32));
+    return;
+  }
+  const std::uint64_t expected = run_->tick() + 1;
+  if (tick != expected) {
+    std::string fields;
+    appendU64(expected, fields);
+    fields += " got=";
+    appendU64(tick, fields);
+    refuse(out, "peer_tick_order", "expected", fields);
+    return;
+  }
+  TickInput input;
+  if (payload == "-") {
+    input = run_->generatedInput(tick);
+  } else if (payload != ".") {
+    if (payload.size() % 2 != 0 || payload.size() / 2 > kMaxScenarioInputBytes) {
+      char n[24];
+      std::snprintf(n, sizeof n, "%zu", payload.size());
+      refuse(out, "peer_bad_payload", "hex_digits", n);
+      return;
+    }
+    payload_.resize(payload.size() / 2);
+    for (std::size_t i = 0; i < payload_.size(); ++i) {
+      const int hi = hexDigit(payload[2 * i]);
+      const int lo = hexDigit(payload[2 * i + 1]);
+      if (hi < 0 || lo < 0) {
+        refuse(out, "peer_bad_payload", "at", payload.substr(2 * i, 2));
+        return;
+      }
+      payload_[i] = static_cast<std::uint8_t>(hi * 16 + lo);
+    }
+    input.data = payload_.data();
+    input.size = static_cast<std::uint32_t>(payload_.size());
+  }
+  if (const Status st = run_->step(input); st.isError()) {
+    appendError(st, out);
+    return;
+  }
+  out += "hash ";
+  appendU64(run_->tick(), out);
+  out += ' ';
+  appendHash(run_->hash(), out);
+  out += '\n';
+}
+
+void PeerSession::snapshot(std::string& out) {
+  if (!run_) {
+    refuse(out, "peer_no_scenario");
+    return;
+  }
+  snapshot_.resize(run_->world().snapshotSize());
+  if (const Status st = run_->world().snapshot(snapshot_); st.isError()) {
+    appendError(st, out);
+    return;
+  }
+  out += "snapshot ";
+  appendU64(run_->tick(), out);
+  out += ' ';
+  out.reserve(out.size() + snapshot_.size() * 2 + 1);
+  for (const std::uint8_t b : snapshot_) {
+    out += kHex[b >> 4];
+    out += kHex[b & 15];
+  }
+  out += '\n';
+}
+
+}  // namespace laige::peer
