@@ -2,10 +2,14 @@
 // URL; runs in the foreground until Ctrl-C. Port: $LAIGE_DEMO_PORT, else 5173,
 // else a free one. Host: $LAIGE_DEMO_HOST (default 127.0.0.1). The e2e
 // harness (tests/e2e/harness.mjs) serves the page through staticHandler too.
+// Beside the files it serves the live native peer at /peer (peer_server.mjs:
+// one laige-peer child per page session); LAIGE_DEMO_PEER=off serves the
+// files only, as static hosting would.
 import { createServer } from 'node:http';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { attachNativePeer } from './peer_server.mjs';
 
 const MIME = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css',
@@ -45,6 +49,7 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(
   const root = resolve(process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), 'dist'));
   const host = process.env.LAIGE_DEMO_HOST ?? '127.0.0.1';
   const server = createServer(staticHandler(root));
+  const peer = process.env.LAIGE_DEMO_PEER === 'off' ? null : attachNativePeer(server, { log: (m) => console.error(m) });
   const wanted = Number(process.env.LAIGE_DEMO_PORT ?? 5173);
   const listen = (port) => {
     server.once('error', (e) => {
@@ -54,9 +59,13 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(
     server.listen(port, host, () => {
       const url = `http://${host.includes(':') ? `[${host}]` : host}:${server.address().port}/`;
       console.log(`laige-sim demo: ${url}   (serving ${root}; Ctrl-C stops it)`);
+      console.log(peer === null ? 'native peer: off (LAIGE_DEMO_PEER=off)'
+        : peer.bin === null ? 'native peer: laige-peer is not built; the page checks against the goldens only'
+          : `native peer: ${peer.bin} per page session at ${url.replace(/^http/, 'ws')}peer`);
     });
   };
   listen(wanted);
-  process.on('SIGINT', () => { server.close(); process.exit(0); });
-  process.on('SIGTERM', () => { server.close(); process.exit(0); });
+  const stop = () => { peer?.close(); server.close(); process.exit(0); };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 }

@@ -6,7 +6,9 @@
 // requestAnimationFrame at a fixed 60 Hz tick with render interpolation. The
 // loop's `input` callback supplies (and records) each tick's payload, its
 // `onTick` callback checks every tick's wasm stateHash against the golden
-// stream (tests/golden, written by native laige-detcheck of the same commit).
+// stream (tests/golden, written by native laige-detcheck of the same commit)
+// and sends its input payload to the live native peer (peer.js: laige-peer
+// behind demo/serve.mjs), which answers the native hash of the same tick.
 //
 // URL parameters: ?scenario=<name> picks the first scenario; ?fast=1 steps
 // the loop as fast as the page can (GameLoop.step, no real-time wait) - what
@@ -16,6 +18,9 @@ import { loadLaige, formatEntity } from '@laige/sim';
 import { attractorPayload, liveScenarios } from './scenarios.js';
 import { nativeBuild } from './native.js';
 import { drawFrameGraph, drawWorld } from './canvas.js';
+import { NativePeer, peerVerdict } from './peer.js';
+import { diffTable, esc } from './diff_view.js';
+import { downloadBundle, sessionReplay } from './replay.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -23,6 +28,8 @@ const TICK_HZ = 60;
 /** Ticks one frame may catch up (more are dropped: the view slows down, the stream does not change). */
 const MAX_CATCH_UP = 5;
 const GOLDEN_TICKS = 600;
+/** Ticks fast mode may run ahead of the native peer's answers. */
+const PEER_WINDOW = 120;
 
 let sim = null;
 let session = null;
@@ -93,6 +100,7 @@ function specOf(name) {
 
 function disposeSession() {
   if (session === null) return;
+  session.peer?.close();
   for (const w of [session.built?.world, session.shadow?.built.world]) {
     try { w?.dispose(); } catch { /* already gone */ }
   }
@@ -147,6 +155,8 @@ async function select(name) {
     $('perturb').disabled = false;
     $('replay').disabled = !!spec.tsOnly; // laige-replay knows the core's scenarios only
     checkTick(my, 0);
+    my.peer = my.native ? openPeer(my) : null;
+    my.peerDiff = null;
   } else {
     // Fallback for a name neither the core nor scenarios.js builds live:
     // its stream from sim.runScenario, checked tick by tick, no view.
@@ -220,10 +230,34 @@ function tickInput(s, tick) {
   return p;
 }
 
-/** The loop's `onTick`: every tick's hash against the golden (and the shadow). */
+/** The loop's `onTick`: every tick's hash against the golden (and the shadow); its payload to the native peer. */
 function afterTick(s, tick) {
   s.lastTickAt = s.simNow;
   checkTick(s, tick);
+  s.peer?.step(tick, s.payloads[tick]);
+}
+
+/**
+ * The live native peer of a C++ scenario session: it steps the same
+ * scenario with the payloads afterTick sends and answers each tick's hash.
+ * On the first differing hash both sides' snapshots are taken at the
+ * page's current tick (the peer has been sent every tick up to it).
+ */
+function openPeer(s) {
+  const p = new NativePeer({
+    scenario: s.name, seed: s.seed, pageHash: (t) => s.hashes[t],
+    onChange: () => { if (session === s) updatePanel(true); },
+  });
+  p.onDivergence = () => p.requestSnapshot(s.loop.currentTick, s.built.world.snapshot());
+  return p;
+}
+
+/** The stateDiff of the page's and the native peer's state once both snapshots arrived (cached). */
+function peerDiffOf(s) {
+  if (s.peerDiff === null && s.peer?.peerSnapshot) {
+    s.peerDiff = s.peer.diffOf(() => sim.openScenario(s.name, { seed: s.seed }));
+  }
+  return s.peerDiff;
 }
 
 /** The payload tick t ran with (the recorded pointer, else the generator's), or undefined. */
@@ -279,55 +313,16 @@ function perturb() {
 
 // ------------------------------------------------------------------ replay
 
-/**
- * The session as an LGRP v1 replay: a fresh world of the scenario (the same
- * identity) and one frame per completed tick with the payload the systems
- * read; plus the laige-replay config and the page's hash stream.
- */
 function replayBundle() {
   const s = session;
   if (s === null || s.kind !== 'live') return null;
-  const spec = specOf(s.name);
-  const info = sim.scenarios().find((x) => x.name === s.name)
-    ?? { tickRateHz: TICK_HZ, capacity: built0Capacity(s), churnPerFrameBudget: 256, math: 'fixed_point_16_16' };
-  const built = spec.build(sim, spec.seed);
-  try {
-    const rec = sim.recordReplay(built.world, { tickRateHz: info.tickRateHz, math: info.math });
-    const n = s.loop.currentTick;
-    for (let t = 1; t <= n; t++) rec.writeFrame(t, payloadOf(s, t));
-    const bytes = rec.finish();
-    const config = {
-      tickRateHz: info.tickRateHz, entityCapacity: info.capacity, churnPerFrameBudget: info.churnPerFrameBudget,
-      seed: `0x${spec.seed.toString(16)}`, determinism: { enabled: true, math: info.math }, scenario: s.name,
-    };
-    const hashes = s.hashes.slice(0, n + 1).map((h, t) => `${t} ${h}\n`).join('');
-    return { name: s.name, ticks: n, bytes, config, hashes, perturbed: s.perturb !== null };
-  } finally {
-    built.world.dispose();
-  }
-}
-
-function built0Capacity(s) {
-  return s.built.world.capacity;
-}
-
-function download(name, data, type) {
-  const url = URL.createObjectURL(new Blob([data], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 5000);
+  return sessionReplay(sim, s, specOf(s.name), (t) => payloadOf(s, t), TICK_HZ);
 }
 
 function downloadReplay() {
   const b = replayBundle();
   if (b === null) return;
-  download(`${b.name}-session.lgrp`, b.bytes, 'application/octet-stream');
-  download(`${b.name}-session.json`, JSON.stringify(b.config, null, 2) + '\n', 'application/json');
-  download(`${b.name}-session.hashes.txt`, b.hashes, 'text/plain');
+  downloadBundle(b);
   $('replay-help').hidden = false;
   $('replay-help').textContent = `${b.ticks} ticks recorded${b.perturbed ? ' (the perturbation is not input: the replay is the unperturbed run)' : ''}. Reproduce natively:\n`
     + `build/native-release/laige-replay --log ${b.name}-session.lgrp --config ${b.name}-session.json --expect ${b.name}-session.hashes.txt`;
@@ -393,21 +388,21 @@ function status() {
     perturbTick: s.perturb?.tick ?? null, expectTick: s.perturb?.expectTick ?? null,
     diffItems: s.diff ? s.diff.items.length : 0, diffTotal: s.diff ? s.diff.total : 0,
     inputSince: s.inputSince ?? null, lastHash: s.lastHash,
+    peer: peerStatus(s),
     error: window.__demoError ?? null,
   };
 }
 
-function bytesHex(b) {
-  return b.length === 0 ? '(absent)' : Array.from(b, (x) => x.toString(16).padStart(2, '0')).join(' ');
+function peerStatus(s) {
+  const p = s.peer ?? null;
+  const v = peerVerdict(p);
+  if (p === null) return { state: 'none', text: v.text };
+  const d = p.divergedAt !== null ? peerDiffOf(s) : null;
+  return {
+    state: p.state, text: v.text, matchedThrough: p.matchedThrough, lastAnswered: p.lastAnswered, divergedAt: p.divergedAt,
+    mismatch: p.mismatch, diffTick: d?.tick ?? null, diffItems: d ? d.items.length : 0, diffTotal: d ? d.total : 0,
+  };
 }
-function words(b) {
-  if (b.length === 0 || b.length % 4 !== 0) return '';
-  const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  const out = [];
-  for (let i = 0; i < b.length; i += 4) out.push(v.getInt32(i, true));
-  return ' = [' + out.map((w) => `${w} (${(w / 65536).toFixed(4)})`).join(', ') + ']';
-}
-const esc = (t) => String(t).replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]);
 
 function updatePanel(force) {
   const s = session;
@@ -429,7 +424,7 @@ function updatePanel(force) {
   if (s.divergedAt !== null) {
     setVerdict('diverged', `DIVERGED at tick ${s.divergedAt}`);
   } else if (s.inputSince != null) {
-    setVerdict('match', `MATCH ${Math.min(s.inputSince - 1, st.goldenTicks)} ticks, then pointer input from tick ${s.inputSince} (check it natively: download replay)`);
+    setVerdict('match', `MATCH ${Math.min(s.inputSince - 1, st.goldenTicks)} ticks, then pointer input from tick ${s.inputSince} (golden no longer applies: ${s.peer?.live ? 'the native peer checks it live' : 'check it natively: download replay'})`);
   } else if (s.goldenError) {
     setVerdict('error', s.goldenError);
   } else {
@@ -447,14 +442,7 @@ function updatePanel(force) {
     }
     if (s.diff) {
       html += `<div>stateDiff at tick ${s.diffTick} (this world = A, unperturbed shadow = B): ${s.diff.total} item(s)</div>`;
-      html += '<table class="diffitems"><tr><th>slot</th><th>component</th><th>bytes</th></tr>';
-      for (const it of s.diff.items) {
-        const comp = it.componentId === 0 ? '(presence)' : `${it.component} (#${it.componentId}, ${it.size} B)`;
-        html += `<tr class="diff-item"><td>${it.slot}</td><td>${esc(comp)}</td><td>`
-          + `<div class="a">A ${esc(bytesHex(it.bytesA))}${esc(words(it.bytesA))}</div>`
-          + `<div class="b">B ${esc(bytesHex(it.bytesB))}${esc(words(it.bytesB))}</div></td></tr>`;
-      }
-      html += '</table>';
+      html += diffTable(s.diff);
     }
     d.innerHTML = html;
   } else if (s.mismatch) {
@@ -463,9 +451,34 @@ function updatePanel(force) {
   } else {
     d.hidden = true;
   }
+  updatePeerPanel(s, st.peer);
   updateSystems(s);
   drawFrameGraph($('frames'), frameTimes);
   $('events').textContent = events.slice(-12).join('\n');
+}
+
+/** The native peer's verdict line and, after a divergence, its stateDiff. */
+function updatePeerPanel(s, ps) {
+  const v = $('peer-verdict');
+  const kind = ps.state === 'none' ? 'pending' : peerVerdict(s.peer).kind;
+  v.className = `verdict peer ${kind}`;
+  v.textContent = ps.text;
+  const d = $('peer-diff');
+  if (s.peer?.mismatch) {
+    const m = s.peer.mismatch;
+    let html = `<div>tick ${m.tick}: wasm ${m.wasm ?? '(none)'} ≠ native peer ${m.native}</div>`;
+    const diff = peerDiffOf(s);
+    if (diff) {
+      html += `<div>stateDiff at tick ${diff.tick} (the page's tick when the mismatch came back; this page = A, native peer = B): ${diff.total} item(s)</div>`;
+      html += diffTable(diff);
+    } else {
+      html += '<div>fetching the native peer\'s state…</div>';
+    }
+    d.hidden = false;
+    d.innerHTML = html;
+  } else {
+    d.hidden = true;
+  }
 }
 
 function updateSystems(s) {
@@ -502,8 +515,10 @@ function frame(now) {
     if (s.kind === 'live') {
       if (!paused) {
         if (fast) {
+          // As fast as the page can, but at most PEER_WINDOW ticks ahead of
+          // the native peer's answers (it checks every tick, not a sample).
           const until = performance.now() + 12;
-          do s.loop.step(1); while (performance.now() < until);
+          while (performance.now() < until && (s.peer === null || s.peer.backlog() < PEER_WINDOW)) s.loop.step(1);
         } else {
           // Speed scales the time handed to the loop; a long stall counts as
           // 250 ms. The ticks' hashes are checked in onTick (afterTick).

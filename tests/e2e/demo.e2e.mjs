@@ -6,7 +6,9 @@
 // perturbed and must show DIVERGED at the tick after the perturbation with
 // at least one stateDiff item on the page. A swarm session steered by the
 // pointer (recorded as each tick's input payload) is downloaded as a replay
-// and native laige-replay must reproduce every tick's hash.
+// and native laige-replay must reproduce every tick's hash. The live native
+// peer (laige-peer behind the server's /peer WebSocket) checks the same
+// ticks as they run: peer_checks.mjs.
 // Screenshots: test-results/demo.png (chromium, copied to docs/demo.png) and
 // test-results/demo-firefox.png.
 // Usage: node tests/e2e/demo.e2e.mjs <built demo dir>
@@ -15,6 +17,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchBrowser, openDemo, runScenario, serveStatic, verdictLine } from './harness.mjs';
+import { peerAbsentOnStaticHosting, peerDivergesAfterPerturb, peerKilledMidRun, peerMatchesPointerSession } from './peer_checks.mjs';
 
 const dir = process.argv[2] ?? 'demo/dist';
 const browsers = (process.env.LAIGE_E2E_BROWSERS ?? 'chromium,firefox').split(',');
@@ -26,6 +29,8 @@ const expect = (ok, what) => {
 };
 
 const server = await serveStatic(dir);
+const staticOnly = await serveStatic(dir, { peer: false });
+expect(server.peer.bin !== null, `the native peer is built (${server.peer.bin})`);
 try {
   for (const name of browsers) {
     current = name;
@@ -33,6 +38,7 @@ try {
   }
 } finally {
   await server.close();
+  await staticOnly.close();
 }
 console.log(failures.length === 0 ? `e2e: PASS (${browsers.join(', ')})` : `e2e: ${failures.length} failure(s)`);
 process.exit(failures.length === 0 ? 0 : 1);
@@ -141,6 +147,7 @@ async function e2e(browserName) {
     const shown = (await page.$$('#diff .diff-item')).length;
     expect(shown >= 1 && d.diffItems >= 1, `${shown} stateDiff item(s) shown (total ${d.diffTotal})`);
     expect(/DIVERGED at tick \d+/.test(await page.$eval('#verdict', (e) => e.textContent)), 'the verdict box shows DIVERGED at tick N');
+    await peerDivergesAfterPerturb(page, expect, p.perturbTick);
     // A few real-time frames for the screenshot (GameLoop.frame in rAF).
     await page.evaluate(() => { window.__demo.setFast(false); window.__demo.setPaused(false); });
     await page.evaluate(() => new Promise((r) => setTimeout(r, 1000)));
@@ -151,6 +158,9 @@ async function e2e(browserName) {
       try { copyFileSync(shot, 'docs/demo.png'); } catch { /* docs/ read-only: the artifact stays */ }
     }
     console.log(`screenshot: ${shot}${browserName === 'chromium' ? ' (copied to docs/demo.png)' : ''}`);
+    await peerMatchesPointerSession(page, expect);
+    await peerKilledMidRun(page, expect, server);
+    await peerAbsentOnStaticHosting(page, expect, staticOnly.url);
     expect(pageErrors.length === 0, `no page errors (${pageErrors.length})`);
   } catch (e) {
     expect(false, `e2e run: ${e.stack ?? e.message}`);

@@ -5,15 +5,24 @@
 import puppeteer from 'puppeteer-core';
 import { createServer } from 'node:http';
 import { staticHandler } from '../../demo/serve.mjs';
+import { attachNativePeer } from '../../demo/peer_server.mjs';
 
-/** Serves `dir` on 127.0.0.1 at a free port; resolves to { url, close() }. */
-export function serveStatic(dir) {
+/**
+ * Serves `dir` on 127.0.0.1 at a free port, with the live native peer at
+ * /peer unless `peer` is false (static hosting); resolves to { url, peer,
+ * close() } (peer: attachNativePeer's handle, or null).
+ */
+export function serveStatic(dir, { peer = true } = {}) {
   const server = createServer(staticHandler(dir));
+  const endpoint = peer ? attachNativePeer(server, { log: (m) => console.error(m) }) : null;
   return new Promise((ok, fail) => {
     server.once('error', fail);
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address();
-      ok({ url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => server.close(r)) });
+      ok({
+        url: `http://127.0.0.1:${port}/`, peer: endpoint,
+        close: async () => { await endpoint?.close(); await new Promise((r) => server.close(r)); },
+      });
     });
   });
 }
