@@ -28,6 +28,19 @@ export function findPeerBinary() {
  * tests (which may kill one to see the page's disconnected state).
  */
 export function attachNativePeer(server, { bin = findPeerBinary(), log = () => {} } = {}) {
+  // A plain GET of /peer answers 200 (`x-laige-peer: 1`), so the page can
+  // probe for the endpoint before opening a WebSocket: on static hosting
+  // the probe gets a 404 and no failed connection is reported.
+  const handlers = server.listeners('request');
+  server.removeAllListeners('request');
+  server.on('request', (req, res) => {
+    if (new URL(req.url, 'http://x').pathname === '/peer') {
+      res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store', 'x-laige-peer': bin === null ? '0' : '1' });
+      res.end(bin === null ? 'laige-peer is not built\n' : 'laige-peer endpoint: open a WebSocket here (docs/demo.md#native-peer)\n');
+      return;
+    }
+    for (const h of handlers) h.call(server, req, res);
+  });
   const wss = new WebSocketServer({ server, path: '/peer', maxPayload: 64 * 1024 });
   const live = new Set();
   wss.on('connection', (ws) => {

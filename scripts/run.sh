@@ -2,7 +2,8 @@
 # run.sh - README command 1: installs what is missing, builds what the main
 # job needs (the native release tools and the wasm module, in parallel; the
 # npm package; the demo), runs the self-check of both builds, then serves the
-# browser demo on localhost (prints the URL; Ctrl-C stops it).
+# browser demo on localhost (prints the URL; Ctrl-C stops it), with the live
+# native peer (laige-peer, one per page session) at its /peer WebSocket.
 #   --check   instead of serving: runs the demo's live comparison headless in
 #             chromium, one verdict line per scenario; non-zero on divergence.
 # The GoogleTest suites and the benchmarks are not built here: scripts/test.sh
@@ -27,7 +28,7 @@ step "building native release tools and the wasm module (in parallel)"
 # Only the targets the main job runs (ninja builds their dependencies); the
 # binding layouts (web/layouts.json) are generated first.
 node scripts/gen-layouts.mjs
-bash scripts/build.sh --progress native-release:laige-selfcheck,laige-detcheck,laige-replay &
+bash scripts/build.sh --progress native-release:laige-selfcheck,laige-detcheck,laige-replay,laige-peer &
 native=$!
 bash scripts/build.sh --progress wasm:wasm-module,laige-selfcheck &
 wasm=$!

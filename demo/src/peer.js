@@ -54,6 +54,24 @@ export class NativePeer {
     this.pending = [];
     this.ws = null;
     this.opened = false;
+    this.#connect(url);
+  }
+
+  async #connect(url) {
+    // Probe first (a plain GET of the endpoint): static hosting answers 404
+    // and the page never opens a WebSocket that would fail.
+    const probe = url.replace(/^ws/, 'http');
+    try {
+      const r = await fetch(probe, { cache: 'no-store' });
+      if (!r.ok || r.headers.get('x-laige-peer') === null) {
+        this.#set('static', `no native peer endpoint at ${probe} (HTTP ${r.status})`);
+        return;
+      }
+    } catch (e) {
+      this.#set('static', `no native peer endpoint at ${probe} (${e?.message ?? e})`);
+      return;
+    }
+    if (this.state !== 'connecting') return; // closed meanwhile
     try {
       this.ws = new WebSocket(url);
     } catch (e) {
@@ -89,9 +107,9 @@ export class NativePeer {
   }
 
   #send(line) {
-    if (this.ws === null) return;
-    if (this.ws.readyState === 1 && this.state === 'open') this.ws.send(line);
-    else if (this.ws.readyState <= 1 && this.state === 'connecting') this.pending.push(line);
+    // Until the peer answered the open, requests wait (in order) for it.
+    if (this.state === 'connecting') this.pending.push(line);
+    else if (this.state === 'open' && this.ws?.readyState === 1) this.ws.send(line);
   }
 
   #line(line) {
