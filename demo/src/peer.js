@@ -195,6 +195,21 @@ export class NativePeer {
   }
 }
 
+/** The peer's `error <reason> k=v ...` line in plain words (docs/errors.md#native-peer-reasons). */
+function refusal(detail) {
+  const [reason, ...kv] = detail.split(' ');
+  const f = Object.fromEntries(kv.map((x) => x.split('=')));
+  const why = {
+    peer_no_scenario: 'a step came before the scenario was opened',
+    peer_tick_order: `it expected tick ${f.expected} and got tick ${f.got}`,
+    peer_bad_payload: 'a tick\'s payload was not 2 hex digits per byte (at most 256 bytes)',
+    peer_bad_request: 'a request it does not understand',
+    peer_line_too_long: `a request line of ${f.bytes ?? 'over 1024'} bytes (1024 at most)`,
+    scenario_unknown: `it has no scenario '${f.scenario}'`,
+  }[reason] ?? 'a tick failed natively';
+  return `refused a request: ${why} (${detail})`;
+}
+
 /** The one-line verdict of a peer session (the page's "native peer: ..." line). */
 export function peerVerdict(p, { fallback = 'checking against goldens' } = {}) {
   if (p === null) return { kind: 'pending', text: 'native peer: n/a (no native twin of this scenario)' };
@@ -202,7 +217,7 @@ export function peerVerdict(p, { fallback = 'checking against goldens' } = {}) {
     case 'connecting': return { kind: 'pending', text: 'native peer: connecting…' };
     case 'static': return { kind: 'pending', text: `native peer: not running (static hosting) — ${fallback}` };
     case 'unavailable': return { kind: 'pending', text: `native peer: not available (${p.detail}) — ${fallback}` };
-    case 'error': return { kind: 'error', text: `native peer: refused a request: ${p.detail}` };
+    case 'error': return { kind: 'error', text: `native peer: ${refusal(p.detail)}` };
     default: break;
   }
   if (p.divergedAt !== null) return { kind: 'diverged', text: `native peer: DIVERGED at tick ${p.divergedAt}` };
