@@ -149,6 +149,12 @@ declare module '*/laige_wasm.mjs' {
     laigeTickInput?: (loop: Ptr, tick: number) => number;
     /** After every completed tick of a loop created with jsAfterTick: 0 = go on, else end the frame. */
     laigeAfterTick?: (loop: Ptr, tick: number) => number;
+    /** A rollback session's JS combiner (rollbackCreate combineMode 2): bytes written at `out`, -1 = error. */
+    laigeRollbackCombine?: (session: Ptr, tick: number, pairs: Ptr, players: number, out: Ptr, capacity: number) => number;
+    /** After every tick a rollback session runs (rollbackCreate jsAfterTick): 0 = go on, else stop the advance. */
+    laigeRollbackAfterTick?: (session: Ptr, tick: number) => number;
+    /** After every restore a rollback session makes. */
+    laigeRollbackRestored?: (session: Ptr) => void;
 
     // Module
     version(): string;
@@ -299,6 +305,26 @@ declare module '*/laige_wasm.mjs' {
     scenarioTick(w: Ptr): number;
     /** The run's stateHash(tick()) as a u64 at `out`. */
     scenarioHash(w: Ptr, out: Ptr): void;
+
+    // Rollback sessions (web/bindings/rollback.cpp; docs/rollback.md)
+    /**
+     * A RollbackSession over world w (a scenario world: over its run's
+     * schedule); writes its handle at `out`. combineMode: 0 length-prefixed,
+     * 1 concatenated, 2 Module.laigeRollbackCombine. jsAfterTick: call
+     * Module.laigeRollbackAfterTick after every tick.
+     */
+    rollbackCreate(w: Ptr, players: number, localPlayer: number, depth: number, maxInputBytes: number, inputLead: number,
+      maxPredictionTicks: number, hashHistory: number, maxCombinedBytes: number, combineMode: number, jsAfterTick: boolean, out: Ptr): Code;
+    rollbackDestroy(s: Ptr): void;
+    /** The session's input buffer (maxInputBytes bytes) setLocalInput/addRemoteInput read `size` bytes from. */
+    rollbackInputBuffer(s: Ptr): Ptr;
+    rollbackSetLocalInput(s: Ptr, tick: number, size: number): Code;
+    rollbackAddRemoteInput(s: Ptr, player: number, tick: number, size: number): Code;
+    rollbackAdvance(s: Ptr): Code;
+    /** 14 f64 at `out`: current, confirmed, oldest, pending, then RollbackStats in declaration order. */
+    rollbackState(s: Ptr, out: Ptr): void;
+    /** The confirmed hash of `tick` as a u64 at `out`. */
+    rollbackConfirmedHash(s: Ptr, tick: number, out: Ptr): Code;
   }
 
   export interface LaigeModuleOptions {

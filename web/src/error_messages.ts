@@ -33,7 +33,8 @@ function nameRule(f: Fields): string {
 
 /** What the `callback` field of tick_inside_callback names, in words. */
 function callbackWords(c: string | number | undefined): string {
-  return c === 'each' ? 'an each callback' : c === 'loop_hook' ? "a game loop's input or onTick callback" : "a system's run";
+  return c === 'each' ? 'an each callback' : c === 'loop_hook' ? "a game loop's input or onTick callback"
+    : c === 'rollback_hook' ? "a rollback session's own hook" : c === 'combine' ? "a rollback session's combine function" : "a system's run";
 }
 
 /** "side a: " for the diff driver's two sides, "" for a single run. */
@@ -136,6 +137,23 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   snapshot_corrupt: (f) => `these bytes are not an intact snapshot (the ${q(f.what)} check failed at byte ${f.offset}); the world is unchanged`,
   snapshot_alloc_failed: (f) => `the storage for archetype ${f.archetype_id} of the snapshot could not be allocated; the world is unchanged`,
   restore_inside_callback: (f) => `restore cannot run inside ${f.inside === 'system' ? 'a running system' : 'each'}; restore between ticks`,
+
+  // --- rollback sessions (docs/rollback.md)
+  rollback_option_invalid: (f) => `the session option ${q(f.option)} is ${f.value}, outside ${f.min}..${f.max}`,
+  rollback_alloc_failed: (f) => `the rollback session's ring (${f.bytes} bytes) could not be allocated; nothing changed`,
+  session_moved_from: () => 'the rollback session was moved from and drives no world',
+  player_invalid: (f) => `player ${f.player} is not a remote player of this session (players 0..${Number(f.players) - 1}, the local one is ${f.local}); the local input goes to setLocalInput`,
+  input_too_large: (f) => `player ${f.player}'s input is ${f.size} bytes, over the session's maxInputBytes (${f.max})`,
+  input_too_early: (f) => `tick ${f.tick} is past the newest tick an input may be given for now (${f.newest}); keep inputs within the session's inputLead`,
+  input_too_late: (f) => `the input for tick ${f.tick} arrived too late: the session can roll back to tick ${f.oldest} at the earliest, so the ticks from ${f.tick} on can no longer be confirmed (a deeper ring or maxPredictionTicks avoids it)`,
+  input_conflict: (f) => `player ${f.player}'s input for tick ${f.tick}${f.confirmed === 'true' ? ' (a confirmed tick)' : ''} was received before with other bytes; a received input never changes`,
+  local_input_passed: (f) => `tick ${f.tick} has already run (the session is at tick ${f.current}); give the local input before the advance that runs its tick`,
+  local_input_missing: (f) => `the local input of tick ${f.tick} has not been given; call setLocalInput(${f.tick}, bytes) before advance()`,
+  prediction_limit: (f) => `advance() would predict more than ${f.limit} ticks past tick ${f.confirmed}, the last one every player has given (the session is at ${f.current}); wait for the late inputs`,
+  input_inside_advance: (f) => `${f.call} cannot run inside advance() (from a combine function, a hook or a system); give inputs between advances`,
+  hash_unavailable: (f) => `tick ${f.tick} has no confirmed hash: confirmed ticks run to ${f.confirmed} and the history keeps them from ${f.oldest}`,
+  combined_input_too_large: (f) => `the combined input is ${f.size} bytes, over the session's maxCombinedBytes (${f.max}); the advance was undone`,
+  combine_failed: (f) => `the combine function failed for tick ${f.tick}; the advance was undone`,
 
   // --- scenarios (docs/scenarios.md)
   scenario_unknown: (f) => `no scenario is named ${q(f.scenario)}`,

@@ -25,6 +25,8 @@ export type {
 } from './systems.js';
 export { GameLoop } from './loop.js';
 export type { GameLoopOptions, GameLoopStats } from './loop.js';
+export { RollbackSession } from './rollback.js';
+export type { RollbackSessionOptions, RollbackCombine, RollbackAdvance, RollbackStats, ConfirmedHash } from './rollback.js';
 export { ReplayRecorder } from './replay.js';
 export type { RecordOptions, ReplayIdentity, ReplayInfo, ReplayRunOptions, ReplayDiff, MathBackend } from './replay.js';
 export { LaigeError, ErrorCodes, errorText, errorName, MAX_ERROR_CODE } from './errors.js';

@@ -12,6 +12,7 @@ import { describe } from './schema.js';
 import { logHandlers, refuseInsideLog, refuseTickInside, within } from './reentrancy.js';
 import { u32, u64 } from './args.js';
 import { World, type WorldOptions } from './world.js';
+import { RollbackSession, type RollbackSessionOptions } from './rollback.js';
 
 /** A log record of the core (JsSink -> Module.onLaigeLog). */
 export interface LogRecord {
@@ -272,6 +273,24 @@ export class Laige {
     return new GameLoop(this, world, options);
   }
 
+  /**
+   * A rollback session (docs/rollback.md) over a World with TypeScript
+   * systems, or over a C++ scenario run (openScenario; the players' combined
+   * input replaces the scenario's generated input). The run's world itself
+   * is rejected (pass the run).
+   */
+  createRollbackSession(target: World | ScenarioRun, options: RollbackSessionOptions = {}): RollbackSession {
+    if (target instanceof ScenarioRun) {
+      this.#own('createRollbackSession', target.world);
+      return new RollbackSession(target.world, options, target);
+    }
+    const world = this.#own('createRollbackSession', target);
+    if (world._scenario !== null) {
+      throw invalid(`createRollbackSession: this world belongs to the C++ scenario run '${world._scenario}': pass the ScenarioRun itself`, 'scenario_world', { where: 'createRollbackSession', scenario: world._scenario });
+    }
+    return new RollbackSession(world, options, null);
+  }
+
   /** Starts recording a replay of `world` (before its first tick). */
   recordReplay(world: World, options: RecordOptions = {}): ReplayRecorder {
     this.#own('recordReplay', world);
@@ -279,7 +298,7 @@ export class Laige {
   }
 
   #own(where: string, world: unknown): World {
-    if (!(world instanceof World)) throw invalid(`${where}: expected a World${where === 'createGameLoop' ? ' or a ScenarioRun' : ''}, got ${describe(world)}`, 'wrong_type', { where, field: 'world', got: typeName(world) });
+    if (!(world instanceof World)) throw invalid(`${where}: expected a World${where === 'createGameLoop' || where === 'createRollbackSession' ? ' or a ScenarioRun' : ''}, got ${describe(world)}`, 'wrong_type', { where, field: 'world', got: typeName(world) });
     if (world._host !== this) throw invalid(`${where}: the world belongs to another module instance`, 'foreign_world', { where, field: 'world' });
     return world;
   }

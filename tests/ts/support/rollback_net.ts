@@ -1,0 +1,102 @@
+// What the rollback tests share (the TypeScript twin of
+// tests/cpp/support/rollback_net.h): the `input` scenario's player input
+// generator (byte for byte the C++ one, so the native golden stream
+// applies), and a simulated network on a seeded PRNG: per-message latency
+// 0..maxLatency ticks (jitter, hence reordering), duplicates, and the
+// messages due in one tick delivered shuffled.
+
+/** The "lowbias32" integer mix, as the C++ test helper computes it. */
+export function mix32(v: number): number {
+  let x = v >>> 0;
+  x = (x ^ (x >>> 16)) >>> 0;
+  x = Math.imul(x, 0x7feb352d) >>> 0;
+  x = (x ^ (x >>> 15)) >>> 0;
+  x = Math.imul(x, 0x846ca68b) >>> 0;
+  x = (x ^ (x >>> 16)) >>> 0;
+  return x;
+}
+
+/** Player `player`'s input for `tick` in the `input` scenario (0..2 six-byte commands, held 4 ticks). */
+export function inputScenarioPlayerInput(player: number, tick: number): Uint8Array {
+  const segment = Math.floor(tick / 4) >>> 0;
+  const h = mix32((Math.imul(segment, 0x9e3779b9) ^ Math.imul(player + 1, 0x85ebca6b)) >>> 0);
+  const count = h % 3;
+  const out = new Uint8Array(6 * count);
+  for (let k = 0; k < count; k++) {
+    const c = mix32((h + k + 1) >>> 0);
+    const d = mix32(c);
+    const a = ((c >>> 8) & 0x3ff) - 512;
+    const b = (d & 0x3ff) - 512;
+    out[6 * k] = (c & 7) === 0 ? 2 : 1;
+    out[6 * k + 1] = player * 8 + ((c >>> 3) & 7);
+    out[6 * k + 2] = a & 0xff;
+    out[6 * k + 3] = (a >> 8) & 0xff;
+    out[6 * k + 4] = b & 0xff;
+    out[6 * k + 5] = (b >> 8) & 0xff;
+  }
+  return out;
+}
+
+/** mulberry32: a small seeded PRNG for the network's choices. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface NetMessage {
+  deliverAt: number;
+  from: number;
+  to: number;
+  tick: number;
+  bytes: Uint8Array;
+}
+
+/** The simulated network between a test's peers. */
+export class SimNetwork {
+  readonly #next: () => number;
+  readonly #inFlight: NetMessage[] = [];
+  sent = 0;
+
+  constructor(seed: number, readonly maxLatency: number, readonly duplicateOneIn: number) {
+    this.#next = prng(seed);
+  }
+
+  #int(n: number): number {
+    return Math.floor(this.#next() * n);
+  }
+
+  send(now: number, from: number, to: number, tick: number, bytes: Uint8Array): void {
+    const copies = this.duplicateOneIn !== 0 && this.#int(this.duplicateOneIn) === 0 ? 2 : 1;
+    for (let i = 0; i < copies; i++) {
+      this.#inFlight.push({ deliverAt: now + this.#int(this.maxLatency + 1), from, to, tick, bytes: bytes.slice() });
+      this.sent++;
+    }
+  }
+
+  /** The messages to `to` due at `now`, in a random order. */
+  deliver(now: number, to: number): NetMessage[] {
+    const due: NetMessage[] = [];
+    for (let i = 0; i < this.#inFlight.length;) {
+      const m = this.#inFlight[i]!;
+      if (m.to === to && m.deliverAt <= now) {
+        due.push(m);
+        this.#inFlight[i] = this.#inFlight[this.#inFlight.length - 1]!;
+        this.#inFlight.pop();
+      } else {
+        i++;
+      }
+    }
+    due.sort((a, b) => a.deliverAt - b.deliverAt || a.tick - b.tick || a.from - b.from);
+    for (let i = due.length; i > 1; i--) {
+      const j = this.#int(i);
+      [due[i - 1], due[j]] = [due[j]!, due[i - 1]!];
+    }
+    return due;
+  }
+}

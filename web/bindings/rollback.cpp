@@ -1,0 +1,179 @@
+// rollback.cpp - laige::RollbackSession for web/src/rollback.ts (part of
+// the embind layer: web/bindings/common.h says how it is built).
+//
+// A session over a JsWorld (a plain world with TypeScript systems, or a
+// scenario run's world). Inputs travel through the session's own input
+// buffer (rollbackInputBuffer: maxInputBytes bytes the TypeScript layer
+// writes before calling setLocalInput/addRemoteInput), so no call allocates.
+// Three optional JS hooks, called from inside advance():
+// Module.laigeRollbackCombine (a TypeScript combine function),
+// Module.laigeRollbackAfterTick (stops at a TypeScript system that threw)
+// and Module.laigeRollbackRestored (the TypeScript world's caches).
+#include "common.h"
+#include "laige/rollback.h"
+
+using namespace laige_wasm;
+
+namespace {
+
+struct JsRollback {
+  laige::RollbackSession session;
+  std::vector<std::uint8_t> input;
+  // (address, size) of every player's input for the JS combiner.
+  std::uint32_t pairs[2 * laige::kMaxRollbackPlayers] = {};
+};
+
+// Module.laigeRollbackCombine(session, tick, pairs, players, out, capacity):
+// the bytes written at `out`, or -1 when the combiner threw or returned
+// something that is not a Uint8Array of at most `capacity` bytes.
+EM_JS(double, laige_js_rollback_combine,
+      (std::uintptr_t s, double tick, std::uintptr_t pairs, std::uint32_t players, std::uintptr_t out,
+       std::uint32_t capacity),
+      {
+        try {
+          return Module['laigeRollbackCombine'](s, tick, pairs, players, out, capacity);
+        } catch (e) {
+          return -1;
+        }
+      });
+// Module.laigeRollbackAfterTick(session, tick): 0 = go on, else stop the advance.
+EM_JS(std::int32_t, laige_js_rollback_after_tick, (std::uintptr_t s, double tick), {
+  try {
+    return Module['laigeRollbackAfterTick'](s, tick);
+  } catch (e) {
+    return 1;
+  }
+});
+// Module.laigeRollbackRestored(session): the world was restored.
+EM_JS(void, laige_js_rollback_restored, (std::uintptr_t s), {
+  try {
+    Module['laigeRollbackRestored'](s);
+  } catch (e) {
+  }
+});
+
+Status jsCombine(void* ctx, std::uint64_t tick, const laige::RollbackTickInputs& in, std::span<std::uint8_t> out,
+                 std::uint32_t& written) noexcept {
+  auto* js = static_cast<JsRollback*>(ctx);
+  for (std::uint32_t p = 0; p < in.players; ++p) {
+    js->pairs[2 * p] = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(in.input[p].data()));
+    js->pairs[2 * p + 1] = static_cast<std::uint32_t>(in.input[p].size());
+  }
+  const double n = laige_js_rollback_combine(reinterpret_cast<std::uintptr_t>(js), static_cast<double>(tick),
+                                             reinterpret_cast<std::uintptr_t>(js->pairs), in.players,
+                                             reinterpret_cast<std::uintptr_t>(out.data()),
+                                             static_cast<std::uint32_t>(out.size()));
+  if (!(n >= 0) || n > static_cast<double>(out.size())) {
+    return Status::failure(ErrorCode::Unknown, "combine_failed").with("tick", tick);
+  }
+  written = static_cast<std::uint32_t>(n);
+  return Status{};
+}
+Status jsAfterTick(void* ctx, laige::World&, std::uint64_t tick) noexcept {
+  const std::int32_t r = laige_js_rollback_after_tick(reinterpret_cast<std::uintptr_t>(ctx), static_cast<double>(tick));
+  return r == 0 ? Status{} : Status::failure(ErrorCode::Unknown, "tick_ended").with("tick", tick);
+}
+void jsRestored(void* ctx, laige::World&) noexcept { laige_js_rollback_restored(reinterpret_cast<std::uintptr_t>(ctx)); }
+
+// combineMode: 0 = length-prefixed (default), 1 = concatenated, 2 = JS.
+std::uint32_t rollbackCreate(std::uintptr_t w, std::uint32_t players, std::uint32_t localPlayer, std::uint32_t depth,
+                             std::uint32_t maxInputBytes, std::uint32_t inputLead, std::uint32_t maxPredictionTicks,
+                             std::uint32_t hashHistory, std::uint32_t maxCombinedBytes, std::uint32_t combineMode,
+                             bool jsAfter, std::uintptr_t out) {
+  JsWorld& jw = W(w);
+  auto js = std::make_unique<JsRollback>();
+  laige::RollbackSession::Options o;
+  o.players = players;
+  o.localPlayer = localPlayer;
+  o.depth = depth;
+  o.maxInputBytes = maxInputBytes;
+  o.inputLead = inputLead;
+  o.maxPredictionTicks = maxPredictionTicks;
+  o.hashHistory = hashHistory;
+  o.maxCombinedBytes = maxCombinedBytes;
+  if (combineMode == 1) o.combine = &laige::RollbackSession::combineConcatenated;
+  if (combineMode == 2) {
+    o.combine = &jsCombine;
+    o.combineContext = js.get();
+  }
+  if (jsAfter) {
+    o.afterTick = &jsAfterTick;
+    o.afterTickContext = js.get();
+  }
+  o.onRestore = &jsRestored;
+  o.onRestoreContext = js.get();
+  const laige::SystemSchedule& schedule = jw.run ? jw.run->schedule() : jw.schedule;
+  auto r = laige::RollbackSession::create(jw.world, schedule, o);
+  if (r.isError()) return code(r);
+  js->session = std::move(r).takeValue();
+  js->input.resize(maxInputBytes == 0 ? 1 : maxInputBytes);
+  *at<std::uint32_t>(out) = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(js.release()));
+  return 0;
+}
+void rollbackDestroy(std::uintptr_t s) { delete at<JsRollback>(s); }
+std::uint32_t rollbackInputBuffer(std::uintptr_t s) {
+  return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(at<JsRollback>(s)->input.data()));
+}
+std::span<const std::uint8_t> inputOf(JsRollback& js, std::uint32_t size) {
+  return std::span<const std::uint8_t>(js.input.data(), size <= js.input.size() ? size : js.input.size());
+}
+std::uint32_t rollbackSetLocalInput(std::uintptr_t s, double tick, std::uint32_t size) {
+  JsRollback& js = *at<JsRollback>(s);
+  // A size over the buffer is over maxInputBytes: the core reports it (size
+  // field included) without reading the bytes.
+  if (size > js.input.size()) {
+    const std::vector<std::uint8_t> big(size);
+    return code(js.session.setLocalInput(static_cast<std::uint64_t>(tick), big));
+  }
+  return code(js.session.setLocalInput(static_cast<std::uint64_t>(tick), inputOf(js, size)));
+}
+std::uint32_t rollbackAddRemoteInput(std::uintptr_t s, std::uint32_t player, double tick, std::uint32_t size) {
+  JsRollback& js = *at<JsRollback>(s);
+  if (size > js.input.size()) {
+    const std::vector<std::uint8_t> big(size);
+    return code(js.session.addRemoteInput(player, static_cast<std::uint64_t>(tick), big));
+  }
+  return code(js.session.addRemoteInput(player, static_cast<std::uint64_t>(tick), inputOf(js, size)));
+}
+std::uint32_t rollbackAdvance(std::uintptr_t s) { return code(at<JsRollback>(s)->session.advance()); }
+// current, confirmed, oldest, pending, then RollbackStats in declaration order.
+void rollbackState(std::uintptr_t s, std::uintptr_t out) {
+  const laige::RollbackSession& r = at<JsRollback>(s)->session;
+  const laige::RollbackStats k = r.stats();
+  double* o = at<double>(out);
+  o[0] = static_cast<double>(r.currentTick());
+  o[1] = static_cast<double>(r.confirmedTick());
+  o[2] = static_cast<double>(r.oldestTick());
+  o[3] = static_cast<double>(r.pendingRollbackTick());
+  o[4] = static_cast<double>(k.advances);
+  o[5] = static_cast<double>(k.rollbacks);
+  o[6] = static_cast<double>(k.resimulatedTicks);
+  o[7] = static_cast<double>(k.predictionMisses);
+  o[8] = static_cast<double>(k.predictionHits);
+  o[9] = static_cast<double>(k.duplicateInputs);
+  o[10] = static_cast<double>(k.deepestRollback);
+  o[11] = static_cast<double>(k.lastAdvanceRolledBackTicks);
+  o[12] = static_cast<double>(k.lastAdvanceResimulatedTicks);
+  o[13] = static_cast<double>(k.ringGrowths);
+}
+// The hash as two u32 halves at `out`.
+std::uint32_t rollbackConfirmedHash(std::uintptr_t s, double tick, std::uintptr_t out) {
+  const laige::Result<std::uint64_t> h = at<JsRollback>(s)->session.confirmedHash(static_cast<std::uint64_t>(tick));
+  if (h.isError()) return code(h);
+  putU64(out, h.value());
+  return 0;
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(laige_rollback) {
+  using emscripten::function;
+  function("rollbackCreate", &rollbackCreate);
+  function("rollbackDestroy", &rollbackDestroy);
+  function("rollbackInputBuffer", &rollbackInputBuffer);
+  function("rollbackSetLocalInput", &rollbackSetLocalInput);
+  function("rollbackAddRemoteInput", &rollbackAddRemoteInput);
+  function("rollbackAdvance", &rollbackAdvance);
+  function("rollbackState", &rollbackState);
+  function("rollbackConfirmedHash", &rollbackConfirmedHash);
+}
