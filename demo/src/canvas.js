@@ -58,8 +58,11 @@ export function drawWorld(c, view) {
   }
 }
 
-/** The last frames' durations (ms), with the 60 Hz line. */
-export function drawFrameGraph(c, frameTimes) {
+/**
+ * The last frames' durations (ms), with the 60 Hz line; `resimTimes` (same
+ * length, optional): the rollback re-simulation time within each frame.
+ */
+export function drawFrameGraph(c, frameTimes, resimTimes = null) {
   const g = c.getContext('2d');
   g.fillStyle = '#0a0d10';
   g.fillRect(0, 0, c.width, c.height);
@@ -75,6 +78,17 @@ export function drawFrameGraph(c, frameTimes) {
     if (i === 0) g.moveTo(px, y(frameTimes[i])); else g.lineTo(px, y(frameTimes[i]));
   }
   g.stroke();
+  if (resimTimes !== null && resimTimes.some((v) => v > 0)) {
+    g.fillStyle = '#ff9f43';
+    for (let i = 0; i < resimTimes.length; i++) {
+      if (resimTimes[i] <= 0) continue;
+      const px = (i / 300) * c.width;
+      g.fillRect(px, y(resimTimes[i]), Math.max(1, c.width / 300), c.height - y(resimTimes[i]));
+    }
+    const last = resimTimes.slice(-60);
+    g.font = '10px monospace';
+    g.fillText(`re-sim ${Math.max(...last).toFixed(2)} ms max (1 s)`, c.width - 150, 10);
+  }
   g.fillStyle = '#8a96a3';
   g.font = '10px monospace';
   g.fillText('16.7 ms', 2, y(1000 / 60) - 2);

@@ -18,9 +18,13 @@ import { loadLaige, formatEntity } from '@laige/sim';
 import { attractorPayload, liveScenarios } from './scenarios.js';
 import { nativeBuild } from './native.js';
 import { drawFrameGraph, drawWorld } from './canvas.js';
-import { NativePeer, peerVerdict } from './peer.js';
+import { NativePeer } from './peer.js';
+import { loadGolden } from './golden.js';
 import { diffTable, esc } from './diff_view.js';
+import { peerStatus, updatePeerPanel, updateSystems } from './panel.js';
 import { downloadBundle, sessionReplay } from './replay.js';
+import { Netplay } from './netplay.js';
+import { networkSettings, setNetworkSliders, showNetplay, updateNetplayPanel, wireNetplay } from './netplay_view.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -38,6 +42,11 @@ let paused = false;
 let speed = 1;
 const events = [];
 const frameTimes = [];
+/** Per frame (aligned with frameTimes): the rollback re-simulation ms of the netplay view's peers. */
+const resimTimes = [];
+/** The netplay view's Netplay while it is shown, else null; its tick accumulator (ms). */
+let netplay = null;
+let netplayAcc = 0;
 let lastFrameAt = 0;
 let lastPanelAt = 0;
 
@@ -56,24 +65,6 @@ function setVerdict(kind, text) {
 }
 
 const hex = (h) => h.toString(16).padStart(16, '0');
-
-async function loadGolden(name) {
-  try {
-    const r = await fetch(`golden/${name}.txt`, { cache: 'no-store' });
-    if (!r.ok) return { error: `golden stream missing: golden/${name}.txt (HTTP ${r.status}). Run scripts/run.sh (it copies tests/golden into the demo).` };
-    const text = await r.text();
-    const lines = text.trim().split('\n').map((l) => l.trim());
-    const hashes = [];
-    for (const [i, l] of lines.entries()) {
-      const m = /^(\d+) ([0-9a-f]{16})$/.exec(l);
-      if (m === null || Number(m[1]) !== i) return { error: `golden/${name}.txt is malformed at line ${i + 1}: ${JSON.stringify(l.slice(0, 60))}` };
-      hashes.push(m[2]);
-    }
-    return { hashes };
-  } catch (e) {
-    return { error: `golden stream golden/${name}.txt could not be fetched: ${e.message}` };
-  }
-}
 
 // ------------------------------------------------------------------ sessions
 
@@ -388,19 +379,8 @@ function status() {
     perturbTick: s.perturb?.tick ?? null, expectTick: s.perturb?.expectTick ?? null,
     diffItems: s.diff ? s.diff.items.length : 0, diffTotal: s.diff ? s.diff.total : 0,
     inputSince: s.inputSince ?? null, lastHash: s.lastHash,
-    peer: peerStatus(s),
+    peer: peerStatus(s, peerDiffOf),
     error: window.__demoError ?? null,
-  };
-}
-
-function peerStatus(s) {
-  const p = s.peer ?? null;
-  const v = peerVerdict(p);
-  if (p === null) return { state: 'none', text: v.text };
-  const d = p.divergedAt !== null ? peerDiffOf(s) : null;
-  return {
-    state: p.state, text: v.text, matchedThrough: p.matchedThrough, lastAnswered: p.lastAnswered, divergedAt: p.divergedAt,
-    mismatch: p.mismatch, diffTick: d?.tick ?? null, diffItems: d ? d.items.length : 0, diffTotal: d ? d.total : 0,
   };
 }
 
@@ -451,52 +431,10 @@ function updatePanel(force) {
   } else {
     d.hidden = true;
   }
-  updatePeerPanel(s, st.peer);
+  updatePeerPanel(s, st.peer, peerDiffOf);
   updateSystems(s);
-  drawFrameGraph($('frames'), frameTimes);
+  drawFrameGraph($('frames'), frameTimes, resimTimes);
   $('events').textContent = events.slice(-12).join('\n');
-}
-
-/** The native peer's verdict line and, after a divergence, its stateDiff. */
-function updatePeerPanel(s, ps) {
-  const v = $('peer-verdict');
-  const kind = ps.state === 'none' ? 'pending' : peerVerdict(s.peer).kind;
-  v.className = `verdict peer ${kind}`;
-  v.textContent = ps.text;
-  const d = $('peer-diff');
-  if (s.peer?.mismatch) {
-    const m = s.peer.mismatch;
-    let html = `<div>tick ${m.tick}: wasm ${m.wasm ?? '(none)'} ≠ native peer ${m.native}</div>`;
-    const diff = peerDiffOf(s);
-    if (diff) {
-      html += `<div>stateDiff at tick ${diff.tick} (the page's tick when the mismatch came back; this page = A, native peer = B): ${diff.total} item(s)</div>`;
-      html += diffTable(diff);
-    } else {
-      html += '<div>fetching the native peer\'s state…</div>';
-    }
-    d.hidden = false;
-    d.innerHTML = html;
-  } else {
-    d.hidden = true;
-  }
-}
-
-function updateSystems(s) {
-  const el = $('systems');
-  if (s.kind !== 'live') { el.textContent = '(C++ scenario: timings are inside sim.runScenario)'; return; }
-  const w = s.built.world;
-  let html = '';
-  for (const info of w.systems()) {
-    const st = w.systemTimingStats(info.id);
-    const win = w.systemTimingWindow(info.id);
-    const b = info.budgetMs || 1;
-    const pct = (v) => `${Math.min(100, (v / b) * 100).toFixed(1)}%`;
-    html += `<div class="row"><span>${esc(info.name)}</span><div class="bar">`
-      + `<span class="p99" style="width:${pct(win.p99)}"></span><span class="p50" style="width:${pct(win.p50)}"></span>`
-      + `<span class="last" style="width:${pct(st.lastMs)}"></span></div>`
-      + `<span class="mono">${st.lastMs.toFixed(3)} / ${win.p50.toFixed(3)} / ${win.p99.toFixed(3)} of ${b}</span></div>`;
-  }
-  el.innerHTML = html;
 }
 
 // -------------------------------------------------------------------- loop
@@ -505,10 +443,12 @@ function frame(now) {
   requestAnimationFrame(frame);
   if (lastFrameAt !== 0) {
     frameTimes.push(now - lastFrameAt);
-    if (frameTimes.length > 300) frameTimes.shift();
+    resimTimes.push(netplay?.takeResimMs() ?? 0);
+    if (frameTimes.length > 300) { frameTimes.shift(); resimTimes.shift(); }
   }
   const dt = lastFrameAt === 0 ? 0 : now - lastFrameAt;
   lastFrameAt = now;
+  if (netplay !== null) { netplayFrame(dt, now); return; }
   const s = session;
   if (s === null || s.loading) return;
   try {
@@ -536,6 +476,56 @@ function frame(now) {
     paused = true;
     fatal(`The simulation stopped with an error: ${e.message}`);
   }
+}
+
+// ----------------------------------------------------------------- netplay
+
+/** The netplay view's frame: network ticks at 60 Hz x speed (fast: as many as fit, native peer permitting). */
+function netplayFrame(dt, now) {
+  const np = netplay;
+  try {
+    if (!paused) {
+      if (fast) {
+        const until = performance.now() + 12;
+        while (performance.now() < until && np.backlog() < PEER_WINDOW) np.tick();
+      } else {
+        netplayAcc += Math.min(dt, 250) * speed;
+        let n = 0;
+        for (; netplayAcc >= 1000 / TICK_HZ && n < MAX_CATCH_UP; n++) { np.tick(); netplayAcc -= 1000 / TICK_HZ; }
+        if (n === MAX_CATCH_UP) netplayAcc = 0;
+      }
+    }
+    np.render([$('np-canvas-0'), $('np-canvas-1')]);
+    if (now - lastPanelAt >= 100) {
+      lastPanelAt = now;
+      updateNetplayPanel(np.status());
+      updateSystems({ kind: 'live', built: np.peers[0].built });
+      drawFrameGraph($('frames'), frameTimes, resimTimes);
+    }
+  } catch (e) {
+    paused = true;
+    fatal(`The netplay view stopped with an error: ${e.message}`);
+  }
+}
+
+/** Shows the netplay view of scenario `name` (the single view's session ends). */
+function openNetplay(name) {
+  disposeSession();
+  netplay?.dispose();
+  netplay = null;
+  netplay = new Netplay(sim, name, specOf(name));
+  netplay.setNetwork(networkSettings());
+  netplayAcc = 0;
+  showNetplay(true);
+  updateNetplayPanel(netplay.status());
+  return netplay;
+}
+
+function closeNetplay() {
+  netplay?.dispose();
+  netplay = null;
+  showNetplay(false);
+  return select($('scenario').value);
 }
 
 // ------------------------------------------------------------------- start
@@ -568,7 +558,9 @@ async function start() {
   }
   const first = names.includes(params.get('scenario')) ? params.get('scenario') : 'swarm';
   sel.value = first;
-  sel.addEventListener('change', () => { paused = false; select(sel.value); });
+  sel.addEventListener('change', () => { paused = false; if (netplay !== null) openNetplay(sel.value); else select(sel.value); });
+  $('mode').addEventListener('click', () => (netplay !== null ? closeNetplay() : openNetplay(sel.value)));
+  wireNetplay(() => netplay);
   $('pause').addEventListener('click', () => { paused = !paused; $('pause').textContent = paused ? 'resume' : 'pause'; });
   $('step').addEventListener('click', () => { paused = true; $('pause').textContent = 'resume'; runTicks(1); });
   $('speed').addEventListener('change', () => { speed = Number($('speed').value); });
@@ -593,10 +585,20 @@ async function start() {
       for (const x of b.bytes) bin += String.fromCharCode(x);
       return { ...b, bytes: btoa(bin) };
     },
+    /** The netplay view: open(name, {latency, jitter, loss}), tick(n), setPointer(peer, [x, y] | null), status(), close(). */
+    netplay: {
+      open: (n, net = {}) => { sel.value = n; const np = openNetplay(n); setNetworkSliders(np, net); paused = true; $('pause').textContent = 'resume'; return np.status(); },
+      tick: (n) => { for (let i = 0; i < n; i++) netplay.tick(); return netplay.status(); },
+      setPointer: (i, p) => netplay.setPointer(i, p),
+      setNetwork: (net) => setNetworkSliders(netplay, net),
+      status: () => (netplay === null ? null : netplay.status()),
+      close: () => closeNetplay(),
+    },
     setFast: (on) => { fast = !!on; },
     setPaused: (on) => { paused = !!on; },
   };
-  await select(first);
+  if (params.get('view') === 'netplay') openNetplay(first);
+  else await select(first);
   requestAnimationFrame(frame);
 }
 
