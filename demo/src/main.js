@@ -562,7 +562,7 @@ async function start() {
   $('mode').addEventListener('click', () => (netplay !== null ? closeNetplay() : openNetplay(sel.value)));
   wireNetplay(() => netplay);
   $('pause').addEventListener('click', () => { paused = !paused; $('pause').textContent = paused ? 'resume' : 'pause'; });
-  $('step').addEventListener('click', () => { paused = true; $('pause').textContent = 'resume'; runTicks(1); });
+  $('step').addEventListener('click', () => { paused = true; $('pause').textContent = 'resume'; if (netplay !== null) netplay.tick(); else runTicks(1); });
   $('speed').addEventListener('change', () => { speed = Number($('speed').value); });
   $('perturb').addEventListener('click', () => perturb());
   $('reset').addEventListener('click', () => select(sel.value));

@@ -8,9 +8,11 @@
 // pointer (recorded as each tick's input payload) is downloaded as a replay
 // and native laige-replay must reproduce every tick's hash. The live native
 // peer (laige-peer behind the server's /peer WebSocket) checks the same
-// ticks as they run: peer_checks.mjs.
-// Screenshots: test-results/demo.png (chromium, copied to docs/demo.png) and
-// test-results/demo-firefox.png.
+// ticks as they run: peer_checks.mjs; the netplay view (two peers under
+// rollback sessions): netplay_checks.mjs.
+// Screenshots: test-results/demo.png (chromium, copied to docs/demo.png),
+// test-results/demo-netplay.png (chromium, copied to docs/demo-netplay.png)
+// and test-results/demo-firefox.png.
 // Usage: node tests/e2e/demo.e2e.mjs <built demo dir>
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchBrowser, openDemo, runScenario, serveStatic, verdictLine } from './harness.mjs';
 import { peerAbsentOnStaticHosting, peerDivergesAfterPerturb, peerKilledMidRun, peerMatchesPointerSession } from './peer_checks.mjs';
+import { netplayAgrees, netplayEveryScenario } from './netplay_checks.mjs';
 
 const dir = process.argv[2] ?? 'demo/dist';
 const browsers = (process.env.LAIGE_E2E_BROWSERS ?? 'chromium,firefox').split(',');
@@ -159,6 +162,10 @@ async function e2e(browserName) {
     }
     console.log(`screenshot: ${shot}${browserName === 'chromium' ? ' (copied to docs/demo.png)' : ''}`);
     await peerMatchesPointerSession(page, expect);
+    await netplayAgrees(page, expect);
+    await netplayEveryScenario(page, expect, names);
+    if (browserName === 'chromium') await netplayScreenshot(page);
+    await page.evaluate(() => window.__demo.netplay.close());
     await peerKilledMidRun(page, expect, server);
     await peerAbsentOnStaticHosting(page, expect, staticOnly.url);
     expect(pageErrors.length === 0, `no page errors (${pageErrors.length})`);
@@ -167,4 +174,26 @@ async function e2e(browserName) {
   } finally {
     await run?.close();
   }
+}
+
+/** The netplay view in real time (latency 6, jitter 3, a held pointer per peer) for the README. */
+async function netplayScreenshot(page) {
+  await page.evaluate(async () => {
+    const d = window.__demo;
+    d.netplay.open('swarm', { latency: 6, jitter: 3, loss: 0.05 });
+    d.netplay.tick(240);
+    d.setFast(false);
+    d.setPaused(false);
+    d.netplay.setPointer(0, [30, 20]);
+    await new Promise((r) => setTimeout(r, 700));
+    d.netplay.setPointer(0, null);
+    d.netplay.setPointer(1, [-35, -25]);
+    await new Promise((r) => setTimeout(r, 800));
+    d.setPaused(true);
+    d.setFast(true);
+  });
+  const shot = 'test-results/demo-netplay.png';
+  await page.screenshot({ path: shot });
+  try { copyFileSync(shot, 'docs/demo-netplay.png'); } catch { /* docs/ read-only: the artifact stays */ }
+  console.log(`screenshot: ${shot} (copied to docs/demo-netplay.png)`);
 }
