@@ -564,7 +564,7 @@ async function start() {
   $('pause').addEventListener('click', () => { paused = !paused; $('pause').textContent = paused ? 'resume' : 'pause'; });
   $('step').addEventListener('click', () => { paused = true; $('pause').textContent = 'resume'; if (netplay !== null) netplay.tick(); else runTicks(1); });
   $('speed').addEventListener('change', () => { speed = Number($('speed').value); });
-  $('perturb').addEventListener('click', () => perturb());
+  $('perturb').addEventListener('click', () => (netplay !== null ? netplay.perturb(1) : perturb()));
   $('reset').addEventListener('click', () => select(sel.value));
   $('replay').addEventListener('click', () => downloadReplay());
   const c = $('canvas');
@@ -590,6 +590,7 @@ async function start() {
       open: (n, net = {}) => { sel.value = n; const np = openNetplay(n); setNetworkSliders(np, net); paused = true; $('pause').textContent = 'resume'; return np.status(); },
       tick: (n) => { for (let i = 0; i < n; i++) netplay.tick(); return netplay.status(); },
       setPointer: (i, p) => netplay.setPointer(i, p),
+      perturb: (i) => netplay.perturb(i),
       setNetwork: (net) => setNetworkSliders(netplay, net),
       status: () => (netplay === null ? null : netplay.status()),
       close: () => closeNetplay(),

@@ -185,10 +185,41 @@ export class Netplay {
       if (peer.player === 0 && this.native !== null) this.native.step(t, this.rules.combined(peer.inputsAt(t)));
     };
     this.peers = [0, 1].map((p) => new NetplayPeer(sim, spec, p, this.rules, onConfirmed));
+    // The native hashes, checked against each peer's confirmed hash of the
+    // same tick once that peer confirmed it (the peers may confirm a tick at
+    // different network ticks).
+    this.nativeHashes = new Map();
+    this.nativeAgree = [0, 1].map(() => ({ through: -1, divergedAt: null }));
     if (spec.native) {
       const a = this.peers[0];
-      this.native = new NativePeer({ scenario: name, seed: spec.seed, pageHash: (t) => a.confirmed.get(t) });
+      this.native = new NativePeer({
+        scenario: name, seed: spec.seed, pageHash: (t) => a.confirmed.get(t),
+        onAnswer: (t, h) => { this.nativeHashes.set(t, h); this.#checkNative(); },
+      });
     }
+  }
+
+  #checkNative() {
+    this.peers.forEach((p, i) => {
+      const g = this.nativeAgree[i];
+      while (g.divergedAt === null && this.nativeHashes.has(g.through + 1) && p.confirmed.has(g.through + 1)) {
+        const t = g.through + 1;
+        if (this.nativeHashes.get(t) === p.confirmed.get(t)) g.through = t;
+        else g.divergedAt = t;
+      }
+    });
+    const done = Math.min(...this.nativeAgree.map((g) => g.through));
+    if (this.now % 64 === 0) for (const k of [...this.nativeHashes.keys()]) if (k < done) this.nativeHashes.delete(k);
+  }
+
+  /** The native peer's line: per peer MATCH through tick N or DIVERGED at tick N. */
+  #nativeVerdict() {
+    const n = this.native;
+    if (n === null) return { kind: 'pending', text: 'native peer: n/a (TypeScript systems: no native twin)' };
+    if (n.state !== 'open' || (n.divergedAt !== null && this.nativeAgree[0].divergedAt === null)) return peerVerdict(n);
+    const part = (g, i) => (g.divergedAt !== null ? `peer ${i} DIVERGED at tick ${g.divergedAt}` : `peer ${i} MATCH through tick ${Math.max(0, g.through)}`);
+    const bad = this.nativeAgree.some((g) => g.divergedAt !== null);
+    return { kind: bad ? 'diverged' : 'match', text: `native peer: ${this.nativeAgree.map(part).join(', ')}` };
   }
 
   /** One network tick: both peers step; the confirmed hashes are compared. */
@@ -203,8 +234,9 @@ export class Netplay {
     }
     // Keep what the agreement check and the native peer's answers still need.
     const n = this.native;
-    const nativeNeeds = n !== null && (n.state === 'connecting' || n.state === 'open') ? n.lastAnswered : Infinity;
+    const nativeNeeds = n !== null && (n.state === 'connecting' || n.state === 'open') ? Math.min(...this.nativeAgree.map((g) => g.through)) : Infinity;
     const keep = Math.min(this.agreedThrough, nativeNeeds) - 1;
+    this.#checkNative();
     if (this.now % 64 === 0) for (const p of this.peers) p.prune(Math.min(keep, p.session.confirmedTick - 1));
   }
 
@@ -220,6 +252,22 @@ export class Netplay {
     return ms;
   }
 
+  /**
+   * Changes one component of one entity in peer `i`'s world between two
+   * ticks (as perturb does in the single view): its next confirmed hashes
+   * no longer agree with the other peer's nor with the native peer's.
+   */
+  perturb(i = 1) {
+    const { world, perturbTarget } = this.peers[i].built;
+    if (perturbTarget === undefined) return null;
+    let target = null;
+    world.each([perturbTarget.component], ['read'], (e) => { if (target === null) target = e; });
+    if (target === null) return null;
+    world.add(target, perturbTarget.component, perturbTarget.change(world.get(target, perturbTarget.component)));
+    this.perturbed = { peer: i, tick: this.peers[i].session.currentTick };
+    return this.perturbed;
+  }
+
   setPointer(player, p) {
     this.peers[player].pointer = p === null ? null : [Math.round(p[0] * 65536), Math.round(p[1] * 65536)];
   }
@@ -231,14 +279,19 @@ export class Netplay {
   }
 
   status(nowMs = performance.now()) {
-    const v = this.native === null ? { kind: 'pending', text: 'native peer: n/a (TypeScript systems: no native twin)' } : peerVerdict(this.native);
+    const v = this.#nativeVerdict();
     return {
       scenario: this.name, now: this.now, peers: this.peers.map((p) => p.stats(nowMs)),
       agreedThrough: this.agreedThrough, disagreeAt: this.disagreeAt,
       net: { latency: this.net.latency, jitter: this.net.jitter, loss: this.net.loss, sent: this.net.sent, lost: this.net.lost },
       native: this.native === null ? { state: 'none', text: v.text, kind: v.kind }
-        : { state: this.native.state, text: v.text, kind: v.kind, matchedThrough: this.native.matchedThrough, divergedAt: this.native.divergedAt },
-      inputs: this.rules.what,
+        : {
+          state: this.native.state, text: v.text, kind: v.kind,
+          matchedThrough: Math.min(...this.nativeAgree.map((g) => g.through)),
+          divergedAt: this.nativeAgree.find((g) => g.divergedAt !== null)?.divergedAt ?? null,
+          perPeer: this.nativeAgree.map((g) => ({ ...g })),
+        },
+      inputs: this.rules.what, perturbed: this.perturbed ?? null,
     };
   }
 

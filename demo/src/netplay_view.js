@@ -66,5 +66,6 @@ export function updateNetplayPanel(st) {
     + row('deepest rollback', (p) => `${p.deepestRollback} ticks`)
     + row('re-simulated ticks', (p) => p.resimulatedTicks)
     + row('waits (prediction limit)', (p) => p.stalls);
-  $('np-net').textContent = `network tick ${st.now}: ${st.net.sent} packets sent, ${st.net.lost} lost; inputs: ${st.inputs}`;
+  $('np-net').textContent = `network tick ${st.now}: ${st.net.sent} packets sent, ${st.net.lost} lost; inputs: ${st.inputs}`
+    + (st.perturbed ? `; peer ${st.perturbed.peer}'s world perturbed after its tick ${st.perturbed.tick}` : '');
 }

@@ -34,14 +34,16 @@ export function peerUrl(loc = location) {
 /**
  * A live native peer session for one scenario run.
  * `pageHash(tick)` returns the page's hex hash of `tick` (or undefined);
- * `onChange()` is called whenever the state or the verdict changes.
+ * `onChange()` is called whenever the state or the verdict changes;
+ * `onAnswer(tick, hash)`, if given, with every native hash.
  */
 export class NativePeer {
-  constructor({ scenario, seed, pageHash, onChange = () => {}, url = peerUrl() }) {
+  constructor({ scenario, seed, pageHash, onChange = () => {}, onAnswer = null, url = peerUrl() }) {
     this.scenario = scenario;
     this.seed = seed;
     this.pageHash = pageHash;
     this.onChange = onChange;
+    this.onAnswer = onAnswer;
     this.state = 'connecting';
     this.detail = '';
     this.matchedThrough = -1;
@@ -141,6 +143,7 @@ export class NativePeer {
 
   #answer(tick, hash) {
     this.lastAnswered = tick;
+    this.onAnswer?.(tick, hash);
     if (this.divergedAt !== null) return;
     const mine = this.pageHash(tick);
     if (mine === hash) {

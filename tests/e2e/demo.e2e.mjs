@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchBrowser, openDemo, runScenario, serveStatic, verdictLine } from './harness.mjs';
 import { peerAbsentOnStaticHosting, peerDivergesAfterPerturb, peerKilledMidRun, peerMatchesPointerSession } from './peer_checks.mjs';
-import { netplayAgrees, netplayEveryScenario } from './netplay_checks.mjs';
+import { netplayAgrees, netplayDetectsPerturb, netplayEveryScenario } from './netplay_checks.mjs';
 
 const dir = process.argv[2] ?? 'demo/dist';
 const browsers = (process.env.LAIGE_E2E_BROWSERS ?? 'chromium,firefox').split(',');
@@ -163,6 +163,7 @@ async function e2e(browserName) {
     console.log(`screenshot: ${shot}${browserName === 'chromium' ? ' (copied to docs/demo.png)' : ''}`);
     await peerMatchesPointerSession(page, expect);
     await netplayAgrees(page, expect);
+    await netplayDetectsPerturb(page, expect);
     await netplayEveryScenario(page, expect, names);
     if (browserName === 'chromium') await netplayScreenshot(page);
     await page.evaluate(() => window.__demo.netplay.close());
