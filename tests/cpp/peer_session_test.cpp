@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "support/counting_allocator.h"
+
 #ifndef LAIGE_SOURCE_DIR
 #error "LAIGE_SOURCE_DIR must name the source tree (CMakeLists.txt sets it for laige_tests)"
 #endif
@@ -107,6 +109,26 @@ TEST(PeerSession, RefusedRequestsAnswerTheirReasonAndRunNoTick) {
   std::string out;
   EXPECT_FALSE(s.handle("quit", out));
   EXPECT_TRUE(out.empty());
+}
+
+TEST(PeerSession, AStepAllocatesNothingOnceTheReplyBufferIsWarm) {
+  PeerSession s;
+  std::string out;
+  out.reserve(256);
+  s.handle("open swarm", out);
+  std::string lines[40];
+  for (int t = 0; t < 40; ++t) lines[t] = "step " + std::to_string(t + 1) + (t % 2 == 0 ? " -" : " 0000140000000a00");
+  for (int t = 0; t < 4; ++t) {
+    out.clear();
+    s.handle(lines[t], out);
+  }
+  const test::AllocationWindow window;
+  for (int t = 4; t < 40; ++t) {
+    out.clear();
+    s.handle(lines[t], out);
+  }
+  EXPECT_EQ(window.allocations(), 0u);
+  EXPECT_EQ(out.rfind("hash 40 ", 0), 0u) << out;
 }
 
 TEST(PeerSession, TheSnapshotReplyRestoresTheSameState) {
