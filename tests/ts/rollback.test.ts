@@ -166,6 +166,11 @@ function expectConfirmedEqual(run: PeerRun, reference: (t: number) => string) {
       if (h === undefined || hex(h) !== reference(t)) expect(`peer ${i} tick ${t} ${h === undefined ? 'missing' : hex(h)}`).toBe(`peer ${i} tick ${t} ${reference(t)}`);
     }
     expect(s.confirmedHash(s.confirmedTick)).toBe(run.confirmed[i]!.get(s.confirmedTick));
+    const kept = s.confirmedHashes();
+    expect(kept.length).toBe(64);
+    expect(kept[63]!.tick).toBe(s.confirmedTick);
+    for (const { tick, hash } of kept) expect(hash).toBe(run.confirmed[i]!.get(tick));
+    expect(reasonOf(() => s.confirmedHash(s.confirmedTick - 64))).toBe('hash_unavailable');
     const st = s.stats;
     expect(st.advances).toBe(TICKS + FLUSH);
     expect(st.rollbacks).toBeGreaterThan(100);

@@ -130,7 +130,7 @@ class RollbackSession {
   /// advance() that confirmed it, with World::stateHash of that tick.
   using ConfirmedFn = void (*)(void* ctx, std::uint64_t tick, std::uint64_t hash) noexcept;
 
-  /// How a session runs (docs/rollback.md#options).
+  /// How a session runs (`docs/rollback.md#options`).
   struct Options {
     /// Players in the session, 1..kMaxRollbackPlayers.
     std::uint32_t players = 2;
