@@ -97,9 +97,8 @@ int main() {
   o.maxInputBytes = 8;
   o.combine = &RollbackSession::combineConcatenated;  // player 0 sends nothing: the payload is player 1's attractor
   RollbackSession s = RollbackSession::create(run->world(), run->schedule(), o).takeValue();
-  const std::uint8_t none[1] = {};
   std::uint8_t att[8];
-  auto local = [&] { (void)s.setLocalInput(s.currentTick() + 1, std::span<const std::uint8_t>(none, 0)); };
+  auto local = [&] { (void)s.setLocalInput(s.currentTick() + 1, std::span<const std::uint8_t>{}); };
   for (int i = 0; i < 30; ++i) {
     local();
     (void)s.advance();

@@ -341,8 +341,7 @@ TEST(RollbackAllocation, AdvanceAllocatesNothingAfterWarmUp) {
   ASSERT_TRUE(s.ok());
   RollbackSession session = std::move(s).takeValue();
   auto step = [&](std::uint64_t t) {
-    const std::uint8_t none[1] = {};
-    ASSERT_TRUE(session.setLocalInput(t, std::span<const std::uint8_t>(none, 0)).ok());
+    ASSERT_TRUE(session.setLocalInput(t, std::span<const std::uint8_t>{}).ok());
     if (t > 8) {
       std::uint8_t a[8];
       const std::int32_t x = static_cast<std::int32_t>(((t - 8) / 4) % 7) * 0x40000 - 0xC0000;
