@@ -3,7 +3,7 @@
 // reordering, duplicates; seeded) confirm exactly the hashes of a run that
 // had every input in time, for 2,000 ticks: over a world of TypeScript
 // systems, and over the C++ `input` scenario, where the confirmed hashes
-// are the native golden stream tests/golden/rollback_input.txt (the
+// are the native golden stream tests/golden/rollback/input_confirmed.txt (the
 // native-vs-wasm pairing: the native and wasm gtest check the same file).
 // Then the refusals (reason, state hash unchanged), re-entrancy, and a
 // TypeScript system that throws in the middle of a re-simulation.
@@ -197,7 +197,7 @@ describe('two rollback sessions over a simulated network', () => {
   });
 
   it('the C++ input scenario: the confirmed hashes are the native golden stream', () => {
-    const golden = readFileSync(new URL('../golden/rollback_input.txt', import.meta.url), 'utf8').split('\n');
+    const golden = readFileSync(new URL('../golden/rollback/input_confirmed.txt', import.meta.url), 'utf8').split('\n');
     expect(golden[TICKS - 1]!.startsWith(`${TICKS} `)).toBe(true);
     const run = runPeers(() => sim.openScenario('input'), { maxInputBytes: 12, combine: 'concatenate' }, inputScenarioPlayerInput, 0x5eed0001, 1);
     const fromGolden = (t: number) => (t <= TICKS ? golden[t - 1]!.slice(golden[t - 1]!.indexOf(' ') + 1) : '');
