@@ -275,6 +275,20 @@ describe('rollback refusals change nothing', () => {
     w.dispose();
   });
 
+  it('an onConfirmed that throws: advance ran its tick, called every callback, then rethrows', () => {
+    const w = tsGame();
+    const seen: number[] = [];
+    const s = session(w, { onConfirmed: (tick) => { seen.push(tick); if (tick === 2) throw new TypeError('observer'); } });
+    advanceTo(s, 3);
+    for (let t = 1; t <= 4; t++) s.addRemoteInput(1, t, Uint8Array.of(0, 0, 0));
+    s.setLocalInput(4, Uint8Array.of(1, 1, 0));
+    expect(thrown(() => s.advance())).toBeInstanceOf(TypeError);
+    expect(seen).toEqual([1, 2, 3, 4]);
+    expect(s.currentTick).toBe(4);
+    expect(s.confirmedTick).toBe(4);
+    w.dispose();
+  });
+
   it('maxPredictionTicks: advance waits for the late peer', () => {
     const w = tsGame();
     const s = session(w, { maxPredictionTicks: 4 });

@@ -35,7 +35,7 @@ export interface RollbackSessionOptions {
    * with it no remote input can ever arrive too late.
    */
   maxPredictionTicks?: number;
-  /** How many confirmed hashes confirmedHash() keeps, 1..4096. Default 64. */
+  /** How many confirmed hashes confirmedHash() keeps, 1..4096 (at least depth + 2 are kept). Default 64. */
   hashHistory?: number;
   /** The combined payload's capacity; default players x (1 + maxInputBytes). */
   maxCombinedBytes?: number;
@@ -47,7 +47,11 @@ export interface RollbackSessionOptions {
    * its arguments (it runs again for every re-simulated tick).
    */
   combine?: 'lengthPrefixed' | 'concatenate' | RollbackCombine;
-  /** Called after advance() for every tick it confirmed, in tick order. */
+  /**
+   * Called after advance() for every tick it confirmed, in tick order. An
+   * error it throws comes out of advance() after all of them were called
+   * (the tick has run then; it is not undone).
+   */
   onConfirmed?: (tick: number, hash: bigint) => void;
 }
 
@@ -138,7 +142,7 @@ export class RollbackSession implements Disposable {
   readonly localPlayer: number;
   readonly depth: number;
   readonly maxInputBytes: number;
-  /** How many confirmed hashes confirmedHash() keeps. */
+  /** How many confirmed hashes confirmedHash() keeps: max(options.hashHistory, depth + 2). */
   readonly hashHistory: number;
   /** What the last successful advance() did (all zero before the first). */
   lastAdvance: RollbackAdvance = { tick: 0, rolledBackTicks: 0, resimulatedTicks: 0, ms: 0, confirmed: [] };
@@ -187,7 +191,7 @@ export class RollbackSession implements Disposable {
     this.localPlayer = localPlayer;
     this.depth = depth;
     this.maxInputBytes = maxInputBytes;
-    this.hashHistory = hashHistory;
+    this.hashHistory = Math.max(hashHistory, depth + 2);
     this.#combine = typeof combine === 'function' ? combine : null;
     this.#onConfirmed = onConfirmed ?? null;
     this.#sessions = registryOf(world);
@@ -280,7 +284,18 @@ export class RollbackSession implements Disposable {
     for (let t = before + 1; t <= st[1]!; t++) confirmed.push({ tick: t, hash: this.confirmedHash(t) });
     this.lastAdvance = { tick: st[0]!, rolledBackTicks: st[11]!, resimulatedTicks: st[12]!, ms, confirmed };
     const fn = this.#onConfirmed;
-    if (fn !== null) for (const c of confirmed) fn(c.tick, c.hash);
+    if (fn !== null) {
+      // The tick has run: every callback is called, then the first error is rethrown.
+      let failure: { value: unknown } | null = null;
+      for (const c of confirmed) {
+        try {
+          fn(c.tick, c.hash);
+        } catch (e) {
+          failure ??= { value: e };
+        }
+      }
+      if (failure !== null) throw failure.value;
+    }
     return this.lastAdvance;
   }
 
