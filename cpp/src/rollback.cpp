@@ -104,7 +104,9 @@ Result<RollbackSession> RollbackSession::create(World& world, const SystemSchedu
   st.hashSlots = o.depth + 2;
   st.hashTick = detail::allocArray<std::uint64_t>(st.hashSlots);
   st.hashValue = detail::allocArray<std::uint64_t>(st.hashSlots);
-  st.confirmedSlots = o.hashHistory;
+  // One advance confirms at most depth + 1 ticks: keep at least those, so
+  // every tick an advance reports can still be looked up after it.
+  st.confirmedSlots = o.hashHistory > o.depth + 2 ? o.hashHistory : o.depth + 2;
   st.confirmedTick = detail::allocArray<std::uint64_t>(st.confirmedSlots);
   st.confirmedValue = detail::allocArray<std::uint64_t>(st.confirmedSlots);
   st.combined = detail::allocArray<std::uint8_t>(o.maxCombinedBytes);

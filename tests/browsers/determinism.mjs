@@ -10,7 +10,10 @@
 //      with swarm pointer input) and check that native laige-replay
 //      reproduces every tick's hash, and that the log's bytes equal the same
 //      session recorded in Node.
-// One `PASS|FAIL <browser> <check>: ...` line per check; exit 1 on any FAIL.
+// And it times an 8-tick rollback of swarm through the TypeScript
+// RollbackSession (rollback_timing.mjs): an INFO line with the figure,
+// never asserted. One `PASS|FAIL <browser> <check>: ...` line per check;
+// exit 1 on any FAIL.
 // Usage: node tests/browsers/determinism.mjs [--browsers firefox,chromium]
 //   [--golden-dir DIR] [--scenarios a,b] [--replays a,b] [--ticks N]
 //   [--corrupt-reference-tick N]   (self-check: the Node TS stream and the
@@ -27,6 +30,7 @@ import { loadLaige } from '@laige/sim';
 import { liveScenarios } from '../../demo/src/scenarios.js';
 import { staticHandler } from '../../demo/serve.mjs';
 import { recordScenarioSession, replayPlans, tsScenarioStream } from './streams.mjs';
+import { formatRollbackTiming } from './rollback_timing.mjs';
 
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const { values: opt } = parseArgs({
@@ -148,6 +152,11 @@ async function checkBrowser(name) {
     const katFile = resolve(opt['math-kat']);
     const kat = await page.evaluate((t) => window.__laigeCheck.mathKat(t), readFileSync(katFile, 'utf8'));
     verdict(kat.rows > 0 && kat.mismatches === 0, name, `math known answers: ${kat.mismatches === 0 ? `${kat.rows} rows of fx.* and f32.* equal the native table` : `${kat.mismatches} of ${kat.rows} rows differ, e.g. ${kat.first.map((m) => `${m.row} (got ${m.got})`).join('; ')}`}`);
+
+    // 1c. The rollback figure: printed, never asserted (timing depends on the machine).
+    const rt = await page.evaluate(() => window.__laigeCheck.rollbackTiming(40));
+    verdict(rt.rolledBack, name, `rollback session: every timed advance rolled back 8 ticks of swarm`);
+    console.log(`INFO ${name.padEnd(8)} ${formatRollbackTiming(rt)}`);
 
     // 2. TypeScript-systems scenarios against Node.
     const pageTs = await page.evaluate(() => window.__laigeCheck.tsScenarios());

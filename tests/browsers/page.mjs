@@ -5,6 +5,7 @@ import { f32, fx, loadLaige } from '@laige/sim';
 import { checkMathKat } from './math_kat.mjs';
 import { liveScenarios } from '../../demo/src/scenarios.js';
 import { recordScenarioSession, replayPlans, tsScenarioStream } from './streams.mjs';
+import { rollbackTiming } from './rollback_timing.mjs';
 
 try {
   const sim = await loadLaige();
@@ -17,6 +18,8 @@ try {
     tsStream: (name, ticks) => tsScenarioStream(sim, liveScenarios[name], ticks),
     replayPlans: () => replayPlans.map((p) => p.scenario),
     recordSession: (i) => recordScenarioSession(sim, replayPlans[i]),
+    /** An 8-tick rollback of swarm through the TypeScript RollbackSession, timed in this engine (ms). */
+    rollbackTiming: (rounds) => rollbackTiming(sim, { rounds }),
     /** The math known-answer table (tests/kat/math_kat.txt) against fx.* and f32.* in this engine. */
     mathKat: (table) => {
       const { rows, mismatches } = checkMathKat(table, fx, f32);

@@ -194,6 +194,25 @@ TEST(RollbackErrors, ConfirmedHashOutsideTheHistory) {
   EXPECT_STREQ(h.status().fieldValue("confirmed"), "0");
 }
 
+// One advance can confirm up to depth + 1 ticks; even with hashHistory = 1
+// every one of them can be looked up after it.
+TEST(RollbackErrors, ConfirmedHashesOfOneAdvanceStayAvailable) {
+  RollbackSession::Options o = Fixture::base();
+  o.hashHistory = 1;
+  Fixture f(o);
+  f.advanceTo(8);
+  for (std::uint64_t t = 1; t <= 9; ++t) ASSERT_TRUE(f.session.addRemoteInput(1, t, kTwo).ok());
+  f.advanceTo(9);
+  ASSERT_EQ(f.session.confirmedTick(), 9u);
+  EXPECT_EQ(f.session.stats().lastAdvanceRolledBackTicks, 8u);
+  for (std::uint64_t t = 1; t <= 9; ++t) EXPECT_TRUE(f.session.confirmedHash(t).ok()) << t;
+  EXPECT_EQ(f.session.confirmedHash(9).value(), f.run->hash());
+  for (std::uint64_t t = 10; t <= 30; ++t) ASSERT_TRUE(f.session.addRemoteInput(1, t, kTwo).ok());
+  f.advanceTo(30);
+  EXPECT_STREQ(f.session.confirmedHash(9).status().reason(), "hash_unavailable");
+  EXPECT_TRUE(f.session.confirmedHash(30).ok());
+}
+
 TEST(RollbackErrors, PredictionLimitWaitsForTheLatePeer) {
   RollbackSession::Options o = Fixture::base();
   o.maxPredictionTicks = 4;
@@ -341,8 +360,7 @@ TEST(RollbackAllocation, AdvanceAllocatesNothingAfterWarmUp) {
   ASSERT_TRUE(s.ok());
   RollbackSession session = std::move(s).takeValue();
   auto step = [&](std::uint64_t t) {
-    const std::uint8_t none[1] = {};
-    ASSERT_TRUE(session.setLocalInput(t, std::span<const std::uint8_t>(none, 0)).ok());
+    ASSERT_TRUE(session.setLocalInput(t, std::span<const std::uint8_t>{}).ok());
     if (t > 8) {
       std::uint8_t a[8];
       const std::int32_t x = static_cast<std::int32_t>(((t - 8) / 4) % 7) * 0x40000 - 0xC0000;

@@ -2,7 +2,7 @@
 // two worlds exchanging inputs through a simulated network (random latency
 // 0..8 ticks, jitter, reordering, duplicates; a seeded laige PRNG) agree
 // with a run that had every input in time, tick for tick, for 2,000 ticks;
-// the confirmed stream equals tests/golden/rollback_input.txt, which the
+// the confirmed stream equals tests/golden/rollback/input_confirmed.txt, which the
 // wasm build of this file and Vitest's TypeScript session check too (the
 // native-vs-wasm pairing). Error paths and the no-allocation rule are in
 // rollback_errors_test.cpp.
@@ -192,7 +192,7 @@ TEST(RollbackNetwork, OtherNetworkSeedsAndDelaysAgreeToo) {
 // TypeScript session over sim.openScenario('input') check too: a native
 // run, a wasm run and a TypeScript session all confirm these hashes.
 TEST(RollbackNetwork, ReferenceStreamIsTheGoldenFile) {
-  const std::string path = std::string(LAIGE_SOURCE_DIR) + "/tests/golden/rollback_input.txt";
+  const std::string path = std::string(LAIGE_SOURCE_DIR) + "/tests/golden/rollback/input_confirmed.txt";
   const std::vector<std::uint64_t>& ref = reference();
   std::string text;
   char line[kHashLineCapacity];

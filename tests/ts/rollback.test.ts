@@ -3,7 +3,7 @@
 // reordering, duplicates; seeded) confirm exactly the hashes of a run that
 // had every input in time, for 2,000 ticks: over a world of TypeScript
 // systems, and over the C++ `input` scenario, where the confirmed hashes
-// are the native golden stream tests/golden/rollback_input.txt (the
+// are the native golden stream tests/golden/rollback/input_confirmed.txt (the
 // native-vs-wasm pairing: the native and wasm gtest check the same file).
 // Then the refusals (reason, state hash unchanged), re-entrancy, and a
 // TypeScript system that throws in the middle of a re-simulation.
@@ -166,6 +166,11 @@ function expectConfirmedEqual(run: PeerRun, reference: (t: number) => string) {
       if (h === undefined || hex(h) !== reference(t)) expect(`peer ${i} tick ${t} ${h === undefined ? 'missing' : hex(h)}`).toBe(`peer ${i} tick ${t} ${reference(t)}`);
     }
     expect(s.confirmedHash(s.confirmedTick)).toBe(run.confirmed[i]!.get(s.confirmedTick));
+    const kept = s.confirmedHashes();
+    expect(kept.length).toBe(64);
+    expect(kept[63]!.tick).toBe(s.confirmedTick);
+    for (const { tick, hash } of kept) expect(hash).toBe(run.confirmed[i]!.get(tick));
+    expect(reasonOf(() => s.confirmedHash(s.confirmedTick - 64))).toBe('hash_unavailable');
     const st = s.stats;
     expect(st.advances).toBe(TICKS + FLUSH);
     expect(st.rollbacks).toBeGreaterThan(100);
@@ -192,7 +197,7 @@ describe('two rollback sessions over a simulated network', () => {
   });
 
   it('the C++ input scenario: the confirmed hashes are the native golden stream', () => {
-    const golden = readFileSync(new URL('../golden/rollback_input.txt', import.meta.url), 'utf8').split('\n');
+    const golden = readFileSync(new URL('../golden/rollback/input_confirmed.txt', import.meta.url), 'utf8').split('\n');
     expect(golden[TICKS - 1]!.startsWith(`${TICKS} `)).toBe(true);
     const run = runPeers(() => sim.openScenario('input'), { maxInputBytes: 12, combine: 'concatenate' }, inputScenarioPlayerInput, 0x5eed0001, 1);
     const fromGolden = (t: number) => (t <= TICKS ? golden[t - 1]!.slice(golden[t - 1]!.indexOf(' ') + 1) : '');
@@ -267,6 +272,20 @@ describe('rollback refusals change nothing', () => {
     const run = sim.openScenario('input');
     expect(reasonOf(() => sim.createRollbackSession(run.world, {}))).toBe('scenario_world');
     run.dispose();
+    w.dispose();
+  });
+
+  it('an onConfirmed that throws: advance ran its tick, called every callback, then rethrows', () => {
+    const w = tsGame();
+    const seen: number[] = [];
+    const s = session(w, { onConfirmed: (tick) => { seen.push(tick); if (tick === 2) throw new TypeError('observer'); } });
+    advanceTo(s, 3);
+    for (let t = 1; t <= 4; t++) s.addRemoteInput(1, t, Uint8Array.of(0, 0, 0));
+    s.setLocalInput(4, Uint8Array.of(1, 1, 0));
+    expect(thrown(() => s.advance())).toBeInstanceOf(TypeError);
+    expect(seen).toEqual([1, 2, 3, 4]);
+    expect(s.currentTick).toBe(4);
+    expect(s.confirmedTick).toBe(4);
     w.dispose();
   });
 

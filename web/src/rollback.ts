@@ -35,7 +35,7 @@ export interface RollbackSessionOptions {
    * with it no remote input can ever arrive too late.
    */
   maxPredictionTicks?: number;
-  /** How many confirmed hashes confirmedHash() keeps (at least depth + 1). Default 64. */
+  /** How many confirmed hashes confirmedHash() keeps, 1..4096 (at least depth + 2 are kept). Default 64. */
   hashHistory?: number;
   /** The combined payload's capacity; default players x (1 + maxInputBytes). */
   maxCombinedBytes?: number;
@@ -47,7 +47,11 @@ export interface RollbackSessionOptions {
    * its arguments (it runs again for every re-simulated tick).
    */
   combine?: 'lengthPrefixed' | 'concatenate' | RollbackCombine;
-  /** Called after advance() for every tick it confirmed, in tick order. */
+  /**
+   * Called after advance() for every tick it confirmed, in tick order. An
+   * error it throws comes out of advance() after all of them were called
+   * (the tick has run then; it is not undone).
+   */
   onConfirmed?: (tick: number, hash: bigint) => void;
 }
 
@@ -138,6 +142,8 @@ export class RollbackSession implements Disposable {
   readonly localPlayer: number;
   readonly depth: number;
   readonly maxInputBytes: number;
+  /** How many confirmed hashes confirmedHash() keeps: max(options.hashHistory, depth + 2). */
+  readonly hashHistory: number;
   /** What the last successful advance() did (all zero before the first). */
   lastAdvance: RollbackAdvance = { tick: 0, rolledBackTicks: 0, resimulatedTicks: 0, ms: 0, confirmed: [] };
   readonly #combine: RollbackCombine | null;
@@ -160,7 +166,7 @@ export class RollbackSession implements Disposable {
     const maxInputBytes = options.maxInputBytes === undefined ? 16 : u32(`${where}: maxInputBytes`, options.maxInputBytes, 0, 255);
     const inputLead = options.inputLead === undefined ? 32 : u32(`${where}: inputLead`, options.inputLead, 1, 1024);
     const maxPrediction = options.maxPredictionTicks === undefined ? 0 : u32(`${where}: maxPredictionTicks`, options.maxPredictionTicks, 0, depth);
-    const hashHistory = options.hashHistory === undefined ? 64 : u32(`${where}: hashHistory`, options.hashHistory, 0, 4096);
+    const hashHistory = options.hashHistory === undefined ? 64 : u32(`${where}: hashHistory`, options.hashHistory, 1, 4096);
     const maxCombined = options.maxCombinedBytes === undefined ? 0 : u32(`${where}: maxCombinedBytes`, options.maxCombinedBytes, 1, 1 << 20);
     const { combine, onConfirmed } = options;
     let mode = 0;
@@ -185,6 +191,7 @@ export class RollbackSession implements Disposable {
     this.localPlayer = localPlayer;
     this.depth = depth;
     this.maxInputBytes = maxInputBytes;
+    this.hashHistory = Math.max(hashHistory, depth + 2);
     this.#combine = typeof combine === 'function' ? combine : null;
     this.#onConfirmed = onConfirmed ?? null;
     this.#sessions = registryOf(world);
@@ -277,7 +284,18 @@ export class RollbackSession implements Disposable {
     for (let t = before + 1; t <= st[1]!; t++) confirmed.push({ tick: t, hash: this.confirmedHash(t) });
     this.lastAdvance = { tick: st[0]!, rolledBackTicks: st[11]!, resimulatedTicks: st[12]!, ms, confirmed };
     const fn = this.#onConfirmed;
-    if (fn !== null) for (const c of confirmed) fn(c.tick, c.hash);
+    if (fn !== null) {
+      // The tick has run: every callback is called, then the first error is rethrown.
+      let failure: { value: unknown } | null = null;
+      for (const c of confirmed) {
+        try {
+          fn(c.tick, c.hash);
+        } catch (e) {
+          failure ??= { value: e };
+        }
+      }
+      if (failure !== null) throw failure.value;
+    }
     return this.lastAdvance;
   }
 
@@ -332,21 +350,11 @@ export class RollbackSession implements Disposable {
   /** The confirmed hashes still in the history, from `fromTick` (default: the oldest kept) to confirmedTick. */
   confirmedHashes(fromTick?: number): ConfirmedHash[] {
     const last = this.confirmedTick;
+    const oldest = Math.max(1, last - this.hashHistory + 1);
+    const from = fromTick === undefined ? oldest : Math.max(1, tickArg('RollbackSession.confirmedHashes', fromTick));
     const out: ConfirmedHash[] = [];
-    let t = fromTick === undefined ? 1 : Math.max(1, tickArg('RollbackSession.confirmedHashes', fromTick));
-    if (fromTick === undefined) {
-      // Skip what the history no longer holds.
-      while (t <= last && this.#hashKept(t) === false) t++;
-    }
-    for (; t <= last; t++) out.push({ tick: t, hash: this.confirmedHash(t) });
+    for (let t = from; t <= last; t++) out.push({ tick: t, hash: this.confirmedHash(t) });
     return out;
-  }
-
-  #hashKept(tick: number): boolean {
-    const m = this.world._mem;
-    const code = this.world._raw.rollbackConfirmedHash(this.#ptr, tick, m.out);
-    if (code !== 0) this.world._raw.clearLastFailure();
-    return code === 0;
   }
 
   /** @internal Module.laigeRollbackCombine: the bytes written at `out`, or -1 (the error is rethrown by advance). Never throws. */

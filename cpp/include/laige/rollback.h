@@ -130,7 +130,7 @@ class RollbackSession {
   /// advance() that confirmed it, with World::stateHash of that tick.
   using ConfirmedFn = void (*)(void* ctx, std::uint64_t tick, std::uint64_t hash) noexcept;
 
-  /// How a session runs (docs/rollback.md#options).
+  /// How a session runs (`docs/rollback.md#options`).
   struct Options {
     /// Players in the session, 1..kMaxRollbackPlayers.
     std::uint32_t players = 2;
@@ -146,7 +146,8 @@ class RollbackSession {
     /// `prediction_limit`) while currentTick() - confirmedTick() >= this
     /// (1..depth). With it, no remote input can ever be too late.
     std::uint32_t maxPredictionTicks = 0;
-    /// How many confirmed hashes confirmedHash() keeps, 1..kMaxRollbackHashHistory.
+    /// How many confirmed hashes confirmedHash() keeps, 1..kMaxRollbackHashHistory
+    /// (at least depth + 2 are kept: all the ticks one advance() can confirm).
     std::uint32_t hashHistory = kDefaultRollbackHashHistory;
     /// Bytes per snapshot slot; 0 = max(2 x, 64 KiB +) the world's
     /// snapshotSize() at create(). A larger state reallocates the ring once.
@@ -258,7 +259,7 @@ class RollbackSession {
   /// The earliest tick the next advance() rolls back to (0 = none pending).
   [[nodiscard]] std::uint64_t pendingRollbackTick() const noexcept;
   /// The state hash of confirmed tick `tick` (World::stateHash after it),
-  /// for the last Options::hashHistory confirmed ticks. Errors:
+  /// for the last max(Options::hashHistory, depth + 2) confirmed ticks. Errors:
   /// InvalidArgument `hash_unavailable` (fields tick, confirmed, oldest).
   [[nodiscard]] Result<std::uint64_t> confirmedHash(std::uint64_t tick) const noexcept;
   /// The counters since creation.
