@@ -216,7 +216,7 @@ export class Netplay {
   #nativeVerdict() {
     const n = this.native;
     if (n === null) return { kind: 'pending', text: 'native peer: n/a (TypeScript systems: no native twin)' };
-    if (n.state !== 'open' || (n.divergedAt !== null && this.nativeAgree[0].divergedAt === null)) return peerVerdict(n);
+    if (n.state !== 'open' || (n.divergedAt !== null && this.nativeAgree[0].divergedAt === null)) return peerVerdict(n, { fallback: 'the two peers check each other' });
     const part = (g, i) => (g.divergedAt !== null ? `peer ${i} DIVERGED at tick ${g.divergedAt}` : `peer ${i} MATCH through tick ${Math.max(0, g.through)}`);
     const bad = this.nativeAgree.some((g) => g.divergedAt !== null);
     return { kind: bad ? 'diverged' : 'match', text: `native peer: ${this.nativeAgree.map(part).join(', ')}` };

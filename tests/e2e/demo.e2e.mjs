@@ -177,17 +177,29 @@ async function e2e(browserName) {
   }
 }
 
-/** The netplay view in real time (latency 6, jitter 3, a held pointer per peer) for the README. */
+/**
+ * The netplay view in real time (latency 6, jitter 3, 5% loss) for the
+ * README: a real mouse drag on peer 0's canvas (the page's pointer events),
+ * then peer 1's pointer held.
+ */
 async function netplayScreenshot(page) {
-  await page.evaluate(async () => {
+  await page.evaluate(() => {
     const d = window.__demo;
     d.netplay.open('swarm', { latency: 6, jitter: 3, loss: 0.05 });
     d.netplay.tick(240);
     d.setFast(false);
     d.setPaused(false);
-    d.netplay.setPointer(0, [30, 20]);
-    await new Promise((r) => setTimeout(r, 700));
-    d.netplay.setPointer(0, null);
+  });
+  const box = await (await page.$('#np-canvas-0')).boundingBox();
+  await page.mouse.move(box.x + box.width * 0.7, box.y + box.height * 0.3);
+  await page.mouse.down();
+  for (let i = 0; i < 10; i++) {
+    await page.mouse.move(box.x + box.width * (0.7 - i * 0.02), box.y + box.height * (0.3 + i * 0.01));
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
+  }
+  await page.mouse.up();
+  await page.evaluate(async () => {
+    const d = window.__demo;
     d.netplay.setPointer(1, [-35, -25]);
     await new Promise((r) => setTimeout(r, 800));
     d.setPaused(true);
