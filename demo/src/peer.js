@@ -103,6 +103,7 @@ export class NativePeer {
   }
 
   #set(state, detail = '') {
+    if (state !== 'connecting') this.pending.length = 0; // nothing will send them now
     this.state = state;
     this.detail = detail;
     this.onChange();
