@@ -188,6 +188,62 @@ TEST(RollbackNetwork, OtherNetworkSeedsAndDelaysAgreeToo) {
   expectMatchesReference(b);
 }
 
+// Latency up to 15 ticks over a ring of 8: with maxPredictionTicks = depth
+// a peer waits (advance() refuses with prediction_limit) instead of
+// predicting past its ring, so no input ever arrives too late, and the
+// confirmed hashes still equal the no-latency run's.
+TEST(RollbackNetwork, PredictionLimitMeansNoInputIsEverTooLate) {
+  for (const std::uint64_t seed : {0x11ull, 0x22ull, 0x33ull}) {
+    Peer peers[2];
+    SimNetwork net(seed, 15, 4);
+    for (std::uint32_t i = 0; i < 2; ++i) {
+      peers[i].run = openRun("input");
+      RollbackSession::Options o;
+      o.players = kPlayers;
+      o.localPlayer = i;
+      o.depth = 8;
+      o.maxPredictionTicks = 8;
+      o.maxInputBytes = 12;
+      o.combine = &RollbackSession::combineConcatenated;
+      o.onConfirmed = &collectConfirmed;
+      o.onConfirmedContext = &peers[i].confirmed;
+      peers[i].session = RollbackSession::create(peers[i].run->world(), peers[i].run->schedule(), o).takeValue();
+    }
+    std::uint8_t buf[12];
+    std::uint64_t waits = 0;
+    const std::uint32_t delay = 2;
+    std::uint64_t nextLocal[2] = {1, 1};
+    for (std::uint64_t now = 1; peers[0].session.currentTick() < 600 || peers[1].session.currentTick() < 600; ++now) {
+      ASSERT_LT(now, 5000u) << "the peers stopped advancing";
+      for (std::uint32_t i = 0; i < 2; ++i) {
+        Peer& me = peers[i];
+        // Local inputs up to currentTick + 1 + delay, each set and sent once.
+        for (; nextLocal[i] <= me.session.currentTick() + 1 + delay; ++nextLocal[i]) {
+          const std::uint32_t n = inputScenarioPlayerInput(i, nextLocal[i], buf);
+          const Status st = me.session.setLocalInput(nextLocal[i], std::span<const std::uint8_t>(buf, n));
+          ASSERT_TRUE(st.ok()) << st.reason();
+          net.send(now, i, 1 - i, nextLocal[i], std::span<const std::uint8_t>(buf, n));
+        }
+        net.deliver(now, i, [&](const NetMessage& m) {
+          const Status st = me.session.addRemoteInput(m.from, m.tick, m.bytes);
+          ASSERT_TRUE(st.ok()) << st.reason() << " tick " << m.tick;  // never input_too_late
+        });
+        const Status st = me.session.advance();
+        if (st.isError()) {
+          ASSERT_STREQ(st.reason(), "prediction_limit");
+          ++waits;
+        }
+      }
+    }
+    EXPECT_GT(waits, 0u) << "a 15-tick latency over an 8-tick ring must make the peers wait";
+    const std::vector<std::uint64_t>& ref = reference();
+    for (const Peer& p : peers) {
+      ASSERT_GE(p.confirmed.ticks.size(), 580u);
+      for (std::size_t k = 0; k < p.confirmed.ticks.size(); ++k) ASSERT_EQ(p.confirmed.hashes[k], ref[p.confirmed.ticks[k]]);
+    }
+  }
+}
+
 // The reference stream is the golden file the wasm gtest and Vitest's
 // TypeScript session over sim.openScenario('input') check too: a native
 // run, a wasm run and a TypeScript session all confirm these hashes.

@@ -245,6 +245,7 @@ describe('rollback refusals change nothing', () => {
     refused(s, () => s.addRemoteInput(0, 19, Uint8Array.of(1)), 'player_invalid');
     refused(s, () => s.addRemoteInput(1, 19, new Uint8Array(4)), 'input_too_large');
     expect((thrown(() => s.setLocalInput(21, new Uint8Array(4))) as LaigeError).fields).toMatchObject({ size: 4, max: 3 });
+    refused(s, () => s.addRemoteInput(1, 19, new Uint8Array(1 << 24)), 'input_too_large'); // refused before a byte is copied
     refused(s, () => s.setLocalInput(19, Uint8Array.of(9, 9, 9)), 'local_input_passed');
     refused(s, () => s.setLocalInput(20 + 33, Uint8Array.of(1)), 'input_too_early');
     refused(s, () => s.addRemoteInput(1, 12, Uint8Array.of(1)), 'input_too_late');

@@ -19,6 +19,7 @@ namespace {
 struct JsRollback {
   laige::RollbackSession session;
   std::vector<std::uint8_t> input;
+  std::uint32_t maxInputBytes = 0;
   // (address, size) of every player's input for the JS combiner.
   std::uint32_t pairs[2 * laige::kMaxRollbackPlayers] = {};
 };
@@ -107,6 +108,7 @@ std::uint32_t rollbackCreate(std::uintptr_t w, std::uint32_t players, std::uint3
   if (r.isError()) return code(r);
   js->session = std::move(r).takeValue();
   js->input.resize(maxInputBytes == 0 ? 1 : maxInputBytes);
+  js->maxInputBytes = maxInputBytes;
   *at<std::uint32_t>(out) = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(js.release()));
   return 0;
 }
@@ -114,26 +116,25 @@ void rollbackDestroy(std::uintptr_t s) { delete at<JsRollback>(s); }
 std::uint32_t rollbackInputBuffer(std::uintptr_t s) {
   return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(at<JsRollback>(s)->input.data()));
 }
-std::span<const std::uint8_t> inputOf(JsRollback& js, std::uint32_t size) {
-  return std::span<const std::uint8_t>(js.input.data(), size <= js.input.size() ? size : js.input.size());
+// An input longer than maxInputBytes is refused here, with the core's
+// reason and fields, before any byte is read (the buffer holds only
+// maxInputBytes): the same Status the session itself would return.
+std::uint32_t tooLarge(const JsRollback& js, std::uint32_t player, std::uint32_t size) {
+  return code(Status::failure(ErrorCode::InvalidArgument, "input_too_large")
+                  .with("player", player)
+                  .with("size", size)
+                  .with("max", js.maxInputBytes));
 }
 std::uint32_t rollbackSetLocalInput(std::uintptr_t s, double tick, std::uint32_t size) {
   JsRollback& js = *at<JsRollback>(s);
-  // A size over the buffer is over maxInputBytes: the core reports it (size
-  // field included) without reading the bytes.
-  if (size > js.input.size()) {
-    const std::vector<std::uint8_t> big(size);
-    return code(js.session.setLocalInput(static_cast<std::uint64_t>(tick), big));
-  }
-  return code(js.session.setLocalInput(static_cast<std::uint64_t>(tick), inputOf(js, size)));
+  if (size > js.maxInputBytes) return tooLarge(js, js.session.options().localPlayer, size);
+  return code(js.session.setLocalInput(static_cast<std::uint64_t>(tick), std::span<const std::uint8_t>(js.input.data(), size)));
 }
 std::uint32_t rollbackAddRemoteInput(std::uintptr_t s, std::uint32_t player, double tick, std::uint32_t size) {
   JsRollback& js = *at<JsRollback>(s);
-  if (size > js.input.size()) {
-    const std::vector<std::uint8_t> big(size);
-    return code(js.session.addRemoteInput(player, static_cast<std::uint64_t>(tick), big));
-  }
-  return code(js.session.addRemoteInput(player, static_cast<std::uint64_t>(tick), inputOf(js, size)));
+  if (size > js.maxInputBytes) return tooLarge(js, player, size);
+  return code(js.session.addRemoteInput(player, static_cast<std::uint64_t>(tick),
+                                        std::span<const std::uint8_t>(js.input.data(), size)));
 }
 std::uint32_t rollbackAdvance(std::uintptr_t s) { return code(at<JsRollback>(s)->session.advance()); }
 // current, confirmed, oldest, pending, then RollbackStats in declaration order.

@@ -31,8 +31,9 @@ export interface RollbackSessionOptions {
   inputLead?: number;
   /**
    * 0 (default): advance() never waits. Else advance() throws
-   * `prediction_limit` while currentTick - confirmedTick >= this (1..depth):
-   * with it no remote input can ever arrive too late.
+   * `prediction_limit` while currentTick minus the last tick every player
+   * has given (what the next advance confirms) is >= this (1..depth): with
+   * it no remote input can ever arrive too late.
    */
   maxPredictionTicks?: number;
   /** How many confirmed hashes confirmedHash() keeps, 1..4096 (at least depth + 2 are kept). Default 64. */

@@ -143,7 +143,8 @@ class RollbackSession {
     /// How many ticks past currentTick() an input may be given, 1..kMaxRollbackInputLead.
     std::uint32_t inputLead = kDefaultRollbackInputLead;
     /// 0 = advance() never waits; else advance() refuses (reason
-    /// `prediction_limit`) while currentTick() - confirmedTick() >= this
+    /// `prediction_limit`) while currentTick() minus the last tick every
+    /// player has given (what the next advance() confirms) is >= this
     /// (1..depth). With it, no remote input can ever be too late.
     std::uint32_t maxPredictionTicks = 0;
     /// How many confirmed hashes confirmedHash() keeps, 1..kMaxRollbackHashHistory
