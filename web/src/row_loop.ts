@@ -124,7 +124,6 @@ export function makeRowLoop(comps: readonly Component[], write: readonly boolean
     const shifts = new Set<number>();
     const col = shape.cols[i]!;
     slow.push(`const b${i} = cols[at + ${col}] + r * ${c.size};`);
-    const props: string[] = [];
     if (reuse) {
       odd.push(`R${i}.$any`);
       slow.push(`if (R${i}.$any) nonNumber(${i}, R${i}, ${w});`);
@@ -182,7 +181,6 @@ export function makeRowLoop(comps: readonly Component[], write: readonly boolean
           slow.push(`if (!${same}) ro(${i}, ${j});`);
         }
       }
-      props.push(`${key}: ${x}`);
     });
     // One running element index per (component, element size): rows are c.size bytes apart,
     // a multiple of every field's element size.
@@ -217,7 +215,18 @@ export function makeRowLoop(comps: readonly Component[], write: readonly boolean
       // A callback that threw after assigning a non-number left the flag up: clear it per call.
       pre.push(`if (R${i}.$any) { R${i}.$any = false; R${i}.$nb.fill(0); R${i}.$o.fill(null); }`);
     } else {
-      refs.push(`const v${i} = { ${props.join(', ')} };`);
+      // A constructor per component, whose prototype is Object.prototype: the
+      // ref looks like the literal `{ x, y }` (same keys, prototype and
+      // constructor), but its map is its own. A literal's map is shared with
+      // every object of the same keys in the program (a schema `{ x: 'f32' }`
+      // is one), and once one of those holds a non-number, the field's
+      // representation goes generic and every double stored in the ref is
+      // boxed: escape analysis then keeps the allocations (measured, one f32
+      // field doubled: 1.9-3.0 ns per row instead of 0.9).
+      const params = c._layout.map((_, j) => `a${j}`);
+      shared.push(`function R${i}(${params.join(', ')}) { ${c._layout.map((f, j) => `this[${JSON.stringify(f.name)}] = a${j};`).join(' ')} }`,
+        `R${i}.prototype = Object.prototype;`);
+      refs.push(`const v${i} = new R${i}(${c._layout.map((_, j) => `x${i}_${j}`).join(', ')});`);
     }
   });
   const hs = [...heaps];
