@@ -215,15 +215,20 @@ export function makeRowLoop(comps: readonly Component[], write: readonly boolean
       // A callback that threw after assigning a non-number left the flag up: clear it per call.
       pre.push(`if (R${i}.$any) { R${i}.$any = false; R${i}.$nb.fill(0); R${i}.$o.fill(null); }`);
     } else {
-      // A constructor per component, whose prototype is Object.prototype: the
-      // ref looks like the literal `{ x, y }` (same keys, prototype and
-      // constructor), but its map is its own. A literal's map is shared with
-      // every object of the same keys in the program (a schema `{ x: 'f32' }`
-      // is one), and once one of those holds a non-number, the field's
-      // representation goes generic and every double stored in the ref is
-      // boxed: escape analysis then keeps the allocations (measured, one f32
-      // field doubled: 1.9-3.0 ns per row instead of 0.9).
+      // A one-field ref is made by a constructor whose prototype is
+      // Object.prototype: it looks like the literal `{ v }` (same keys,
+      // prototype and constructor), but its map is its own. The literal's
+      // map is shared with every one-key object `{ v: ... }` in the program
+      // (the schema `{ v: 'f32' }` is one); its field then holds any value,
+      // and the row's double was boxed and kept (measured, one f32 field
+      // doubled: 1.9-3.0 ns per row instead of 0.9). With two or more fields
+      // the literal was not affected, and the constructor was slower (two
+      // f32 fields: 3.0 vs 2.15 ns per row), so those stay literals.
       const params = c._layout.map((_, j) => `a${j}`);
+      if (c._layout.length !== 1) {
+        refs.push(`const v${i} = { ${c._layout.map((f, j) => `${JSON.stringify(f.name)}: x${i}_${j}`).join(', ')} };`);
+        return;
+      }
       shared.push(`function R${i}(${params.join(', ')}) { ${c._layout.map((f, j) => `this[${JSON.stringify(f.name)}] = a${j};`).join(' ')} }`,
         `R${i}.prototype = Object.prototype;`);
       refs.push(`const v${i} = new R${i}(${c._layout.map((_, j) => `x${i}_${j}`).join(', ')});`);
