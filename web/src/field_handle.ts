@@ -119,19 +119,25 @@ class FieldHandleImpl implements ScalarFieldHandle {
   }
 
   get(e: Entity, i: number = 0): number {
-    // Outside a system, a scalar of a live entity is read through the core's
-    // slot tables without a call (slot_tables.ts); anything else (errors
-    // included) takes the checked path below.
-    const world = this._world;
-    if (typeof e === 'number' && e >>> 0 === e && world._sys === null && this._scalar) {
-      const p = componentAddress(world, this._columns, this._id, this._size, e);
-      if (p !== 0) return loadScalar(world._mem, this._heapCode, p + this._offset);
-    }
-    return this.#getChecked(e, i);
+    const p = this._address(e);
+    return p !== 0 ? loadScalar(this._world._mem, this._heapCode, p) : this._getChecked(e, i);
   }
 
-  #getChecked(e: Entity, i: number): number {
-    if (this._world._slots === undefined) slotTablesOf(this._world);
+  /**
+   * @internal Outside a system, the byte address of this scalar field of
+   * live `e` read through the core's slot tables without a call
+   * (slot_tables.ts), else 0: then the checked path runs (errors included).
+   */
+  _address(e: unknown): number {
+    const world = this._world;
+    if (typeof e !== 'number' || e >>> 0 !== e || world._sys !== null || !this._scalar) return 0;
+    const p = componentAddress(world, this._columns, this._id, this._size, e);
+    return p === 0 ? 0 : p + this._offset;
+  }
+
+  /** @internal get through worldGet, with every check. */
+  _getChecked(e: Entity, i: number): number {
+    slotTablesOf(this._world); // (re-derives the table views after memory growth)
     const at = this.#at(e, 'read', i);
     const m = (this.#c._owner as World)._mem;
     let v = this.#heap(m)[at >> this.#shift];
@@ -157,10 +163,28 @@ class FieldHandleImpl implements ScalarFieldHandle {
   }
 }
 
+// The float kinds get a get() of their own, whose heap load is not behind
+// the switch of loadScalar (measured, f32: 5.7 vs 6.9 ns per read).
+class F32FieldHandle extends FieldHandleImpl {
+  override get(e: Entity, i: number = 0): number {
+    const p = this._address(e);
+    return p !== 0 ? this._world._mem.f32[p >> 2]! : this._getChecked(e, i);
+  }
+}
+class F64FieldHandle extends FieldHandleImpl {
+  override get(e: Entity, i: number = 0): number {
+    const p = this._address(e);
+    return p !== 0 ? this._world._mem.f64[p >> 3]! : this._getChecked(e, i);
+  }
+}
+
 /** @internal The field handles of `c` (made once, at registration). */
 export function makeFieldHandles<S extends Schema>(c: Component<S>): FieldHandles<S> {
   const out: Record<string, FieldHandleImpl> = Object.create(null) as Record<string, FieldHandleImpl>;
-  for (const f of c._layout) out[f.name] = new FieldHandleImpl(c as unknown as Component, f);
+  for (const f of c._layout) {
+    const Handle = f.isArray ? FieldHandleImpl : f.kind === 'f32' ? F32FieldHandle : f.kind === 'f64' ? F64FieldHandle : FieldHandleImpl;
+    out[f.name] = new Handle(c as unknown as Component, f);
+  }
   return Object.freeze(out) as unknown as FieldHandles<S>;
 }
 

@@ -10,16 +10,18 @@
 // which raises the errors and logs what it always did.
 import type { Mem } from './raw.js';
 
-/** Where a world's per-slot tables are (heap indices), read once per world. */
+/**
+ * A world's per-slot tables as views of the module's memory (capacity
+ * entries each). Memory growth detaches them (they then read as length 0,
+ * so every lookup misses) and the next checked call re-derives them.
+ */
 export interface SlotTables {
-  /** u16 index of the generation table (capacity entries). */
-  readonly gen: number;
-  /** u16 index of the archetype table (0 = no archetype: free slot or no components). */
-  readonly arch: number;
-  /** u32 index of the row table. */
-  readonly row: number;
-  /** Entries per table (the world's capacity). */
-  readonly capacity: number;
+  /** Generation by slot. */
+  readonly gen: Uint16Array;
+  /** Archetype by slot (0 = none: a free slot, or no components). */
+  readonly arch: Uint16Array;
+  /** Row in its archetype by slot. */
+  readonly row: Uint32Array;
 }
 
 /** Archetype ids a column cache covers (the core's archetype budget is 256). */
@@ -47,11 +49,14 @@ export interface SlotTableOwner {
 }
 
 /**
- * The world's tables: read from the core on first use (one call), null when
- * the module lacks the export (an older build: callers keep worldGet).
+ * The world's tables: their places are read from the core on first use (one
+ * call) and the views re-derived after memory growth; null when the module
+ * lacks the export (an older build: callers keep worldGet) or the world is
+ * disposed. Called on the checked paths only.
  */
 export function slotTablesOf(world: SlotTableOwner): SlotTables | null {
-  if (world._slots !== undefined) return world._slots;
+  const old = world._slots;
+  if (old === null || (old !== undefined && old.gen.length !== 0)) return old;
   const m = world._mem;
   const raw = m.raw;
   if (raw.worldSlotTables === undefined || world._ptr === 0) {
@@ -62,7 +67,11 @@ export function slotTablesOf(world: SlotTableOwner): SlotTables | null {
   m.sync();
   const o = m.out >>> 2;
   const u32 = m.u32;
-  world._slots = Object.freeze({ gen: u32[o]! >>> 1, arch: u32[o + 1]! >>> 1, row: u32[o + 2]! >>> 2, capacity: u32[o + 3]! });
+  const cap = u32[o + 3]!;
+  const buf = u32.buffer;
+  world._slots = Object.freeze({
+    gen: new Uint16Array(buf, u32[o]!, cap), arch: new Uint16Array(buf, u32[o + 1]!, cap), row: new Uint32Array(buf, u32[o + 2]!, cap),
+  });
   return world._slots;
 }
 
@@ -78,12 +87,10 @@ export function componentAddress(world: SlotTableOwner, cols: ColumnPlaces, id: 
   const t = world._slots;
   if (t === null || t === undefined) return 0;
   const slot = e >>> 16;
-  if (slot >= t.capacity) return 0; // (World.dispose sets _slots to null)
-  const m = world._mem;
-  const u16 = m.u16;
-  // A detached view (memory grew) reads undefined and misses here.
-  if (u16[t.gen + slot] !== (e & 0xffff)) return 0;
-  const a = u16[t.arch + slot]!;
+  // A slot past the capacity, and any slot once memory grew (detached views
+  // read as length 0), read undefined and miss here.
+  if (t.gen[slot] !== (e & 0xffff)) return 0;
+  const a = t.arch[slot]!;
   if (a === 0 || a >= ARCHETYPE_IDS) return 0;
   if (cols.epoch !== world._structureEpoch) {
     cols.places.fill(0);
@@ -92,8 +99,10 @@ export function componentAddress(world: SlotTableOwner, cols: ColumnPlaces, id: 
   let place = cols.places[a]!;
   if (place === 0) place = columnPlace(world, cols, id, a);
   if (place === ABSENT) return 0;
-  const u32 = m.u32;
-  return u32[place]! + u32[t.row + slot]! * size;
+  const u32 = world._mem.u32;
+  const base = u32[place];
+  // (undefined only if memory grew since the tables were read: a miss)
+  return base === undefined ? 0 : base + t.row[slot]! * size;
 }
 
 // Asks the core once per (archetype, component).

@@ -387,7 +387,7 @@ export class World implements Disposable {
   #getChecked<S extends Schema>(e: Entity, c: Component<S>): Value<S> | undefined {
     const where = 'World.get';
     const w = this._live(where);
-    if (this._slots === undefined) slotTablesOf(this);
+    slotTablesOf(this); // (re-derives the table views after memory growth)
     this._entity(where, e);
     const comp = this._component(where, c);
     if (this._sys !== null) checkAccess(this, where, comp, 'read', e);
