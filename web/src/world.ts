@@ -67,7 +67,7 @@ export class World implements Disposable {
   readonly _eachQueries = new Map<number | string, AnyQuery>();
   /** @internal The core's structureEpoch as of the last restore: query caches keyed by archetype id rebuild when it changes (snapshot.ts). */
   _structureEpoch = 0;
-  /** @internal The core's per-slot tables (slot_tables.ts): undefined until first used, null when the module lacks them. */
+  /** @internal The core's slot tables (slot_tables.ts): undefined until used, null without them. */
   _slots: SlotTables | null | undefined = undefined;
   /** @internal The TypeScript system whose run is on the stack (system_io.ts), or null. */
   _sys: RunningSystem | null = null;
@@ -375,16 +375,11 @@ export class World implements Disposable {
 
   /** A copy of e's `c`, or undefined when `e` lacks it. Throws for a stale handle. */
   get<S extends Schema>(e: Entity, c: Component<S>): Value<S> | undefined {
-    // Outside a system, a live entity's component is found in the core's slot
-    // tables without a call (slot_tables.ts); anything else takes the checked path.
+    // Outside a system, found through the core's slot tables without a call (slot_tables.ts).
     if (this._sys === null && typeof e === 'number' && e >>> 0 === e && c instanceof Component && c._owner === this) {
       const p = componentAddress(this, c._columns, c.id, c.size, e);
       if (p !== 0) return c._decode(this._mem, p) as Value<S>;
     }
-    return this.#getChecked(e, c);
-  }
-
-  #getChecked<S extends Schema>(e: Entity, c: Component<S>): Value<S> | undefined {
     const where = 'World.get';
     const w = this._live(where);
     slotTablesOf(this); // (re-derives the table views after memory growth)
