@@ -227,6 +227,10 @@ declare module '*/laige_wasm.mjs' {
      * the begin code when it failed, else matched count << 8. A plain export (raw.ts); absent in older modules.
      */
     worldBeginWalk?(w: Ptr, ids: Ptr, access: Ptr, nBegin: number, cursorIds: Ptr, nCursor: number, out: Ptr, max: number): number;
+    /** out: [generation table (u16 per slot), archetype table (u16 per slot), row table (u32 per slot), capacity] as u32. A plain export (raw.ts); absent in older modules. */
+    worldSlotTables?(w: Ptr, out: Ptr): void;
+    /** The place of archetype a's column base pointer for component c (a u32 holding the pointer), or 0 when a lacks c. A plain export; absent in older modules. */
+    worldColumnRef?(w: Ptr, a: number, c: number): Ptr;
 
     // Systems
     worldRegisterSystem(w: Ptr, name: string, budgetRaw: number, dependsOn: string, ids: Ptr, access: Ptr, n: number, out: Ptr): Code;

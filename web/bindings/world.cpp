@@ -297,6 +297,25 @@ EMSCRIPTEN_KEEPALIVE void laige_world_fill_handles(std::uintptr_t w, std::uintpt
                                                    std::uintptr_t out) {
   worldFillHandles(w, slots, rows, out);
 }
+// Once per world (the tables are stable for its lifetime): what the
+// TypeScript field handles and World.get read instead of calling worldGet
+// (slot_tables.ts). out: [generation table, archetype table, row table,
+// capacity] as u32.
+EMSCRIPTEN_KEEPALIVE void laige_world_slot_tables(std::uintptr_t w, std::uintptr_t out) {
+  const laige::World& world = W(w).world;
+  auto* o = at<std::uint32_t>(out);
+  o[0] = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(world.generationTable()));
+  o[1] = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(world.archetypeTable()));
+  o[2] = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(world.rowTable()));
+  o[3] = world.capacity();
+}
+// Once per (archetype, component) a read meets, and again after a restore
+// that replaced archetypes: the place of the column's base pointer, or 0
+// when the archetype lacks the component.
+EMSCRIPTEN_KEEPALIVE std::uintptr_t laige_world_column_ref(std::uintptr_t w, std::uint32_t a, std::uint32_t c) {
+  if (a > 0xFFFF) return 0;
+  return reinterpret_cast<std::uintptr_t>(W(w).world.columnDataRef(static_cast<laige::ArchetypeId>(a), c));
+}
 }  // extern "C"
 
 EMSCRIPTEN_BINDINGS(laige_world) {

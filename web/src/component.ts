@@ -7,6 +7,7 @@ import {
 } from './schema.js';
 import type { QueryTerm } from './query_object.js';
 import { type FieldHandles, makeFieldHandles } from './field_handle.js';
+import { ColumnPlaces } from './slot_tables.js';
 
 /** One field of a registered component, as laid out in its C struct. */
 export interface FieldInfo {
@@ -59,6 +60,8 @@ export class Component<S extends Schema = Schema> {
   readonly _readOnly: ReadWriteHandler;
   /** @internal Reads a value into a fresh object. */
   readonly _decode: (m: Mem, base: number) => Record<string, number | number[]>;
+  /** @internal Its column places by archetype (slot_tables.ts: reads without a wasm call). */
+  readonly _columns = new ColumnPlaces();
 
   /** @internal Use World.registerComponent. */
   constructor(owner: object, name: string, id: number, schema: S, size: number, alignment: number,

@@ -9,6 +9,7 @@ import { invalid, typeName } from './errors.js';
 import type { Mem } from './raw.js';
 import { type FieldLayout, type Schema, type ScalarKind, HEAP_OF, badScalar, describe, scalarOk } from './schema.js';
 import { checkAccess } from './system_io.js';
+import { type ColumnPlaces, componentAddress, slotTablesOf } from './slot_tables.js';
 import type { World } from './world.js';
 
 /** A scalar field of a component, for one entity at a time. */
@@ -38,8 +39,34 @@ const HEAP: Readonly<Record<string, (m: Mem) => Heap>> = {
   i32: (m) => m.i32, u32: (m) => m.u32, f32: (m) => m.f32, f64: (m) => m.f64,
 };
 
+// The heap a field's elements live in, as a switch case (one call site per
+// case keeps every load monomorphic whatever the mix of handles).
+const HEAP_CODE: Readonly<Record<string, number>> = { f32: 0, f64: 1, i32: 2, u32: 3, i16: 4, u16: 5, i8: 6, u8: 7 };
+
+// The scalar of heap `code` at byte address `at`.
+function loadScalar(m: Mem, code: number, at: number): number {
+  switch (code) {
+    case 0: return m.f32[at >> 2]!;
+    case 1: return m.f64[at >> 3]!;
+    case 2: return m.i32[at >> 2]!;
+    case 3: return m.u32[at >> 2]!;
+    case 4: return m.i16[at >> 1]!;
+    case 5: return m.u16[at >> 1]!;
+    case 6: return m.i8[at]!;
+    default: return m.u8[at]!;
+  }
+}
+
 class FieldHandleImpl implements ScalarFieldHandle {
   readonly #c: Component;
+  // The fast read's inputs as plain fields (fewer loads than via #c and #f).
+  readonly _world: World;
+  readonly _columns: ColumnPlaces;
+  readonly _id: number;
+  readonly _size: number;
+  readonly _offset: number;
+  readonly _heapCode: number;
+  readonly _scalar: boolean;
   readonly #f: FieldLayout;
   readonly #shift: number;
   readonly #heap: (m: Mem) => Heap;
@@ -48,8 +75,15 @@ class FieldHandleImpl implements ScalarFieldHandle {
 
   constructor(c: Component, f: FieldLayout) {
     this.#c = c;
+    this._world = c._owner as World;
+    this._columns = c._columns;
+    this._id = c.id;
+    this._size = c.size;
+    this._offset = f.offset;
     this.#f = f;
+    this._scalar = !f.isArray;
     const [heap, shift] = HEAP_OF[f.kind];
+    this._heapCode = HEAP_CODE[heap]!;
     this.#shift = shift;
     this.#heap = HEAP[heap]!;
     this.#ok = scalarOk(f.kind);
@@ -85,6 +119,25 @@ class FieldHandleImpl implements ScalarFieldHandle {
   }
 
   get(e: Entity, i: number = 0): number {
+    const p = this._address(e);
+    return p !== 0 ? loadScalar(this._world._mem, this._heapCode, p) : this._getChecked(e, i);
+  }
+
+  /**
+   * @internal Outside a system, the byte address of this scalar field of
+   * live `e` read through the core's slot tables without a call
+   * (slot_tables.ts), else 0: then the checked path runs (errors included).
+   */
+  _address(e: unknown): number {
+    const world = this._world;
+    if (typeof e !== 'number' || e >>> 0 !== e || world._sys !== null || !this._scalar) return 0;
+    const p = componentAddress(world, this._columns, this._id, this._size, e);
+    return p === 0 ? 0 : p + this._offset;
+  }
+
+  /** @internal get through worldGet, with every check. */
+  _getChecked(e: Entity, i: number): number {
+    slotTablesOf(this._world); // (re-derives the table views after memory growth)
     const at = this.#at(e, 'read', i);
     const m = (this.#c._owner as World)._mem;
     let v = this.#heap(m)[at >> this.#shift];
@@ -110,10 +163,37 @@ class FieldHandleImpl implements ScalarFieldHandle {
   }
 }
 
+// The float kinds get a get() of their own, with the lookup written out and
+// the heap load not behind the switch of loadScalar (measured, f32: 5.1 ns
+// per read, against 5.7 through _address and 6.9 through the switch).
+class F32FieldHandle extends FieldHandleImpl {
+  override get(e: Entity, i?: number): number {
+    const world = this._world;
+    if (typeof e === 'number' && e >>> 0 === e && world._sys === null) {
+      const p = componentAddress(world, this._columns, this._id, this._size, e);
+      if (p !== 0) return world._mem.f32[(p + this._offset) >> 2]!;
+    }
+    return this._getChecked(e, i ?? 0);
+  }
+}
+class F64FieldHandle extends FieldHandleImpl {
+  override get(e: Entity, i?: number): number {
+    const world = this._world;
+    if (typeof e === 'number' && e >>> 0 === e && world._sys === null) {
+      const p = componentAddress(world, this._columns, this._id, this._size, e);
+      if (p !== 0) return world._mem.f64[(p + this._offset) >> 3]!;
+    }
+    return this._getChecked(e, i ?? 0);
+  }
+}
+
 /** @internal The field handles of `c` (made once, at registration). */
 export function makeFieldHandles<S extends Schema>(c: Component<S>): FieldHandles<S> {
   const out: Record<string, FieldHandleImpl> = Object.create(null) as Record<string, FieldHandleImpl>;
-  for (const f of c._layout) out[f.name] = new FieldHandleImpl(c as unknown as Component, f);
+  for (const f of c._layout) {
+    const Handle = f.isArray ? FieldHandleImpl : f.kind === 'f32' ? F32FieldHandle : f.kind === 'f64' ? F64FieldHandle : FieldHandleImpl;
+    out[f.name] = new Handle(c as unknown as Component, f);
+  }
   return Object.freeze(out) as unknown as FieldHandles<S>;
 }
 

@@ -7,8 +7,9 @@ import { Component, type Access } from './component.js';
 import type { Entity } from './entity.js';
 import { coreError, invalid, typeName } from './errors.js';
 import { type RowLoopPlan, RowLoops } from './row_loop.js';
+import { MATCH, type WalkTables, walkQuery } from './row_walk.js';
 import { type ReadRef, type Ref, type Schema, describe } from './schema.js';
-import { ChunkImpl, type Chunk } from './chunk.js';
+import type { Chunk } from './chunk.js';
 import { checkQueryIo, usedAfterCall } from './system_io.js';
 import type { World } from './world.js';
 import { IterationCursorLayout } from './layouts.gen.js';
@@ -46,8 +47,7 @@ export interface QueryOptions<O extends QueryTerms = Record<never, never>> {
 /** The option keys, which therefore cannot name terms. */
 export const QUERY_OPTION_KEYS: ReadonlySet<string> = new Set(['without', 'optional', 'tags']);
 
-const MATCH = 1;
-const NO_MATCH = 2;
+const NO_MATCH = 2; // (MATCH is 1: row_walk.ts)
 /** At most this many optional terms (one compiled loop per presence mask). */
 export const MAX_OPTIONAL_TERMS = 8;
 
@@ -78,6 +78,8 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
   /** By component id: 1 when the core's guard holds it read (a read term, a tag), 2 for an optional read term, else 0. */
   readonly _readIds: Uint8Array;
   readonly #loops: RowLoops;
+  /** What walkQuery reads (row_walk.ts). */
+  readonly #walk: WalkTables;
   /** By archetype id: 0 not classified yet, MATCH or NO_MATCH; #mask: the optional terms present. */
   readonly #class = new Uint8Array(257);
   readonly #mask = new Uint16Array(257);
@@ -155,6 +157,7 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
     for (const [, c, w] of optional) if (!w) this._readIds[c.id] = 2;
     for (const c of this.#tags) this._readIds[c.id] = 1;
     this.#loops = new RowLoops(this.#comps, this.#write, positional ? null : all.map((t) => t[0]), this.#optionalFrom);
+    this.#walk = Object.freeze({ loops: this.#loops, cls: this.#class, masks: this.#mask, comps: this.#comps, readIds: this._readIds });
   }
 
   /** @internal Every component of the query with the access it needs (terms, optional terms; tags and without read). */
@@ -219,18 +222,8 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
     try {
       const cur = this.#cur;
       const stride = CURSOR_HEADER + this.#comps.length;
-      const m = world._mem;
-      for (let k = 0, at = 0; k < count; k++, at += stride) {
-        const a = cur[at]!;
-        const rows = cur[at + 1]!;
-        if (rows === 0 || this.#classOf(a) !== MATCH) continue;
-        const chunk = new ChunkImpl(world, m, this.#comps, this._readIds, cur, at, rows, world._sys);
-        try {
-          fn(chunk);
-        } finally {
-          chunk._close();
-        }
-      }
+      if (count > 0) this.#classOf(cur[(count - 1) * stride]!); // ids ascend: classifies the whole table
+      walkQuery(this.#walk, world, cur, count, stride, CURSOR_HEADER, null, fn as unknown as RowFn, 0);
     } finally {
       this.#endWalk();
     }
@@ -255,30 +248,10 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
     try {
       const cur = this.#cur;
       const stride = CURSOR_HEADER + this.#comps.length;
-      const m = world._mem;
-      const raw = world._raw;
-      // The entity argument: every walked row's handle, archetype after
-      // archetype, in the world's handle buffer (rows are live under the guard).
-      const hbuf = plan.entity ? world._handleBuffer() : 0;
-      if (plan.entity) {
-        for (let k = 0, at = 0, off = 0; k < count; k++, at += stride) {
-          const rows = cur[at + 1]!;
-          if (rows === 0 || this.#classOf(cur[at]!) !== MATCH) continue;
-          raw.worldFillHandles(world._ptr, cur[at + 2]!, rows, hbuf + off * 4);
-          off += rows;
-        }
-      }
-      const loops = this.#loops;
-      let hb = hbuf >>> 2;
-      for (let k = 0, at = 0; k < count; k++, at += stride) {
-        const rows = cur[at + 1]!;
-        const a = cur[at]!;
-        if (rows === 0 || this.#classOf(a) !== MATCH) continue;
-        const mask = this.#mask[a]!;
-        const loop = plan.loops[mask] ?? loops.loop(plan, mask);
-        for (let r = 0; r < rows;) r = loop(fn, m, hb, r, rows, cur, at + CURSOR_HEADER);
-        hb += rows;
-      }
+      // Classify every archetype of the table before the walk (ids ascend:
+      // the last one is the largest), so that the walk reads the class table only.
+      if (count > 0) this.#classOf(cur[(count - 1) * stride]!);
+      walkQuery(this.#walk, world, cur, count, stride, CURSOR_HEADER, plan, fn, plan.entity ? world._handleBuffer() : 0);
     } finally {
       this.#endWalk();
     }

@@ -129,6 +129,11 @@ export class Mem {
     if (typeof (module as unknown as Record<string, unknown>)['_laige_world_begin_walk'] === 'function') {
       fast['worldBeginWalk'] = directExport(module, '_laige_world_begin_walk');
     }
+    // Optional too (slot_tables.ts falls back to worldGet).
+    if (typeof (module as unknown as Record<string, unknown>)['_laige_world_slot_tables'] === 'function') {
+      fast['worldSlotTables'] = directExport(module, '_laige_world_slot_tables');
+      fast['worldColumnRef'] = directExport(module, '_laige_world_column_ref');
+    }
     this.raw = withFastProperties(fast) as unknown as LaigeRawModule;
     this.reload();
     this.out = this.raw._malloc(256);

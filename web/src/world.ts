@@ -16,6 +16,7 @@ import {
 import { runEach, runEachChunk } from './query.js';
 import type { Chunk, FieldColumn } from './chunk.js';
 import type { EachLoopMode } from './row_loop.js';
+import { type SlotTables, componentAddress, slotTablesOf } from './slot_tables.js';
 import { restoreWorld, snapshotWorld, snapshotWorldInto } from './snapshot.js';
 import { type AnyQuery, Query, type QueryOptions, type QueryTerms } from './query_object.js';
 import { type RunningSystem, checkAccess, checkClear } from './system_io.js';
@@ -66,6 +67,8 @@ export class World implements Disposable {
   readonly _eachQueries = new Map<number | string, AnyQuery>();
   /** @internal The core's structureEpoch as of the last restore: query caches keyed by archetype id rebuild when it changes (snapshot.ts). */
   _structureEpoch = 0;
+  /** @internal The core's slot tables (slot_tables.ts): undefined until used, null without them. */
+  _slots: SlotTables | null | undefined = undefined;
   /** @internal The TypeScript system whose run is on the stack (system_io.ts), or null. */
   _sys: RunningSystem | null = null;
   /** @internal The read terms of the live each by component id, or null. */
@@ -159,6 +162,7 @@ export class World implements Disposable {
     this._host.unregisterWorld(this._ptr);
     this._raw.worldDestroy(this._ptr);
     this._ptr = 0;
+    this._slots = null; // the tables died with the core's world (slot_tables.ts)
   }
 
   /** dispose(), for `using world = sim.createWorld(...)`. */
@@ -371,8 +375,14 @@ export class World implements Disposable {
 
   /** A copy of e's `c`, or undefined when `e` lacks it. Throws for a stale handle. */
   get<S extends Schema>(e: Entity, c: Component<S>): Value<S> | undefined {
+    // Outside a system, found through the core's slot tables without a call (slot_tables.ts).
+    if (this._sys === null && typeof e === 'number' && e >>> 0 === e && c instanceof Component && c._owner === this) {
+      const p = componentAddress(this, c._columns, c.id, c.size, e);
+      if (p !== 0) return c._decode(this._mem, p) as Value<S>;
+    }
     const where = 'World.get';
     const w = this._live(where);
+    slotTablesOf(this); // (re-derives the table views after memory growth)
     this._entity(where, e);
     const comp = this._component(where, c);
     if (this._sys !== null) checkAccess(this, where, comp, 'read', e);

@@ -165,6 +165,24 @@ class World {
   /// archetypeSlots() it builds the handles of a whole archetype without a
   /// per-row liveness check (the wasm layer's `each` does).
   [[nodiscard]] const std::uint16_t* generationTable() const noexcept;
+  /// The per-slot archetype table: archetypeTable()[id] is the archetype of
+  /// slot `id` (0 = none: a free slot, or a live entity without components),
+  /// capacity entries. Allocated at creation, stable for the world's
+  /// lifetime, rewritten in place by every move and restore (nullptr for a
+  /// moved-from world). With rowTable() and columnDataRef() it locates a
+  /// component's bytes without a call (the TypeScript field handles do).
+  [[nodiscard]] const ArchetypeId* archetypeTable() const noexcept;
+  /// The per-slot row table: rowTable()[id] is slot `id`'s row in its
+  /// archetype (meaningful only where archetypeTable()[id] != 0). Stable
+  /// like archetypeTable().
+  [[nodiscard]] const std::uint32_t* rowTable() const noexcept;
+  /// Where archetype `a` keeps the base pointer of its column of component
+  /// `c`: the pointer itself changes when the archetype grows, the place
+  /// holding it does not (an archetype is never moved; a restore that
+  /// replaces archetypes raises structureEpoch()). nullptr when `a` is
+  /// unknown or lacks `c`. O(1), no allocation, no normalisation: the row
+  /// of a slot is rowTable()'s, normalised or not.
+  [[nodiscard]] std::uint8_t* const* columnDataRef(ArchetypeId a, ComponentTypeId c) const noexcept;
   /// The options the world was created with (defaults for a moved-from world).
   [[nodiscard]] Options options() const noexcept;
   /// True for a world that owns storage (false after a move or default construction).
