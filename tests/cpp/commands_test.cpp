@@ -491,3 +491,18 @@ TEST(Commands, StateHashStreamMatchesTheSharedGolden) {
 
 }  // namespace
 }  // namespace laige
+
+namespace laige {
+namespace {
+
+TEST(Commands, NoTickStartsInsideADefer) {
+  World w = makeWorld();
+  Status inside;
+  ASSERT_TRUE(w.defer([&](CommandBuffer&) { inside = w.tickAllowed(); }).ok());
+  EXPECT_STREQ(inside.reason(), "tick_inside_callback");
+  EXPECT_STREQ(inside.fieldValue("callback"), "defer");
+  EXPECT_TRUE(w.tickAllowed().ok());
+}
+
+}  // namespace
+}  // namespace laige
