@@ -223,8 +223,8 @@ declare module '*/laige_wasm.mjs' {
     worldBeginDefer(w: Ptr): Code;
     /** closes a defer phase; the outermost one (outside a system and an each) applies the commands */
     worldEndDefer(w: Ptr): void;
-    /** true while a command phase is open (a system runs, an each is live, a defer is open) */
-    worldCommandsRecording(w: Ptr): boolean;
+    /** 1 while a command phase is open (a system runs, an each is live, a defer is open; a plain wasm export) */
+    worldCommandsRecording(w: Ptr): number;
     worldCommandsReserve(w: Ptr, bytes: number): Code;
     /** 7 f64: recorded, applied, skippedDead, skippedFailed, pending, bufferBytes, grows */
     worldCommandStats(w: Ptr, out: Ptr): void;

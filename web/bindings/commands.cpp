@@ -12,7 +12,6 @@ namespace {
 
 std::uint32_t worldBeginDefer(std::uintptr_t w) { return code(W(w).world.beginDefer()); }
 void worldEndDefer(std::uintptr_t w) { W(w).world.endDefer(); }
-bool worldCommandsRecording(std::uintptr_t w) { return W(w).world.commands().recording(); }
 std::uint32_t worldCommandsReserve(std::uintptr_t w, std::uint32_t bytes) {
   return code(W(w).world.commands().reserve(bytes));
 }
@@ -33,6 +32,10 @@ void worldCommandStats(std::uintptr_t w, std::uintptr_t out) {
 }  // namespace
 
 extern "C" {
+// 1 while a command phase is open (world.commands checks it on every access).
+EMSCRIPTEN_KEEPALIVE std::uint32_t laige_world_commands_recording(std::uintptr_t w) {
+  return W(w).world.commands().recording() ? 1u : 0u;
+}
 EMSCRIPTEN_KEEPALIVE std::uint32_t laige_world_command_destroy(std::uintptr_t w, std::uint32_t e) {
   return code(W(w).world.commands().destroy(ent(e)));
 }
@@ -51,7 +54,6 @@ EMSCRIPTEN_BINDINGS(laige_commands) {
   using emscripten::function;
   function("worldBeginDefer", &worldBeginDefer);
   function("worldEndDefer", &worldEndDefer);
-  function("worldCommandsRecording", &worldCommandsRecording);
   function("worldCommandsReserve", &worldCommandsReserve);
   function("worldCommandStats", &worldCommandStats);
 }

@@ -116,7 +116,7 @@ export function phaseCommands(world: World, cache: { commands: Commands | null }
   const where = 'World.commands';
   if (logHandlers.depth !== 0) refuseInsideLog(where);
   const w = world._live(where);
-  if (!world._raw.worldCommandsRecording(w)) {
+  if (world._raw.worldCommandsRecording(w) === 0) {
     throw invalid(`${where}: no command phase is open (commands record inside a system's run, an each callback or world.defer(fn), and apply at its end); make the call directly here (docs/commands.md#phases)`,
       'command_outside_phase', { where, op: 'commands' });
   }

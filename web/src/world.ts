@@ -454,25 +454,12 @@ export class World implements Disposable {
 
   // --- deferred commands (commands.ts; docs/commands.md) ----------------------
   readonly #phase: { commands: Commands | null } = { commands: null };
-
-  /**
-   * The command buffer of the open phase (an each callback, a system's run,
-   * a defer): what it records applies at that phase's end. Outside every
-   * phase it throws command_outside_phase.
-   */
-  get commands(): Commands {
-    return phaseCommands(this, this.#phase);
-  }
-
-  /** Runs fn(commands) and applies what it recorded when fn returns (inside an each or a system: at that phase's end). */
-  defer(fn: (commands: Commands) => void): void {
-    runDefer(this, fn);
-  }
-
+  /** The open phase's command buffer (an each, a system's run, a defer; applied at its end); else throws command_outside_phase. */
+  get commands(): Commands { return phaseCommands(this, this.#phase); }
+  /** Runs fn(commands), then applies what it recorded (inside an each or a system: at that phase's end). */
+  defer(fn: (commands: Commands) => void): void { runDefer(this, fn); }
   /** The command counters (recorded, applied, skipped, pending). */
-  commandStats(): CommandStats {
-    return commandStats(this);
-  }
+  commandStats(): CommandStats { return commandStats(this); }
 
   /**
    * The convenience form of a query (built on one per component/access
