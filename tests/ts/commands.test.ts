@@ -117,6 +117,18 @@ describe('deferred commands', () => {
     expect(w.stateHash(1)).toBe(before);
   });
 
+  it('a system that throws still has what it recorded before the throw applied; runSystems rethrows', () => {
+    const { w, Pos, spawn } = rig();
+    const t = spawn(1);
+    w.registerSystem({ name: 'Thrower', budgetMs: 100, io: [[Pos, 'write']], run(ctx) {
+      ctx.commands.destroy(t);
+      throw new Error('boom');
+    } });
+    expect(() => w.runSystems()).toThrow('boom');
+    expect(w.isValid(t)).toBe(false);
+    expect(w.commandStats()).toMatchObject({ applied: 1, pending: 0 });
+  });
+
   it("a system's command outside its io throws system_io_violation and records nothing", () => {
     for (const [label, body, access] of [
       ['add undeclared', (c: Commands, r: ReturnType<typeof rig>, e: Entity) => c.add(e, r.Hp, { v: 1 }), 'add'],
