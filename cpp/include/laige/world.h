@@ -407,7 +407,7 @@ class World {
   /// Whether a tick may start now: ok, or InvalidArgument with reason
   /// `tick_inside_callback` and field `callback` = `each` (an each is live
   /// on this world), `system` (one of its systems is running) or `defer`
-  /// (a World::defer is open, docs/commands.md#phases). Every
+  /// (a World::defer is open, `docs/commands.md#phases`). Every
   /// tick-running call (runSystems, GameLoop::frame/frameAt/step,
   /// ScenarioRun::step, runReplay, diffReplays) checks it before any side
   /// effect (reentrancy.cpp; `docs/systems.md#re-entrancy`). O(1), no
