@@ -15,6 +15,7 @@
 
 #include "laige/assert.h"
 #include "laige/commands.h"
+#include "laige/query_object.h"
 #include "laige/system.h"
 #include "laige/world.h"
 #include "support/counting_allocator.h"
@@ -502,6 +503,29 @@ TEST(Commands, NoTickStartsInsideADefer) {
   EXPECT_STREQ(inside.reason(), "tick_inside_callback");
   EXPECT_STREQ(inside.fieldValue("callback"), "defer");
   EXPECT_TRUE(w.tickAllowed().ok());
+}
+
+}  // namespace
+}  // namespace laige
+
+namespace laige {
+namespace {
+
+TEST(Commands, QueryEachAppliesWhenItReturns) {
+  World w = makeWorld();
+  for (int i = 0; i < 4; ++i) (void)spawn(w, i);
+  Query<Reads<CmdPos>, Without<CmdHp>> bare(w);
+  CommandBuffer& cmds = w.commands();
+  std::uint32_t visited = 0;
+  ASSERT_TRUE(bare.each(w, [&](Entity e, const CmdPos& p) {
+                    ++visited;
+                    EXPECT_TRUE(cmds.add(e, CmdHp{p.x}).ok());  // a move out of the matched archetype
+                    EXPECT_FALSE(w.has<CmdHp>(e));
+                  })
+                  .ok());
+  EXPECT_EQ(visited, 4u);
+  EXPECT_EQ(bare.count(w), 0u);
+  EXPECT_EQ(w.commandStats().applied, 4u);
 }
 
 }  // namespace

@@ -61,6 +61,25 @@ describe('deferred commands', () => {
     expect(w.entityCount).toBe(2);
   });
 
+  it('Query.each and eachChunk apply what world.commands recorded when they return', () => {
+    const { w, Pos, Hp, spawn } = rig();
+    for (let i = 0; i < 4; i++) spawn(i);
+    const bare = w.query({ pos: Pos.read }, { without: [Hp] });
+    bare.each((e, { pos }) => {
+      w.commands.add(e, Hp, { v: pos.x });
+      expect(w.has(e, Hp)).toBe(false);
+    });
+    expect(bare.count()).toBe(0);
+    let rows = 0;
+    w.eachChunk([Hp], ['read'], (chunk) => {
+      rows += chunk.rows;
+      for (let i = 0; i < chunk.rows; i++) w.commands.destroy(chunk.entity(i));
+    });
+    expect(rows).toBe(4);
+    expect(w.entityCount).toBe(0);
+    expect(w.commandStats()).toMatchObject({ applied: 8, pending: 0 });
+  });
+
   it('a created entity is usable at once, and not visited by the each', () => {
     const { w, Pos, Hp, spawn } = rig();
     spawn(1);
