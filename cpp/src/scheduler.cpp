@@ -239,8 +239,8 @@ Status World::runSystems(const SystemSchedule& schedule, const TickInput& input)
     detail::SystemRecord& rec = reg.at(id);
     SystemContext ctx{*this,      rec.hasSubstream ? &rec.rng : nullptr, tick, input.data, input.size,
                       SystemId{id}, rec.def.userData, commands()};
-    // The measured window (docs/system_timing.md): the run function only; the dispatch
-    // and the context above stay outside it.
+    // The measured window (docs/system_timing.md): the run function and the
+    // apply of its commands; the dispatch and the context above stay outside it.
     const std::int64_t start = clock(clockContext);
     reg.current = id;  // every World call checks the declared io against it
     rec.def.run(*this, ctx);
