@@ -92,7 +92,7 @@ void BM_StressMoveOnly(benchmark::State& state) {
   for (auto _ : state) {
     const auto t0 = std::chrono::steady_clock::now();
     run.world().beginFrame();
-    SystemContext ctx{run.world(), nullptr, 0, nullptr, 0, SystemId{1}, nullptr};
+    SystemContext ctx{run.world(), nullptr, 0, nullptr, 0, SystemId{1}, nullptr, run.world().commands()};
     move.def.run(run.world(), ctx);
     const auto t1 = std::chrono::steady_clock::now();
     ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());

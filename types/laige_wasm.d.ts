@@ -217,6 +217,23 @@ declare module '*/laige_wasm.mjs' {
     /** ids: n u32; access: n u8 (0 read, 1 write) */
     worldBeginIteration(w: Ptr, ids: Ptr, access: Ptr, n: number): Code;
     worldEndIteration(w: Ptr): void;
+
+    // Deferred commands (web/bindings/commands.cpp; docs/commands.md)
+    /** records destroy(e) into the world's command buffer (a plain wasm export: see raw.ts HOT_EXPORTS) */
+    worldCommandDestroy(w: Ptr, e: number): Code;
+    /** records add(e, component, `size` bytes at `bytes`) */
+    worldCommandAdd(w: Ptr, e: number, component: number, bytes: Ptr, size: number): Code;
+    /** records remove(e, component) */
+    worldCommandRemove(w: Ptr, e: number, component: number): Code;
+    /** opens a defer phase; pair with worldEndDefer */
+    worldBeginDefer(w: Ptr): Code;
+    /** closes a defer phase; the outermost one (outside a system and an each) applies the commands */
+    worldEndDefer(w: Ptr): void;
+    /** 1 while a command phase is open (a system runs, an each is live, a defer is open; a plain wasm export) */
+    worldCommandsRecording(w: Ptr): number;
+    worldCommandsReserve(w: Ptr, bytes: number): Code;
+    /** 7 f64: recorded, applied, skippedDead, skippedFailed, pending, bufferBytes, grows */
+    worldCommandStats(w: Ptr, out: Ptr): void;
     worldIsIterating(w: Ptr): boolean;
     /** writes an IterationCursor header (web/layouts.json) + n column pointers (u32) per matched archetype; returns the matched count */
     worldIterationCursors(w: Ptr, ids: Ptr, n: number, out: Ptr, max: number): number;

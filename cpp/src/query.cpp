@@ -217,10 +217,16 @@ Status World::beginIteration(std::span<const ComponentTypeId> ids, std::span<con
 void World::endIteration() noexcept {
   if (!s_) return;
   detail::IterationGuard& g = s_->ecs.guard;
+  const bool wasActive = g.active;
   g.active = false;
   g.matched.reset();
   g.read.reset();
   g.matchedCount = 0;
+  // A top-level each (no system runs, no defer is open) is a command
+  // phase of its own: what it recorded applies now (docs/commands.md#phases).
+  if (wasActive && s_->commands.pending() != 0 && s_->systems.current == 0 && s_->deferDepth == 0) {
+    applyCommands();
+  }
 }
 
 bool World::isIterating() const noexcept { return s_ && s_->ecs.guard.active; }

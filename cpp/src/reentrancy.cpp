@@ -15,6 +15,11 @@ Status World::tickAllowed() const noexcept {
   if (s_->ecs.guard.active) {
     return Status::failure(ErrorCode::InvalidArgument, "tick_inside_callback").with("callback", "each");
   }
+  // A tick inside World::defer would apply the defer's commands after its
+  // first system, in the middle of the phase (docs/commands.md#phases).
+  if (s_->deferDepth != 0) {
+    return Status::failure(ErrorCode::InvalidArgument, "tick_inside_callback").with("callback", "defer");
+  }
   return Status{};
 }
 

@@ -238,12 +238,14 @@ Status World::runSystems(const SystemSchedule& schedule, const TickInput& input)
     const std::uint32_t id = schedule.order[slot];
     detail::SystemRecord& rec = reg.at(id);
     SystemContext ctx{*this,      rec.hasSubstream ? &rec.rng : nullptr, tick, input.data, input.size,
-                      SystemId{id}, rec.def.userData};
-    // The measured window (docs/system_timing.md): the run function only; the dispatch
-    // and the context above stay outside it.
+                      SystemId{id}, rec.def.userData, commands()};
+    // The measured window (docs/system_timing.md): the run function and the
+    // apply of its commands; the dispatch and the context above stay outside it.
     const std::int64_t start = clock(clockContext);
     reg.current = id;  // every World call checks the declared io against it
     rec.def.run(*this, ctx);
+    // The system's commands apply now, still under its io (docs/commands.md#phases).
+    if (s_->commands.pending() != 0) applyCommands();
     reg.current = 0;
     const std::int64_t end = clock(clockContext);
     detail::recordSystemTiming(rec, id, end - start);

@@ -129,6 +129,12 @@ std::uint64_t World::structureEpoch() const noexcept { return s_ ? s_->ecs.struc
 
 Status World::snapshot(std::span<std::uint8_t> out) const noexcept {
   if (!s_) return Status::failure(ErrorCode::InvalidArgument, "world_moved_from");
+  // Pending commands are not state yet, and the snapshot could not hold
+  // them: refused until they applied (docs/commands.md#snapshots).
+  if (s_->commands.pending() != 0) {
+    return Status::failure(ErrorCode::InvalidArgument, "snapshot_commands_pending")
+        .with("pending", s_->commands.pending());
+  }
   const std::size_t size = snapshotSize();
   if (out.size() < size) {
     return Status::failure(ErrorCode::BudgetExhausted, "snapshot_buffer_too_small")

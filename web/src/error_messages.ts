@@ -33,7 +33,7 @@ function nameRule(f: Fields): string {
 
 /** What the `callback` field of tick_inside_callback names, in words. */
 function callbackWords(c: string | number | undefined): string {
-  return c === 'each' ? 'an each callback' : c === 'loop_hook' ? "a game loop's input or onTick callback"
+  return c === 'each' ? 'an each callback' : c === 'defer' ? 'a World.defer callback' : c === 'loop_hook' ? "a game loop's input or onTick callback"
     : c === 'rollback_hook' ? "a rollback session's own hook" : c === 'combine' ? "a rollback session's combine function" : "a system's run";
 }
 
@@ -127,6 +127,10 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   run_failed: (f) => `tick ${f.tick} failed while replaying (${f.cause !== '' ? f.cause : f.code})`,
   diff_run_failed: (f) => `${side(f)}tick ${f.tick} failed while diffing (${f.cause !== '' ? f.cause : f.code})`,
 
+  // --- deferred commands (docs/commands.md)
+  command_outside_phase: (f) => `no command phase is open for ${q(f.op)} (commands record inside a system's run, an each callback or a defer, and apply at its end); make the call directly instead`,
+  command_buffer_alloc_failed: (f) => `the command buffer could not grow to ${f.needed} bytes; nothing was recorded`,
+
   // --- snapshots (docs/snapshots.md)
   snapshot_buffer_too_small: (f) => `the snapshot needs ${f.needed} bytes and the buffer has ${f.given}; nothing was written`,
   snapshot_truncated: (f) => `the bytes end after ${f.given} of the snapshot's ${f.needed} bytes; pass the whole snapshot`,
@@ -136,6 +140,7 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
     `the snapshot was taken of a world set up differently (${f.what === 'identity' ? 'component names, field layouts or system names differ' : `${f.what}: this world has ${f.expected}, the snapshot ${f.given}`}); restore into a world set up like the one it was taken of`,
   snapshot_corrupt: (f) => `these bytes are not an intact snapshot (the ${q(f.what)} check failed at byte ${f.offset}); the world is unchanged`,
   snapshot_alloc_failed: (f) => `the storage for archetype ${f.archetype_id} of the snapshot could not be allocated; the world is unchanged`,
+  snapshot_commands_pending: (f) => `${f.pending} deferred command(s) are pending (a snapshot is taken between phases, when none are); take it after the system, each or defer that recorded them returns`,
   restore_inside_callback: (f) => `restore cannot run inside ${f.inside === 'system' ? 'a running system' : 'each'}; restore between ticks`,
 
   // --- rollback sessions (docs/rollback.md)

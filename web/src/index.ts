@@ -14,6 +14,8 @@ export type {
 } from './world.js';
 export { Component } from './component.js';
 export { Query } from './query_object.js';
+export { Commands } from './commands.js';
+export type { CommandStats } from './commands.js';
 export type { AnyQuery, QueryTerm, QueryTerms, QueryRefs, QueryOptions, TermRef } from './query_object.js';
 export type { FieldHandles, ScalarFieldHandle, ArrayFieldHandle } from './field_handle.js';
 export type { Access, FieldInfo } from './component.js';

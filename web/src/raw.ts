@@ -50,6 +50,11 @@ const HOT_EXPORTS: ReadonlyArray<readonly [string, string]> = [
   ['worldIterationCursors', '_laige_world_iteration_cursors'],
   ['worldEndIteration', '_laige_world_end_iteration'],
   ['worldFillHandles', '_laige_world_fill_handles'],
+  // Deferred commands (web/bindings/commands.cpp; docs/commands.md).
+  ['worldCommandsRecording', '_laige_world_commands_recording'],
+  ['worldCommandDestroy', '_laige_world_command_destroy'],
+  ['worldCommandAdd', '_laige_world_command_add'],
+  ['worldCommandRemove', '_laige_world_command_remove'],
 ];
 
 /**

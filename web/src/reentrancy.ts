@@ -16,7 +16,7 @@
 import { invalid } from './errors.js';
 
 /** What JavaScript can be running inside a call on a world. */
-export type CallbackKind = 'each' | 'eachChunk' | 'system' | 'input' | 'onTick' | 'clock' | 'setup' | 'onLog' | 'combine';
+export type CallbackKind = 'each' | 'eachChunk' | 'system' | 'input' | 'onTick' | 'clock' | 'setup' | 'onLog' | 'combine' | 'defer';
 
 /**
  * @internal The calls with user code on the stack of one world, innermost
@@ -64,6 +64,7 @@ const CALLBACK_WORDS: Readonly<Record<CallbackKind, string>> = {
   each: 'an each callback', eachChunk: 'an eachChunk callback', system: "a system's run",
   input: "a GameLoop's input callback", onTick: "a GameLoop's onTick callback", clock: 'the timing clock',
   setup: "a replay's setup", onLog: 'a log handler', combine: "a rollback session's combine function",
+  defer: 'a World.defer callback',
 };
 
 /**

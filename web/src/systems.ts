@@ -15,6 +15,7 @@ import type { AccessList, AnyComponent, Chunk, Refs, World } from './world.js';
 import type { Entity } from './entity.js';
 import { Query, QUERY_OPTION_KEYS, type QueryTerm, type QueryTerms } from './query_object.js';
 import { type RunningSystem, ioPairs, mergeIo, runningSystem, usedAfterCall } from './system_io.js';
+import { Commands } from './commands.js';
 
 /**
  * A query a system declares: its terms, plus `without`, `optional`, `tags`
@@ -58,6 +59,8 @@ export interface SystemContext<Q = Record<never, never>> {
   readonly input: Uint8Array;
   /** The system's PRNG substream; null when the world is not deterministic. */
   readonly rng: SystemRng | null;
+  /** The system's command buffer: what it records applies right after its run, in recording order, under its io (docs/commands.md). */
+  readonly commands: Commands;
   /** world.each on the running system's world. */
   each<const C extends readonly AnyComponent[], const A extends AccessList<C>>(
     components: C, access: A, fn: (e: Entity, ...refs: Refs<C, A>) => void): void;
@@ -312,11 +315,16 @@ export class SystemRegistry {
     const alive = (where: string): void => {
       if (!live) throw usedAfterCall(`SystemContext.${where}`, 'SystemContext', `SystemContext.${where}: the run of system '${body.name}' this ctx belongs to has returned (use ctx during its run only)`);
     };
+    const commands = new Commands(world, `run of system '${body.name}'`);
     const ctx: SystemContext<Record<string, Query>> = {
       world, id, name: body.name, tick, input, rng,
       get queries() {
         alive('queries');
         return body.queries;
+      },
+      get commands() {
+        alive('commands');
+        return commands;
       },
       each: (components, access, fn) => {
         alive('each');
@@ -337,6 +345,7 @@ export class SystemRegistry {
       this.#error = e;
     } finally {
       live = false;
+      commands._close();
       world._sys = outer;
       world._calls.leave();
       if (rng !== null) rng.ptr = 0;

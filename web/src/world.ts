@@ -24,6 +24,7 @@ import { SystemRegistry, type SystemContext, type SystemQueryDecl, type SystemDe
   type SystemRngState, type SystemTimingStats, type SystemTimingWindow } from './systems.js';
 import { CallStack, activeCallback, logHandlers, refuseDisposeInside, refuseInsideLog } from './reentrancy.js';
 import { checkName, componentNameProblem, MAX_COMPONENT_NAME_BYTES } from './names.js';
+import { type CommandStats, type Commands, commandStats, phaseCommands, runDefer } from './commands.js';
 
 // Symbol.dispose for runtimes that lack it (older browsers): the symbol TS
 // and Node use for `using`.
@@ -458,7 +459,17 @@ export class World implements Disposable {
     this._iterating--;
     this._calls.leave();
     if (this._ptr !== 0) this._raw.worldEndIteration(this._ptr);
+    this._mem.sync(); // a top-level each's commands applied just now (docs/commands.md)
   }
+
+  // --- deferred commands (commands.ts; docs/commands.md) ----------------------
+  readonly #phase: { commands: Commands | null } = { commands: null };
+  /** The open phase's command buffer (an each, a system's run, a defer; applied at its end); else throws command_outside_phase. */
+  get commands(): Commands { return phaseCommands(this, this.#phase); }
+  /** Runs fn(commands), then applies what it recorded (inside an each or a system: at that phase's end). */
+  defer(fn: (commands: Commands) => void): void { runDefer(this, fn); }
+  /** The command counters (recorded, applied, skipped, pending). */
+  commandStats(): CommandStats { return commandStats(this); }
 
   /**
    * The convenience form of a query (built on one per component/access

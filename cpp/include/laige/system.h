@@ -125,6 +125,11 @@ struct SystemContext {
   SystemId id;
   /// SystemDef::userData of the running system.
   void* userData;
+  /// The world's command buffer (laige/commands.h): what the system records
+  /// applies right after its run returns, in recording order, under its
+  /// declared io (docs/commands.md). Used after the run it fails with
+  /// command_outside_phase.
+  CommandBuffer& commands;
 
   /// World::each, on the running system's world: `ctx.each<Pos, Vel>(fn,
   /// laige::Write{}, laige::Read{})`. Same contract and Status.

@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "laige/archetype.h"
+#include "laige/commands.h"
 #include "laige/component.h"
 #include "laige/entity.h"
 #include "laige/query.h"
@@ -423,7 +424,8 @@ class World {
   Status runSystems(const SystemSchedule& schedule, const TickInput& input) noexcept;
   /// Whether a tick may start now: ok, or InvalidArgument with reason
   /// `tick_inside_callback` and field `callback` = `each` (an each is live
-  /// on this world) or `system` (one of its systems is running). Every
+  /// on this world), `system` (one of its systems is running) or `defer`
+  /// (a World::defer is open, `docs/commands.md#phases`). Every
   /// tick-running call (runSystems, GameLoop::frame/frameAt/step,
   /// ScenarioRun::step, runReplay, diffReplays) checks it before any side
   /// effect (reentrancy.cpp; `docs/systems.md#re-entrancy`). O(1), no
@@ -442,6 +444,33 @@ class World {
   /// steady_clock); `ctx` is passed to every call. For tests and tools that
   /// need exact timings. No-op on a moved-from world.
   void setTimingClock(TimingClockFn clock, void* ctx = nullptr) noexcept;
+
+  // --- Deferred commands (laige/commands.h; docs/commands.md) --------------
+
+  /// The world's command buffer: record destroy/add/remove inside a system
+  /// (SystemContext::commands is the same buffer), a live each or a defer;
+  /// they apply at that phase's end, in recording order. Outside a phase
+  /// every record call fails with command_outside_phase. A moved-from world
+  /// hands out a buffer on which every call fails (world_moved_from). O(1).
+  [[nodiscard]] CommandBuffer& commands() noexcept;
+  /// Runs fn(CommandBuffer&) and then applies what it recorded (in
+  /// recording order). Inside a system, a live each or another defer the
+  /// commands join that phase and apply at its end instead. Errors, fn not
+  /// called: a moved-from world -> InvalidArgument world_moved_from. The
+  /// apply itself never fails: skipped commands are counted
+  /// (commandStats()). No allocation beyond the buffer's growth.
+  template <class Fn>
+  Status defer(Fn&& fn);
+  /// Opens a defer phase (the wasm layer's half of defer; pair with
+  /// endDefer in a finally). A moved-from world -> InvalidArgument
+  /// world_moved_from. O(1).
+  Status beginDefer() noexcept;
+  /// Closes the innermost defer phase; closing the outermost one outside a
+  /// system and an each applies the pending commands. A no-op without an
+  /// open defer. O(pending commands).
+  void endDefer() noexcept;
+  /// The command counters (CommandStats). O(1), no side effects.
+  [[nodiscard]] CommandStats commandStats() const noexcept;
 
   // --- Snapshots (laige/snapshot.h; docs/snapshots.md) ----------------------
 
@@ -530,6 +559,9 @@ class World {
   std::uint32_t queryArchetypeCount(detail::QueryCache& cache, const detail::QuerySpec& spec) noexcept;
   // The non-const get halves: the system access check, then getTyped.
   void* getTypedForWrite(Entity e, std::uint32_t typeIndex) noexcept;
+  // Applies and clears the pending commands (commands.cpp): runSystems
+  // after each system, endIteration after a top-level each, endDefer.
+  void applyCommands() noexcept;
 
   std::unique_ptr<detail::WorldState> s_;
 };
@@ -542,3 +574,5 @@ class World {
 #include "laige/query_object.h"
 // stateDiff's template and the diff item.
 #include "laige/state_hash.h"
+// CommandBuffer's typed record calls and World::defer.
+#include "laige/detail/commands_inl.h"

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "laige/commands.h"
 #include "laige/detail/ecs_state.h"
 #include "laige/detail/query_cache.h"
 #include "laige/detail/system_registry.h"
@@ -41,6 +42,7 @@ struct WorldState {
       budgetThreshold[i] = static_cast<std::uint32_t>(
           std::uint64_t{o.capacity} * (i == 0 ? 25u : i == 1 ? 50u : 100u) / 100u);
     }
+    commands.s_ = this;
   }
 
   /// Detaches slot `id`'s component row, if any (the component layer).
@@ -95,6 +97,15 @@ struct WorldState {
   std::uint64_t serial = allocateWorldSerial();
   EachCacheSlot eachCaches[kEachCacheSlots];
   EachCacheSlot eachScratch;  // the uncached fallback, reset every call
+
+  // Deferred commands (commands.cpp; docs/commands.md): the one buffer every
+  // phase records into, and the open World::defer phases.
+  CommandBuffer commands;
+  std::uint32_t deferDepth = 0;
+  /// True while a phase is open: a system runs, an each is live, a defer is open.
+  [[nodiscard]] bool commandPhaseOpen() const noexcept {
+    return systems.current != 0 || ecs.guard.active || deferDepth != 0;
+  }
 };
 
 }  // namespace laige::detail
