@@ -297,9 +297,11 @@ Status World::restore(std::span<const std::uint8_t> bytes) noexcept {
   if (!s_) return Status::failure(ErrorCode::InvalidArgument, "world_moved_from");
   detail::WorldState& ws = *s_;
   detail::EcsState& ecs = ws.ecs;
-  if (ecs.guard.active || ws.systems.running) {
+  // Inside a defer too: its pending commands name handles of the state the
+  // restore would replace (docs/commands.md#snapshots).
+  if (ecs.guard.active || ws.systems.running || ws.deferDepth != 0) {
     return Status::failure(ErrorCode::InvalidArgument, "restore_inside_callback")
-        .with("inside", ecs.guard.active ? "iteration" : "system");
+        .with("inside", ecs.guard.active ? "iteration" : ws.systems.running ? "system" : "defer");
   }
   if (bytes.data() == nullptr && !bytes.empty()) return corrupt("buffer", 0);
 

@@ -434,6 +434,13 @@ TEST(Snapshot, RestoreInsideCallbackRefused) {
                    Write{})
                   .ok());
   EXPECT_EQ(w.stateHash(0), h);
+  std::string inDefer;
+  ASSERT_TRUE(w.defer([&](CommandBuffer&) {
+                 const Status s = w.restore(at);
+                 inDefer = std::string(s.reason()) + "/" + s.fieldValue("inside");
+               }).ok());
+  EXPECT_EQ(inDefer, "restore_inside_callback/defer");
+  EXPECT_EQ(w.stateHash(0), h);
 
   struct Ctx {
     const std::vector<std::uint8_t>* bytes;

@@ -200,6 +200,10 @@ describe('bad bytes change nothing', () => {
     });
     expect(inside).toBe('restore_inside_callback');
     expect(w.stateHash(0)).toBe(before);
+    let inDefer = '';
+    w.defer(() => { inDefer = reason(() => w.restore(at)); });
+    expect(inDefer).toBe('restore_inside_callback');
+    expect(w.stateHash(0)).toBe(before);
     const v = sim.createWorld({ capacity: 8 });
     let inSystem = '';
     let own: Uint8Array = new Uint8Array(0);

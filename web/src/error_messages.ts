@@ -141,7 +141,7 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   snapshot_corrupt: (f) => `these bytes are not an intact snapshot (the ${q(f.what)} check failed at byte ${f.offset}); the world is unchanged`,
   snapshot_alloc_failed: (f) => `the storage for archetype ${f.archetype_id} of the snapshot could not be allocated; the world is unchanged`,
   snapshot_commands_pending: (f) => `${f.pending} deferred command(s) are pending (a snapshot is taken between phases, when none are); take it after the system, each or defer that recorded them returns`,
-  restore_inside_callback: (f) => `restore cannot run inside ${f.inside === 'system' ? 'a running system' : 'each'}; restore between ticks`,
+  restore_inside_callback: (f) => `restore cannot run inside ${f.inside === 'system' ? 'a running system' : f.inside === 'defer' ? 'a World.defer callback' : 'each'}; restore between ticks`,
 
   // --- rollback sessions (docs/rollback.md)
   rollback_option_invalid: (f) => `the session option ${q(f.option)} is ${f.value}, outside ${f.min}..${f.max}`,
