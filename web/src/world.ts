@@ -11,7 +11,7 @@ import { type Entity, formatEntity } from './entity.js';
 import { check, coreError, invalid, typeName, whereField } from './errors.js';
 import type { LaigeRawModule, Mem } from './raw.js';
 import {
-  type ReadRef, type Ref, type Schema, type Value, type ValueInput, KIND_BY_CODE, describe, layoutFrom, parseSchema,
+  type ReadRef, type Ref, type Schema, type Value, type ValueInput, describe,
 } from './schema.js';
 import { runEach, runEachChunk } from './query.js';
 import type { Chunk, FieldColumn } from './chunk.js';
@@ -23,7 +23,7 @@ import { type RunningSystem, checkAccess, checkClear } from './system_io.js';
 import { SystemRegistry, type SystemContext, type SystemQueryDecl, type SystemDef, type SystemHandle, type SystemInfo,
   type SystemRngState, type SystemTimingStats, type SystemTimingWindow } from './systems.js';
 import { CallStack, activeCallback, logHandlers, refuseDisposeInside, refuseInsideLog } from './reentrancy.js';
-import { checkName, componentNameProblem, MAX_COMPONENT_NAME_BYTES } from './names.js';
+import { adoptComponents, registerComponentOn } from './world_components.js';
 import { type CommandStats, type Commands, commandStats, phaseCommands, runDefer } from './commands.js';
 
 // Symbol.dispose for runtimes that lack it (older browsers): the symbol TS
@@ -110,28 +110,7 @@ export class World implements Disposable {
     }
     this._systems = new SystemRegistry(this);
     host.registerWorld(this._ptr, this);
-    if (adopt !== undefined) this.#adoptComponents();
-  }
-
-  /** Wraps every component the core registered (C++ LAIGE_COMPONENT fields) in a Component. */
-  #adoptComponents(): void {
-    const n = this._raw.worldComponentCount(this._ptr);
-    for (let id = 1; id <= n; id++) {
-      const info = this._raw.worldComponentInfo(this._ptr, id);
-      this._mem.sync();
-      if (info === null) continue;
-      const schema: Record<string, unknown> = {};
-      for (const [fname, code, count] of info.fields) {
-        const kind = KIND_BY_CODE[code]!;
-        schema[fname] = count > 1 ? [kind, count] : kind;
-      }
-      const frozen = Object.freeze(schema) as Schema;
-      const name = info.name;
-      this._components[id] = new Component(this, name, id, frozen, info.size, info.alignment,
-        layoutFrom(info.fields, frozen), (field: string): never => {
-          throw invalid(`each: ${name}.${field} was declared 'read' in this query: declare it 'write' to assign it`, 'read_only_field', { where: 'each', component: name, field });
-        });
-    }
+    if (adopt !== undefined) adoptComponents(this);
   }
 
   /** @internal Throws for calls that would change a scenario run's components or schedule. */
@@ -279,25 +258,7 @@ export class World implements Disposable {
    * fields largest kind first.
    */
   registerComponent<const S extends Schema>(name: string, schema: S): Component<S> {
-    if (logHandlers.depth !== 0) refuseInsideLog('World.registerComponent');
-    const where = `World.registerComponent(${describe(name)})`;
-    const w = this._live(where);
-    this._notScenario(where);
-    checkName(where, 'component name', name, componentNameProblem(name), 'component_name_invalid', MAX_COMPONENT_NAME_BYTES);
-    const fields = parseSchema(where, schema);
-    const r = this._raw.worldRegisterComponent(w, name, fields);
-    this._mem.sync();
-    check(r.code, where);
-    const info = this._raw.worldComponentInfo(w, r.id);
-    this._mem.sync();
-    if (info === null) throw coreError(1, where);
-    const frozen = Object.freeze({ ...schema }) as S;
-    const c = new Component<S>(this, name, r.id, frozen, info.size, info.alignment, layoutFrom(info.fields, frozen),
-      (field: string): never => {
-        throw invalid(`each: ${name}.${field} was declared 'read' in this query: declare it 'write' to assign it`, 'read_only_field', { where: 'each', component: name, field });
-      });
-    this._components[r.id] = c as unknown as Component;
-    return c;
+    return registerComponentOn(this, name, schema);
   }
 
   /** The component registered under `name`, or undefined. */
