@@ -92,6 +92,17 @@ Status archetypeBudget(const detail::EcsState& s, Entity e, ComponentTypeId c) n
   }
 }
 
+// The in-place write's checks (inside a system: declared Write; during an
+// iteration: guardInPlace). Out of line: only systems and iterations pay.
+[[gnu::noinline]] Status checkInPlace(const detail::WorldState& ws, Entity e, ComponentTypeId c,
+                                      ArchetypeId at) noexcept {
+  if (ws.systems.current != 0 && !detail::systemAllows(ws, c, Access::Write)) {
+    return detail::systemIoViolation(ws, c, "write");
+  }
+  if (ws.ecs.guard.active) return detail::guardInPlace(ws, e, c, at);
+  return Status{};
+}
+
 // The row move of an add: dst = src + {c}. Both signatures ascend, so
 // dst's columns are src's with c's column inserted at index `at`: src
 // column i goes to dst column i (i < at) or i + 1 (i >= at). Positional, so
@@ -383,12 +394,10 @@ Status World::addComponentBytes(Entity e, ComponentTypeId id, const void* bytes,
   detail::Archetype* src = from != kNoArchetype ? s.archetypes[from].get() : nullptr;
   if (src != nullptr && src->colOf[c] != 0) {
     // Create-or-update, the update half: an in-place overwrite, a value
-    // write (inside a system: declared Write).
-    if (ws.systems.current != 0 && !detail::systemAllows(ws, c, Access::Write)) [[unlikely]] {
-      return detail::systemIoViolation(ws, c, "write");
-    }
-    if (s.guard.active) {
-      if (const Status g = detail::guardInPlace(ws, e, c, from); !g.ok()) return g;
+    // write (inside a system: declared Write; during an iteration: not a
+    // Read-declared component). The checks are the cold half.
+    if (ws.systems.current != 0 || s.guard.active) [[unlikely]] {
+      if (const Status g = checkInPlace(ws, e, c, from); !g.ok()) return g;
     }
     detail::Column& col = src->cols[src->colOf[c] - 1];
     detail::copyValue(col.data + std::size_t{s.rowOf[slot]} * col.size, bytes, col.size);
