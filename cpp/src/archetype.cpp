@@ -75,21 +75,216 @@ Status archetypeBudget(const detail::EcsState& s, Entity e, ComponentTypeId c) n
       .with("component", s.components[c - 1]->name);
 }
 
-// Copies the columns `dst` shares with `src` (row `from`) to row `to`;
-// columns `src` lacks (the added one) are left for the caller. The column
-// count is read once: the byte copies may alias anything, so a read in the
-// loop condition would be repeated after every copy.
-inline void copyShared(detail::Archetype& dst, std::uint32_t to, const detail::Archetype& src,
-                       std::uint32_t from) noexcept {
-  const std::uint32_t count = dst.componentCount;
-  for (std::uint32_t j = 0; j < count; ++j) {
-    const detail::Column& col = dst.cols[j];
-    const std::uint8_t in = src.colOf[col.id];
-    if (in == 0) continue;
-    const std::uint32_t size = col.size;
-    detail::copyValue(col.data + std::size_t{to} * size,
-                      src.cols[in - 1].data + std::size_t{from} * size, size);
+// The second pass of copyForAdd / copyForRemove: the columns whose size
+// copyRowValue leaves to its caller (other than 0, 4, 8, 12, 16 bytes).
+// src column i goes to dst column i below `at`, else i + shift (shift 1: an
+// add inserted c's column at `at`; -1: a remove dropped src column `at`).
+[[gnu::noinline]] void copyLargeColumns(detail::Archetype& dst, std::uint32_t to,
+                                        const detail::Archetype& src, std::uint32_t from,
+                                        std::uint32_t at, int shift) noexcept {
+  for (std::uint32_t i = 0; i < src.componentCount; ++i) {
+    if (shift < 0 && i == at) continue;
+    const detail::Column& in = src.cols[i];
+    if (in.size <= 16 && in.size % 4 == 0) continue;  // copied by copyRowValue
+    const std::uint32_t j = i < at ? i : (shift > 0 ? i + 1 : i - 1);
+    std::memcpy(dst.cols[j].data + std::size_t{to} * in.size, in.data + std::size_t{from} * in.size,
+                in.size);
   }
+}
+
+// The in-place write's checks (inside a system: declared Write; during an
+// iteration: guardInPlace). Out of line: only systems and iterations pay.
+[[gnu::noinline]] Status checkInPlace(const detail::WorldState& ws, Entity e, ComponentTypeId c,
+                                      ArchetypeId at) noexcept {
+  if (ws.systems.current != 0 && !detail::systemAllows(ws, c, Access::Write)) {
+    return detail::systemIoViolation(ws, c, "write");
+  }
+  if (ws.ecs.guard.active) return detail::guardInPlace(ws, e, c, at);
+  return Status{};
+}
+
+// The row move of an add: dst = src + {c}. Both signatures ascend, so
+// dst's columns are src's with c's column inserted at index `at`: src
+// column i goes to dst column i (i < at) or i + 1 (i >= at). Positional, so
+// no colOf lookup per column. The column count is read once: the byte
+// copies may alias anything, so a read in the loop condition would be
+// repeated after every copy.
+inline void copyForAdd(detail::Archetype& dst, std::uint32_t to, const detail::Archetype& src,
+                       std::uint32_t from, std::uint32_t at) noexcept {
+  const std::uint32_t count = src.componentCount;
+  bool large = false;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const detail::Column& in = src.cols[i];
+    const std::uint32_t size = in.size;
+    large |= !detail::copyRowValue(dst.cols[i + (i >= at ? 1u : 0u)].data + std::size_t{to} * size,
+                                   in.data + std::size_t{from} * size, size);
+  }
+  if (large) [[unlikely]] copyLargeColumns(dst, to, src, from, at, 1);
+}
+
+// The row move of a remove: dst = src - {c}, c's column at index `at` of
+// src: src column i goes to dst column i (i < at) or i - 1 (i > at).
+inline void copyForRemove(detail::Archetype& dst, std::uint32_t to, const detail::Archetype& src,
+                          std::uint32_t from, std::uint32_t at) noexcept {
+  const std::uint32_t count = dst.componentCount;
+  bool large = false;
+  for (std::uint32_t j = 0; j < count; ++j) {
+    const detail::Column& out = dst.cols[j];
+    const std::uint32_t size = out.size;
+    large |= !detail::copyRowValue(out.data + std::size_t{to} * size,
+                                   src.cols[j + (j >= at ? 1u : 0u)].data + std::size_t{from} * size,
+                                   size);
+  }
+  if (large) [[unlikely]] copyLargeColumns(dst, to, src, from, at, -1);
+}
+
+// The move of an add from src (nullptr: no components) to dst = src + {c}
+// once every check has passed: append, copy, detach, bookkeeping. Inline:
+// the fast path and the cold path share it.
+[[gnu::always_inline]] inline Status moveForAdd(detail::WorldState& ws, std::uint16_t slot,
+                                                detail::Archetype* src, detail::Archetype& dst,
+                                                ComponentTypeId c, const void* bytes) noexcept {
+  detail::EcsState& s = ws.ecs;
+  // The entity's row in src: appendRow may normalise dst (never src), so
+  // it stays valid across the append.
+  std::uint32_t* const rowOf = s.rowOf.get();
+  const std::uint32_t fromRow = rowOf[slot];
+  const std::uint32_t row = detail::appendRow(s, dst, slot);
+  if (row == detail::kAppendFailed) [[unlikely]] return allocFailed(dst.id);
+  const std::uint32_t at = dst.colOf[c] - 1u;
+  if (src != nullptr) copyForAdd(dst, row, *src, fromRow, at);
+  const detail::Column& added = dst.cols[at];
+  std::uint8_t* const value = added.data + std::size_t{row} * added.size;
+  if (!detail::copyRowValue(value, static_cast<const std::uint8_t*>(bytes), added.size)) {
+    std::memcpy(value, bytes, added.size);
+  }
+  if (src != nullptr) detail::removeRow(*src, fromRow);
+  s.archetypeOf[slot] = dst.id;
+  rowOf[slot] = row;
+  ++s.stats.totalAdds;
+  ws.noteChurn(1);
+  return Status{};
+}
+
+// The move of a remove from src to dst = src - {c} (nullptr: the empty
+// set) once every check has passed.
+[[gnu::always_inline]] inline Status moveForRemove(detail::WorldState& ws, std::uint16_t slot,
+                                                   detail::Archetype& src, detail::Archetype* dst,
+                                                   ComponentTypeId c) noexcept {
+  detail::EcsState& s = ws.ecs;
+  // As in moveForAdd: appendRow may normalise dst, never src.
+  std::uint32_t* const rowOf = s.rowOf.get();
+  const std::uint32_t fromRow = rowOf[slot];
+  std::uint32_t row = 0;
+  if (dst != nullptr) {
+    row = detail::appendRow(s, *dst, slot);
+    if (row == detail::kAppendFailed) [[unlikely]] return allocFailed(dst->id);
+    copyForRemove(*dst, row, src, fromRow, src.colOf[c] - 1u);
+  }
+  detail::removeRow(src, fromRow);
+  s.archetypeOf[slot] = dst != nullptr ? dst->id : kNoArchetype;
+  rowOf[slot] = row;
+  ++s.stats.totalRemoves;
+  ws.noteChurn(1);
+  return Status{};
+}
+
+// A structural add whose edge is not cached yet, or while an iteration is
+// live: the edge search (never a creation before the guard and the limits
+// have passed), the guard, the component limit, the archetype budget and a
+// creation. Out of line and cold, so that the cached-edge path keeps a
+// small frame (the signature buffer lives here).
+[[gnu::noinline]] Status addSlow(detail::WorldState& ws, Entity e, ComponentTypeId c,
+                                 const void* bytes) noexcept {
+  detail::EcsState& s = ws.ecs;
+  const std::uint16_t slot = e.id();
+  const ArchetypeId from = s.archetypeOf[slot];
+  detail::Archetype* src = from != kNoArchetype ? s.archetypes[from].get() : nullptr;
+  std::uint16_t& edge = src != nullptr ? src->addEdge[c] : s.rootEdge[c];
+  ComponentTypeId sig[kMaxArchetypeComponents];
+  std::uint32_t n = 0;
+  bool overLimit = false;
+  ArchetypeId to = kNoArchetype;
+  if (edge != detail::kEdgeUnknown) {
+    to = edge;
+  } else {
+    const std::uint32_t have = src != nullptr ? src->componentCount : 0;
+    if (have >= kMaxArchetypeComponents) {
+      overLimit = true;
+    } else {
+      std::uint32_t i = 0;
+      while (i < have && src->sig[i] < c) sig[n++] = src->sig[i++];
+      sig[n++] = c;
+      while (i < have) sig[n++] = src->sig[i++];
+      to = detail::findArchetype(s, sig, n);
+      if (to != kNoArchetype) {
+        edge = to;
+        s.archetypes[to]->removeEdge[c] = from;
+      }
+    }
+  }
+  if (s.guard.active) {
+    if (const Status g = detail::guardMove(ws, e, c, from, to); !g.ok()) return g;
+  }
+  if (overLimit) {
+    LAIGE_LOG_WARN("ecs", "component_limit", kLimitText, log::field("entity_id", e.id()),
+                   log::field("generation", e.generation()), log::field("component_id", c),
+                   log::field("components", src->componentCount));
+    return Status::failure(ErrorCode::BudgetExhausted, "component_limit")
+        .with("entity_id", e.id())
+        .with("component", s.components[c - 1]->name)
+        .with("components", src->componentCount)
+        .with("max_components", kMaxArchetypeComponents);
+  }
+  detail::Archetype* dst = nullptr;
+  if (to == kNoArchetype) {
+    if (s.archetypes.size() > kMaxArchetypes) return archetypeBudget(s, e, c);
+    dst = detail::createArchetype(s, sig, n);
+    if (dst == nullptr) return allocFailed(kNoArchetype);
+    edge = dst->id;  // `edge` refers into src or the root table: neither moved
+    dst->removeEdge[c] = from;
+  } else {
+    dst = s.archetypes[to].get();
+  }
+  return moveForAdd(ws, slot, src, *dst, c, bytes);
+}
+
+// A structural remove whose edge is not cached yet, or while an iteration
+// is live (as addSlow).
+[[gnu::noinline]] Status removeSlow(detail::WorldState& ws, Entity e, ComponentTypeId c) noexcept {
+  detail::EcsState& s = ws.ecs;
+  const std::uint16_t slot = e.id();
+  const ArchetypeId from = s.archetypeOf[slot];
+  detail::Archetype* src = s.archetypes[from].get();
+  ComponentTypeId sig[kMaxArchetypeComponents];
+  std::uint32_t n = 0;
+  bool create = false;
+  ArchetypeId to = src->removeEdge[c];
+  if (to == detail::kEdgeUnknown) {
+    for (std::uint32_t i = 0; i < src->componentCount; ++i) {
+      if (src->sig[i] != c) sig[n++] = src->sig[i];
+    }
+    to = n == 0 ? kNoArchetype : detail::findArchetype(s, sig, n);
+    create = n != 0 && to == kNoArchetype;
+    if (!create) {
+      src->removeEdge[c] = to;
+      if (to != kNoArchetype) s.archetypes[to]->addEdge[c] = from;
+    }
+  }
+  if (s.guard.active) {
+    if (const Status g = detail::guardMove(ws, e, c, from, to); !g.ok()) return g;
+  }
+  detail::Archetype* dst = nullptr;
+  if (create) {
+    if (s.archetypes.size() > kMaxArchetypes) return archetypeBudget(s, e, c);
+    dst = detail::createArchetype(s, sig, n);
+    if (dst == nullptr) return allocFailed(kNoArchetype);
+    src->removeEdge[c] = dst->id;
+    dst->addEdge[c] = from;
+  } else if (to != kNoArchetype) {
+    dst = s.archetypes[to].get();
+  }
+  return moveForRemove(ws, slot, *src, dst, c);
 }
 
 }  // namespace
@@ -199,12 +394,10 @@ Status World::addComponentBytes(Entity e, ComponentTypeId id, const void* bytes,
   detail::Archetype* src = from != kNoArchetype ? s.archetypes[from].get() : nullptr;
   if (src != nullptr && src->colOf[c] != 0) {
     // Create-or-update, the update half: an in-place overwrite, a value
-    // write (inside a system: declared Write).
-    if (ws.systems.current != 0 && !detail::systemAllows(ws, c, Access::Write)) [[unlikely]] {
-      return detail::systemIoViolation(ws, c, "write");
-    }
-    if (s.guard.active) {
-      if (const Status g = detail::guardInPlace(ws, e, c, from); !g.ok()) return g;
+    // write (inside a system: declared Write; during an iteration: not a
+    // Read-declared component). The checks are the cold half.
+    if (ws.systems.current != 0 || s.guard.active) [[unlikely]] {
+      if (const Status g = checkInPlace(ws, e, c, from); !g.ok()) return g;
     }
     detail::Column& col = src->cols[src->colOf[c] - 1];
     detail::copyValue(col.data + std::size_t{s.rowOf[slot]} * col.size, bytes, col.size);
@@ -214,70 +407,11 @@ Status World::addComponentBytes(Entity e, ComponentTypeId id, const void* bytes,
   }
   // A structural add (inside a system: c declared, Read is enough).
   if (const Status a = detail::checkStructural(ws, c, "add"); !a.ok()) [[unlikely]] return a;
-  // A move to set + {c}: the cached edge, else a search (never a creation
-  // before the guard and the limits have passed).
-  std::uint16_t& edge = src != nullptr ? src->addEdge[c] : s.rootEdge[c];
-  ComponentTypeId sig[kMaxArchetypeComponents];
-  std::uint32_t n = 0;
-  bool overLimit = false;
-  ArchetypeId to = kNoArchetype;
-  if (edge != detail::kEdgeUnknown) {
-    to = edge;
-  } else {
-    const std::uint32_t have = src != nullptr ? src->componentCount : 0;
-    if (have >= kMaxArchetypeComponents) {
-      overLimit = true;
-    } else {
-      std::uint32_t i = 0;
-      while (i < have && src->sig[i] < c) sig[n++] = src->sig[i++];
-      sig[n++] = c;
-      while (i < have) sig[n++] = src->sig[i++];
-      to = detail::findArchetype(s, sig, n);
-      if (to != kNoArchetype) {
-        edge = to;
-        s.archetypes[to]->removeEdge[c] = from;
-      }
-    }
-  }
-  if (s.guard.active) {
-    if (const Status g = detail::guardMove(ws, e, c, from, to); !g.ok()) return g;
-  }
-  if (overLimit) {
-    LAIGE_LOG_WARN("ecs", "component_limit", kLimitText, log::field("entity_id", e.id()),
-                   log::field("generation", e.generation()), log::field("component_id", c),
-                   log::field("components", src->componentCount));
-    return Status::failure(ErrorCode::BudgetExhausted, "component_limit")
-        .with("entity_id", e.id())
-        .with("component", s.components[c - 1]->name)
-        .with("components", src->componentCount)
-        .with("max_components", kMaxArchetypeComponents);
-  }
-  detail::Archetype* dst = nullptr;
-  if (to == kNoArchetype) {
-    if (s.archetypes.size() > kMaxArchetypes) return archetypeBudget(s, e, c);
-    dst = detail::createArchetype(s, sig, n);
-    if (dst == nullptr) return allocFailed(kNoArchetype);
-    to = dst->id;
-    edge = to;  // `edge` refers into src or the root table: neither moved
-    dst->removeEdge[c] = from;
-  } else {
-    dst = s.archetypes[to].get();
-  }
-  // The entity's row in src: appendRow may normalise dst (never src), so
-  // it stays valid across the append.
-  std::uint32_t* const rowOf = s.rowOf.get();
-  const std::uint32_t fromRow = rowOf[slot];
-  const std::uint32_t row = detail::appendRow(s, *dst, slot);
-  if (row == detail::kAppendFailed) return allocFailed(to);
-  if (src != nullptr) copyShared(*dst, row, *src, fromRow);
-  const detail::Column& added = dst->cols[dst->colOf[c] - 1];
-  detail::copyValue(added.data + std::size_t{row} * added.size, bytes, added.size);
-  if (src != nullptr) detail::removeRow(*src, fromRow);
-  s.archetypeOf[slot] = to;
-  rowOf[slot] = row;
-  ++s.stats.totalAdds;
-  ws.noteChurn(1);
-  return Status{};
+  // A move to set + {c} along the cached edge; the first move along an
+  // edge and every move during a live iteration take the cold path.
+  const std::uint16_t edge = src != nullptr ? src->addEdge[c] : s.rootEdge[c];
+  if (edge == detail::kEdgeUnknown || s.guard.active) [[unlikely]] return addSlow(ws, e, c, bytes);
+  return moveForAdd(ws, slot, src, *s.archetypes[edge], c, bytes);
 }
 
 Status World::removeTyped(Entity e, std::uint32_t typeIndex, std::string_view name) noexcept {
@@ -307,52 +441,14 @@ Status World::removeComponentById(Entity e, ComponentTypeId id) noexcept {
   if (const Status a = detail::checkStructural(ws, c, "remove"); !a.ok()) [[unlikely]] return a;
   const ArchetypeId from = s.archetypeOf[slot];
   if (from == kNoArchetype) return Status{};
-  detail::Archetype* src = s.archetypes[from].get();
-  if (src->colOf[c] == 0) return Status{};  // absent: a no-op, not churn
-  ComponentTypeId sig[kMaxArchetypeComponents];
-  std::uint32_t n = 0;
-  bool create = false;
-  ArchetypeId to = src->removeEdge[c];
-  if (to == detail::kEdgeUnknown) {
-    for (std::uint32_t i = 0; i < src->componentCount; ++i) {
-      if (src->sig[i] != c) sig[n++] = src->sig[i];
-    }
-    to = n == 0 ? kNoArchetype : detail::findArchetype(s, sig, n);
-    create = n != 0 && to == kNoArchetype;
-    if (!create) {
-      src->removeEdge[c] = to;
-      if (to != kNoArchetype) s.archetypes[to]->addEdge[c] = from;
-    }
-  }
-  if (s.guard.active) {
-    if (const Status g = detail::guardMove(ws, e, c, from, to); !g.ok()) return g;
-  }
-  detail::Archetype* dst = nullptr;
-  if (create) {
-    if (s.archetypes.size() > kMaxArchetypes) return archetypeBudget(s, e, c);
-    dst = detail::createArchetype(s, sig, n);
-    if (dst == nullptr) return allocFailed(kNoArchetype);
-    to = dst->id;
-    src->removeEdge[c] = to;
-    dst->addEdge[c] = from;
-  } else if (to != kNoArchetype) {
-    dst = s.archetypes[to].get();
-  }
-  // As in addById: appendRow may normalise dst, never src.
-  std::uint32_t* const rowOf = s.rowOf.get();
-  const std::uint32_t fromRow = rowOf[slot];
-  std::uint32_t row = 0;
-  if (dst != nullptr) {
-    row = detail::appendRow(s, *dst, slot);
-    if (row == detail::kAppendFailed) return allocFailed(to);
-    copyShared(*dst, row, *src, fromRow);
-  }
-  detail::removeRow(*src, fromRow);
-  s.archetypeOf[slot] = to;
-  rowOf[slot] = row;
-  ++s.stats.totalRemoves;
-  ws.noteChurn(1);
-  return Status{};
+  detail::Archetype& src = *s.archetypes[from];
+  if (src.colOf[c] == 0) return Status{};  // absent: a no-op, not churn
+  // A move to set - {c} along the cached edge (kNoArchetype: the empty set);
+  // the first move along an edge and every move during a live iteration
+  // take the cold path.
+  const std::uint16_t to = src.removeEdge[c];
+  if (to == detail::kEdgeUnknown || s.guard.active) [[unlikely]] return removeSlow(ws, e, c);
+  return moveForRemove(ws, slot, src, to != kNoArchetype ? s.archetypes[to].get() : nullptr, c);
 }
 
 ArchetypeId World::archetypeOf(Entity e) const noexcept {

@@ -57,21 +57,13 @@ Entities& Entities::operator=(Entities&& other) noexcept {
 }
 
 Result<Entity> Entities::spawn() noexcept {
-  if (live_ >= capacity_) {
+  Entity e;
+  if (!spawnInto(e)) {
     return Status::failure(ErrorCode::BudgetExhausted, "entity_budget_exhausted")
         .with("entity_count", live_)
         .with("capacity", capacity_);
   }
-  std::uint32_t id;
-  if (freeCount_ > 0) {
-    id = freed_[--freeCount_];  // the one freed last comes back first
-  } else {
-    id = fresh_++;
-    generations_[id] = firstGeneration_;
-  }
-  living_[id] = 1;
-  ++live_;
-  return Entity(static_cast<std::uint16_t>(id), generations_[id]);
+  return e;
 }
 
 bool Entities::despawn(Entity entity) noexcept {

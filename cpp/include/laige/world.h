@@ -543,6 +543,8 @@ class World {
   Status removeTyped(Entity e, std::uint32_t typeIndex, std::string_view name) noexcept;
   Status addById(Entity e, ComponentTypeId id, const void* bytes) noexcept;
   Status removeByIdImpl(Entity e, ComponentTypeId id) noexcept;
+  // create()'s cold half: the live count reached an entity budget threshold.
+  void noteEntityBudget(std::uint32_t live) noexcept;
   detail::SlotView slotView() const noexcept;
   // The non-template walk behind stateDiff (state_hash.cpp).
   std::uint32_t stateDiffImpl(const World& other, std::uint32_t maxItems,

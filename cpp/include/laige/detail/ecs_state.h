@@ -190,6 +190,21 @@ inline void copyValue(void* to, const void* from, std::uint32_t size) noexcept {
     default: std::memcpy(to, from, size); return;
   }
 }
+/// Copies one component value of a row move when its size is 0, 4, 8, 12
+/// or 16 bytes (fixed-size moves, no call) and answers true; any other size
+/// answers false and is left to the caller (a memcpy outside the column
+/// loop: one possible call inside that loop makes the compiler save and
+/// restore the loop's registers around it on every move).
+inline bool copyRowValue(std::uint8_t* to, const std::uint8_t* from, std::uint32_t size) noexcept {
+  switch (size) {
+    case 0: return true;
+    case 4: std::memcpy(to, from, 4); return true;
+    case 8: std::memcpy(to, from, 8); return true;
+    case 12: std::memcpy(to, from, 12); return true;
+    case 16: std::memcpy(to, from, 16); return true;
+    default: return false;
+  }
+}
 /// The archetype whose signature is sig[0..n) (strictly ascending), or
 /// kNoArchetype. O(archetypes), fingerprint first.
 ArchetypeId findArchetype(const EcsState& s, const ComponentTypeId* sig, std::uint32_t n) noexcept;
