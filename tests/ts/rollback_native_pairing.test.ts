@@ -83,6 +83,12 @@ class NativePeer {
     return replies;
   }
 
+  /** One request with a one-line reply. */
+  async askOne(request: string): Promise<string> {
+    const [reply] = await this.ask([request]);
+    return reply![0]!;
+  }
+
   async close(): Promise<void> {
     if (this.#exited !== null) return;
     const done = new Promise<void>((resolve) => this.#child.once('exit', () => resolve()));
@@ -126,7 +132,7 @@ interface Pairing {
 async function pair(peer: NativePeer, nativePlayer: number, ticks: number, seed: number,
   tamper: (tick: number, bytes: Uint8Array) => Uint8Array = (_t, b) => b): Promise<Pairing> {
   const wasmPlayer = 1 - nativePlayer;
-  const [[opened]] = await peer.ask([`session input - 2 ${nativePlayer} ${DEPTH} ${DELAY}`]);
+  const opened = await peer.askOne(`session input - 2 ${nativePlayer} ${DEPTH} ${DELAY}`);
   const run = sim.openScenario('input');
   expect(opened).toBe(`session input 0x1a9e7 ${hex(run.world.stateHash(0))}`);
   const wasm = new Map<number, string>();
@@ -167,8 +173,12 @@ async function pair(peer: NativePeer, nativePlayer: number, ticks: number, seed:
     for (const m of net.deliver(now, wasmPlayer)) wasmSession.addRemoteInput(m.from, m.tick, m.bytes);
     expect(wasmSession.advance().tick).toBe(now);
   }
-  const [[stats]] = await peer.ask(['stats']);
-  const nativeStats = Object.fromEntries(stats!.split(' ').slice(1).map((kv) => kv.split('=')).map(([k, v]) => [k!, Number(v)]));
+  const stats = await peer.askOne('stats');
+  const nativeStats: Record<string, number> = {};
+  for (const kv of stats.split(' ').slice(1)) {
+    const [k, v] = kv.split('=') as [string, string];
+    nativeStats[k] = Number(v);
+  }
   return { native, wasm, nativeStats, wasmSession, run, inputReplies };
 }
 
@@ -214,7 +224,7 @@ describe.skipIf(!havePeer && !inCI)('a native rollback session paired live with 
     }
     // The native side's confirmed hash lookup agrees with its stream.
     const last = p.nativeStats.confirmed!;
-    expect(await peer.ask([`hash ${last}`])).toEqual([[`confirmed ${last} ${reference[last]}`]]);
+    expect(await peer.askOne(`hash ${last}`)).toBe(`confirmed ${last} ${reference[last]}`);
     p.run.dispose();
   });
 
