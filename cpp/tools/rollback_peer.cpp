@@ -138,8 +138,17 @@ void RollbackPeer::input(std::string_view args, std::string& out) {
   const std::string_view payload = nextWord(args);
   std::uint64_t player = 0;
   std::uint64_t tick = 0;
-  if (!parseU64(playerText, player) || player > 0xffffffffu || !parseU64(tickText, tick) || payload.empty()) {
-    refuse(out, "peer_bad_request", "input", (playerText.empty() ? std::string_view("missing") : playerText).substr(0, 32));
+  const auto orMissing = [](std::string_view w) { return w.empty() ? std::string_view("missing") : w.substr(0, 32); };
+  if (!parseU64(playerText, player) || player > 0xffffffffu) {
+    refuse(out, "peer_bad_request", "player", orMissing(playerText));
+    return;
+  }
+  if (!parseU64(tickText, tick)) {
+    refuse(out, "peer_bad_request", "tick", orMissing(tickText));
+    return;
+  }
+  if (payload.empty()) {
+    refuse(out, "peer_bad_request", "payload", "missing");
     return;
   }
   if (const std::size_t bad = decodeHex(payload, s_->bytes); bad != std::string_view::npos) {

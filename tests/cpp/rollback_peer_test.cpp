@@ -129,7 +129,9 @@ TEST(RollbackPeer, RefusedRequestsAnswerTheirReasonAndChangeNothing) {
   EXPECT_EQ(ask(s, "input 1 14 " + std::string(26, '0')).rfind("error input_too_large player=1 size=13 max=12", 0), 0u);
   EXPECT_EQ(ask(s, "input 1 14 abc"), "error peer_bad_payload at=3\n");
   EXPECT_EQ(ask(s, "input 1 14 zz"), "error peer_bad_payload at=0\n");
-  EXPECT_EQ(ask(s, "input x 14 ."), "error peer_bad_request input=x\n");
+  EXPECT_EQ(ask(s, "input x 14 ."), "error peer_bad_request player=x\n");
+  EXPECT_EQ(ask(s, "input 1 -3 ."), "error peer_bad_request tick=-3\n");
+  EXPECT_EQ(ask(s, "input 1 14"), "error peer_bad_request payload=missing\n");
   EXPECT_EQ(ask(s, "hash 19").rfind("error hash_unavailable tick=19", 0), 0u);
   EXPECT_EQ(ask(s, "stats"), before);
   // The miss at tick 13 rolls back 8 ticks (13..20) on the next advance.
