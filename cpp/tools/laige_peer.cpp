@@ -2,7 +2,9 @@
 // (docs/demo.md#native-peer): the reference scenarios stepped natively with
 // the input payloads a page generates, one `<tick> <hash>` answer per tick,
 // so the page can check its wasm stream against native for as long as it
-// runs (with pointer input, past the goldens' 600 ticks).
+// runs (with pointer input, past the goldens' 600 ticks). Its rollback
+// mode (rollback_peer.h) runs a RollbackSession paired live with another
+// session through the driver (docs/rollback.md#native-peer).
 //
 //   laige-peer            speaks the protocol of peer_session.h on stdin/stdout
 //   laige-peer --help
@@ -25,6 +27,13 @@ constexpr const char* kUsage =
     "  open <scenario> [seed]   -> ready <scenario> 0x<seed> <tick> <hash>\n"
     "  step <tick> -|.|<hex>    -> hash <tick> <hash>  (- the scenario's own input, . none)\n"
     "  snapshot                 -> snapshot <tick> <hex of World::snapshot>\n"
+    "rollback mode (a RollbackSession; its local inputs from the scenario's player generator):\n"
+    "  session <scenario> <seed|-> <players> <localPlayer> <depth> <delay>\n"
+    "                           -> session <scenario> 0x<seed> <hash>\n"
+    "  input <player> <tick> <hex|.>  -> ok\n"
+    "  advance                  -> local <tick> <hex|.>..., confirmed <tick> <hash>..., advanced <tick> <rolled back>\n"
+    "  hash <tick>              -> confirmed <tick> <hash>\n"
+    "  stats                    -> stats advances=.. rollbacks=.. ...\n"
     "  quit\n"
     "A refused request answers `error <reason> [key=value ...]` and changes nothing.\n";
 

@@ -3,76 +3,9 @@
 
 #include <cstdio>
 
+#include "peer_text.h"
+
 namespace laige::peer {
-
-namespace {
-
-constexpr char kHex[] = "0123456789abcdef";
-
-// The first space-separated word of `s` (and `s` advanced past it).
-std::string_view nextWord(std::string_view& s) {
-  std::size_t i = 0;
-  while (i < s.size() && s[i] == ' ') ++i;
-  std::size_t j = i;
-  while (j < s.size() && s[j] != ' ') ++j;
-  const std::string_view w = s.substr(i, j - i);
-  s.remove_prefix(j);
-  return w;
-}
-
-bool parseU64(std::string_view s, std::uint64_t& out) {
-  int base = 10;
-  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-    base = 16;
-    s.remove_prefix(2);
-  }
-  if (s.empty() || s.size() > (base == 16 ? 16u : 20u)) return false;
-  std::uint64_t v = 0;
-  for (const char c : s) {
-    std::uint64_t d = 0;
-    if (c >= '0' && c <= '9') d = static_cast<std::uint64_t>(c - '0');
-    else if (base == 16 && c >= 'a' && c <= 'f') d = static_cast<std::uint64_t>(c - 'a' + 10);
-    else if (base == 16 && c >= 'A' && c <= 'F') d = static_cast<std::uint64_t>(c - 'A' + 10);
-    else return false;
-    if (base == 10 && v > (UINT64_MAX - d) / 10) return false;
-    v = v * static_cast<std::uint64_t>(base) + d;
-  }
-  out = v;
-  return true;
-}
-
-int hexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-void appendU64(std::uint64_t v, std::string& out) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(v));
-  out += buf;
-}
-
-void appendHash(std::uint64_t h, std::string& out) {
-  char buf[20];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  out += buf;
-}
-
-void refuse(std::string& out, const char* reason, const char* key = nullptr, std::string_view value = {}) {
-  out += "error ";
-  out += reason;
-  if (key != nullptr) {
-    out += ' ';
-    out += key;
-    out += '=';
-    out += value;
-  }
-  out += '\n';
-}
-
-}  // namespace
 
 std::string PeerSession::hello() {
   std::string s = "hello laige-peer ";
@@ -113,6 +46,7 @@ bool PeerSession::handle(std::string_view line, std::string& out) {
   if (verb == "open") open(rest, out);
   else if (verb == "step") step(rest, out);
   else if (verb == "snapshot") snapshot(out);
+  else if (RollbackPeer::handles(verb)) rollback_.handle(verb, rest, out);
   else if (verb.empty()) { /* a blank line: nothing to answer */ }
   else refuse(out, "peer_bad_request", "verb", verb.substr(0, 32));
   return true;
@@ -220,10 +154,7 @@ void PeerSession::snapshot(std::string& out) {
   appendU64(run_->tick(), out);
   out += ' ';
   out.reserve(out.size() + snapshot_.size() * 2 + 1);
-  for (const std::uint8_t b : snapshot_) {
-    out += kHex[b >> 4];
-    out += kHex[b & 15];
-  }
+  appendHex(snapshot_.data(), snapshot_.size(), out);
   out += '\n';
 }
 

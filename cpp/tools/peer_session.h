@@ -13,6 +13,9 @@
 //   step <tick> <hex bytes>    -> hash <tick> <hash>   (that payload, <= 256 bytes)
 //   snapshot                   -> snapshot <tick> <hex bytes of World::snapshot>
 //   quit                       -> (the program exits 0)
+//   session / input / advance / hash / stats
+//                              -> the rollback mode (rollback_peer.h): a
+//                                 RollbackSession paired through the driver
 //   anything refused           -> error <reason> [key=value ...]
 //
 // <hash> is 16 lowercase hex digits (World::stateHash(tick), the line of
@@ -32,6 +35,7 @@
 #include <string_view>
 #include <vector>
 
+#include "rollback_peer.h"
 #include "scenario.h"
 
 namespace laige::peer {
@@ -64,6 +68,7 @@ class PeerSession {
   void snapshot(std::string& out);
 
   std::optional<ScenarioRun> run_;
+  RollbackPeer rollback_;
   std::vector<std::uint8_t> payload_;
   std::vector<std::uint8_t> snapshot_;
 };

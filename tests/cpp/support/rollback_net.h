@@ -1,9 +1,10 @@
 // rollback_net.h - what the rollback tests share: the players' input
-// generator of the `input` scenario (also written in TypeScript in
-// tests/ts/support/rollback_net.ts: the two must stay identical), and a
-// simulated network driven by a seeded laige PRNG: every message gets its
-// own latency of 0..maxLatency ticks (jitter, hence reordering), some are
-// delivered twice, and the messages due in one tick arrive shuffled.
+// generator of the `input` scenario (cpp/scenarios/player_input.h, also
+// written in TypeScript in tests/ts/support/rollback_net.ts: the two must
+// stay identical), and a simulated network driven by a seeded laige PRNG:
+// every message gets its own latency of 0..maxLatency ticks (jitter, hence
+// reordering), some are delivered twice, and the messages due in one tick
+// arrive shuffled.
 #pragma once
 
 #include <cstdint>
@@ -11,44 +12,12 @@
 #include <vector>
 
 #include "laige/prng.h"
+#include "player_input.h"
 
 namespace laige::test {
 
-/// A 32-bit integer mix (the "lowbias32" finaliser): the input generator's
-/// only randomness, so TypeScript can compute the same bytes with Math.imul.
-constexpr std::uint32_t mix32(std::uint32_t x) noexcept {
-  x ^= x >> 16;
-  x *= 0x7feb352du;
-  x ^= x >> 15;
-  x *= 0x846ca68bu;
-  x ^= x >> 16;
-  return x;
-}
-
-/// Player `player`'s input for `tick` in the `input` scenario: 0..2
-/// six-byte commands (op, pawn, a: i16 LE, b: i16 LE) for the player's own
-/// eight pawns (player p steers pawns 8p .. 8p+7), held for 4 ticks at a
-/// time, so a "repeat the last input" prediction is right about 3 times in
-/// 4. Writes at most 12 bytes to `out`, returns the count.
-inline std::uint32_t inputScenarioPlayerInput(std::uint32_t player, std::uint64_t tick, std::uint8_t* out) noexcept {
-  const std::uint32_t segment = static_cast<std::uint32_t>(tick >> 2);
-  const std::uint32_t h = mix32(segment * 0x9e3779b9u ^ (player + 1) * 0x85ebca6bu);
-  const std::uint32_t count = h % 3;
-  for (std::uint32_t k = 0; k < count; ++k) {
-    const std::uint32_t c = mix32(h + k + 1);
-    const std::uint32_t d = mix32(c);
-    const std::int32_t a = static_cast<std::int32_t>((c >> 8) & 0x3ff) - 512;
-    const std::int32_t b = static_cast<std::int32_t>(d & 0x3ff) - 512;
-    std::uint8_t* o = out + 6 * k;
-    o[0] = (c & 7) == 0 ? 2 : 1;  // fire 1 in 8, else move
-    o[1] = static_cast<std::uint8_t>(player * 8 + ((c >> 3) & 7));
-    o[2] = static_cast<std::uint8_t>(a & 0xff);
-    o[3] = static_cast<std::uint8_t>((a >> 8) & 0xff);
-    o[4] = static_cast<std::uint8_t>(b & 0xff);
-    o[5] = static_cast<std::uint8_t>((b >> 8) & 0xff);
-  }
-  return 6 * count;
-}
+/// The `input` scenario's player input generator (cpp/scenarios/player_input.h).
+using ::laige::inputScenarioPlayerInput;
 
 /// One input in flight.
 struct NetMessage {

@@ -1,7 +1,8 @@
 // What the rollback tests share (the TypeScript twin of
 // tests/cpp/support/rollback_net.h): the `input` scenario's player input
-// generator (byte for byte the C++ one, so the native golden stream
-// applies), and a simulated network on a seeded PRNG: per-message latency
+// generator (byte for byte the C++ one, cpp/scenarios/player_input.h, so the
+// native golden stream applies and laige-peer's rollback mode gives the
+// same local inputs), and a simulated network on a seeded PRNG: per-message latency
 // 0..maxLatency ticks (jitter, hence reordering), duplicates, and the
 // messages due in one tick delivered shuffled.
 
