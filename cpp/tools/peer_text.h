@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "tool_numbers.h"
+
 namespace laige::peer {
 
 /// The first space-separated word of `s` (and `s` advanced past it).
@@ -23,27 +25,7 @@ inline std::string_view nextWord(std::string_view& s) {
   return w;
 }
 
-/// A decimal or 0x-prefixed hex u64; false for anything else (and overflow).
-inline bool parseU64(std::string_view s, std::uint64_t& out) {
-  int base = 10;
-  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-    base = 16;
-    s.remove_prefix(2);
-  }
-  if (s.empty() || s.size() > (base == 16 ? 16u : 20u)) return false;
-  std::uint64_t v = 0;
-  for (const char c : s) {
-    std::uint64_t d = 0;
-    if (c >= '0' && c <= '9') d = static_cast<std::uint64_t>(c - '0');
-    else if (base == 16 && c >= 'a' && c <= 'f') d = static_cast<std::uint64_t>(c - 'a' + 10);
-    else if (base == 16 && c >= 'A' && c <= 'F') d = static_cast<std::uint64_t>(c - 'A' + 10);
-    else return false;
-    if (base == 10 && v > (UINT64_MAX - d) / 10) return false;
-    v = v * static_cast<std::uint64_t>(base) + d;
-  }
-  out = v;
-  return true;
-}
+using laige::tools::parseU64;
 
 /// A hex digit's value, or -1.
 inline int hexDigit(char c) {
