@@ -119,10 +119,14 @@ Result<RollbackSession> RollbackSession::create(World& world, const SystemSchedu
   return RollbackSession(std::move(s));
 }
 
-Status RollbackSession::combineLengthPrefixed(void*, std::uint64_t, const RollbackTickInputs& inputs,
-                                              std::span<std::uint8_t> out, std::uint32_t& written) noexcept {
+namespace {
+
+// The two built-in combiners: the players' inputs in player order, each
+// preceded by its u8 length when `lengthPrefixed`.
+Status combineInOrder(bool lengthPrefixed, const RollbackTickInputs& inputs, std::span<std::uint8_t> out,
+                      std::uint32_t& written) noexcept {
   std::size_t n = 0;
-  for (std::uint32_t p = 0; p < inputs.players; ++p) n += 1 + inputs.input[p].size();
+  for (std::uint32_t p = 0; p < inputs.players; ++p) n += (lengthPrefixed ? 1 : 0) + inputs.input[p].size();
   if (n > out.size()) {
     return Status::failure(ErrorCode::BudgetExhausted, "combined_input_too_large")
         .with("size", static_cast<std::uint64_t>(n))
@@ -131,7 +135,7 @@ Status RollbackSession::combineLengthPrefixed(void*, std::uint64_t, const Rollba
   std::uint8_t* w = out.data();
   for (std::uint32_t p = 0; p < inputs.players; ++p) {
     const std::span<const std::uint8_t> in = inputs.input[p];
-    *w++ = static_cast<std::uint8_t>(in.size());
+    if (lengthPrefixed) *w++ = static_cast<std::uint8_t>(in.size());
     if (!in.empty()) std::memcpy(w, in.data(), in.size());
     w += in.size();
   }
@@ -139,23 +143,16 @@ Status RollbackSession::combineLengthPrefixed(void*, std::uint64_t, const Rollba
   return Status{};
 }
 
+}  // namespace
+
+Status RollbackSession::combineLengthPrefixed(void*, std::uint64_t, const RollbackTickInputs& inputs,
+                                              std::span<std::uint8_t> out, std::uint32_t& written) noexcept {
+  return combineInOrder(true, inputs, out, written);
+}
+
 Status RollbackSession::combineConcatenated(void*, std::uint64_t, const RollbackTickInputs& inputs,
                                             std::span<std::uint8_t> out, std::uint32_t& written) noexcept {
-  std::size_t n = 0;
-  for (std::uint32_t p = 0; p < inputs.players; ++p) n += inputs.input[p].size();
-  if (n > out.size()) {
-    return Status::failure(ErrorCode::BudgetExhausted, "combined_input_too_large")
-        .with("size", static_cast<std::uint64_t>(n))
-        .with("max", static_cast<std::uint64_t>(out.size()));
-  }
-  std::uint8_t* w = out.data();
-  for (std::uint32_t p = 0; p < inputs.players; ++p) {
-    const std::span<const std::uint8_t> in = inputs.input[p];
-    if (!in.empty()) std::memcpy(w, in.data(), in.size());
-    w += in.size();
-  }
-  written = static_cast<std::uint32_t>(n);
-  return Status{};
+  return combineInOrder(false, inputs, out, written);
 }
 
 RollbackSession::RollbackSession() noexcept = default;
