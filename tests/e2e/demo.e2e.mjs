@@ -11,7 +11,7 @@
 // ticks as they run: peer_checks.mjs; the netplay view (two peers under
 // rollback sessions): netplay_checks.mjs.
 // Screenshots: test-results/demo.png (chromium, copied to docs/demo.png),
-// test-results/demo-netplay.png (chromium, copied to docs/demo-netplay.png)
+// test-results/demo-netplay.jpg (chromium, copied to docs/demo-netplay.jpg: the README's image, shipped in the package)
 // and test-results/demo-firefox.png.
 // Usage: node tests/e2e/demo.e2e.mjs <built demo dir>
 import { execFileSync } from 'node:child_process';
@@ -205,8 +205,8 @@ async function netplayScreenshot(page) {
     d.setPaused(true);
     d.setFast(true);
   });
-  const shot = 'test-results/demo-netplay.png';
-  await page.screenshot({ path: shot });
-  try { copyFileSync(shot, 'docs/demo-netplay.png'); } catch { /* docs/ read-only: the artifact stays */ }
-  console.log(`screenshot: ${shot} (copied to docs/demo-netplay.png)`);
+  const shot = 'test-results/demo-netplay.jpg';
+  await page.screenshot({ path: shot, type: 'jpeg', quality: 80 });
+  try { copyFileSync(shot, 'docs/demo-netplay.jpg'); } catch { /* docs/ read-only: the artifact stays */ }
+  console.log(`screenshot: ${shot} (copied to docs/demo-netplay.jpg)`);
 }

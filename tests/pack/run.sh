@@ -22,9 +22,10 @@ for f in package/README.md package/LICENSE package/package.json package/dist/ind
   package/wasm/laige_wasm.base64.mjs package/docs/typescript.md; do
   grep -qx "$f" "$tmp/contents" || { echo "pack smoke: $f is not in the tarball" >&2; exit 1; }
 done
-# Nothing else: no sources, tests, build trees or images (the measurement
-# journals of docs/internals/ ship because the user pages link them).
-unexpected="$(grep -vxE 'package/(README\.md|LICENSE|package\.json|dist/[a-z_]+(\.gen)?\.(js|d\.ts)|wasm/laige_wasm\.(mjs|wasm|base64\.mjs)|docs/(guides/|internals/)?[A-Za-z_-]+\.md)' "$tmp/contents" || true)"
+# Nothing else: no sources, tests, build trees or images but the README's
+# screenshot (the measurement journals of docs/internals/ ship because the
+# user pages link them).
+unexpected="$(grep -vxE 'package/(README\.md|LICENSE|package\.json|dist/[a-z_]+(\.gen)?\.(js|d\.ts)|wasm/laige_wasm\.(mjs|wasm|base64\.mjs)|docs/(guides/|internals/)?[A-Za-z_-]+\.md|docs/demo-netplay\.jpg)' "$tmp/contents" || true)"
 if [ -n "$unexpected" ]; then echo "pack smoke: unexpected files in the tarball:" >&2; echo "$unexpected" >&2; exit 1; fi
 mkdir "$tmp/extracted"
 tar -xzf "$tmp/$tgz" -C "$tmp/extracted"
