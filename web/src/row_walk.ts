@@ -32,6 +32,8 @@ export interface WalkTables {
   /** The cursor columns' components and the query's read ids (for Chunk). */
   readonly comps: readonly Component[];
   readonly readIds: Uint8Array;
+  /** Where a walk loop goes on after a row's slow commit (cursor, row, handle index). */
+  readonly resume: Uint32Array;
 }
 
 /**
@@ -73,6 +75,18 @@ export function walkQuery(t: WalkTables, world: World, cur: Uint32Array, count: 
     }
   }
   let hb = hbuf >>> 2;
+  const walk = plan.walk !== undefined ? plan.walk : t.loops.walk(plan);
+  if (walk !== null) {
+    const st = t.resume;
+    let k = 0;
+    let r = 0;
+    while (!walk(fn, m, hb, cur, k, count, stride, header, cls, r, st)) {
+      k = st[0]!;
+      r = st[1]!;
+      hb = st[2]!;
+    }
+    return;
+  }
   const byMask = plan.loops;
   const masks = t.masks;
   for (let k = 0, at = 0; k < count; k++, at += stride) {
