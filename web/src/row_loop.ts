@@ -77,6 +77,11 @@ export function positional(n: number): RefShape {
 
 const FLOAT: ReadonlySet<ScalarKind> = new Set(['f32', 'f64']);
 
+/** By heap view: the index of Mem.epoch's word for that view (raw.ts Mem.epochWords). */
+const EPOCH_WORD: Readonly<Record<string, string>> = {
+  f64: 'm.epochWords >>> 3', u32: '(m.epochWords + 8) >>> 2', i32: '(m.epochWords + 8) >>> 2', f32: '(m.epochWords + 12) >>> 2',
+};
+
 /**
  * Callbacks whose source is longer than this share one loop per query shape
  * with reused refs: V8 does not inline a callback past ~460 bytes of
@@ -136,14 +141,14 @@ export function makeWalkLoop(comps: readonly Component[], write: readonly boolea
 function generate(comps: readonly Component[], write: readonly boolean[], reuse: boolean, entity: boolean,
   shape: RefShape, walk: boolean): RowLoop | WalkLoop {
   const shared: string[] = []; // ref objects made once per loop (reuse)
-  const heaps = new Set<string>(['u32']);
+  const heaps = new Set<string>(entity ? ['u32'] : []);
   const pre: string[] = [];      // before the loop over one archetype's rows
   const perCall: string[] = [];  // once per call
   const step: string[] = [];     // index increments per row
   const load: string[] = [];     // snapshot of the row
   const refs: string[] = [];
   const after: string[] = [];    // the ref values after fn
-  const odd: string[] = ['m.epoch !== epoch', 'H0.length === 0']; // the combined test: anything but the common case
+  const odd: string[] = ['EV[EWI] !== E0']; // the combined test: anything but the common case
   const fastStores: string[] = [];
   const slow: string[] = [];     // commitSlow: checks (throwing), then stores of changed fields
   const slowStores: string[] = [];
@@ -264,6 +269,10 @@ function generate(comps: readonly Component[], write: readonly boolean[], reuse:
       refs.push(`const v${i} = new R${i}(${c._layout.map((_, j) => `x${i}_${j}`).join(', ')});`);
     }
   });
+  // The view the epoch test reads (Mem.epoch): one of the loop's own 32- or
+  // 64-bit views, so that the test adds no view of its own (else U32).
+  const ev = [...heaps].find((h) => h in EPOCH_WORD) ?? 'u32';
+  heaps.add(ev);
   const hs = [...heaps];
   const heapDecl = `${hs.map((h) => `${h.toUpperCase()} = m.${h}`).join(', ')};`;
   const vs = shape.names === null ? comps.map((_, i) => `v${i}`).join(', ')
@@ -284,14 +293,15 @@ function generate(comps: readonly Component[], write: readonly boolean[], reuse:
     '}',
   ];
   const head = [
+    'm.sync();', // the views the loop holds are live when it starts
     `const ${heapDecl}`,
     ...perCall,
     // The values of the row that left the loop (stop >= 0), for commitSlow.
     `let stop = -1${kept.map((v) => `, s_${v}`).join('')};`,
-    // Constant while the loop runs: a change leaves it.
-    'const epoch = m.epoch;',
-    // A heap detached by a growth nobody re-derived yet (any allocating call) leaves the loop too.
-    `const H0 = ${hs[0]!.toUpperCase()};`,
+    // Mem.epoch as the loop's view reads it: constant while the loop runs,
+    // a change leaves it; a view detached by a growth nobody re-derived yet
+    // (any allocating call) reads undefined, and leaves it too.
+    `const EV = ${ev.toUpperCase()}, EWI = ${EPOCH_WORD[ev]!}, E0 = EV[EWI];`,
   ];
   const loop = !walk ? [
     ...head,
