@@ -13,7 +13,7 @@
 //
 // The contract every loop keeps (the one generated per callback, the shared
 // one long callbacks take, and the interpreted twin for runtimes without
-// code generation):
+// code generation, row_loop_interpreted.ts):
 // - refs are snapshots of the row taken before fn runs; a Write-declared
 //   field fn changed is validated like add() validates it (NaN, integer
 //   range) and stored after fn returns; a field fn left unchanged is not
@@ -104,7 +104,9 @@ export const LOOPS_PER_QUERY = 64;
  * 'unsafe-eval'): the caller falls back to the interpreted loop.
  *
  * Per row, after fn: one combined test of everything that is not the
- * common case (Mem.epoch changed: a World.add or memory growth; a Write
+ * common case (Mem.epoch changed, read from its heap word through one of
+ * the loop's views: a World.add, memory growth, or a view detached by a
+ * growth nobody re-derived yet, which reads undefined there; a Write
  * field holding an invalid value; a Read field fn changed; a reused ref
  * that was given a non-number). Common case: every Write field is stored
  * through heaps and element indices held in locals. Otherwise the row's
