@@ -157,7 +157,7 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
     for (const [, c, w] of optional) if (!w) this._readIds[c.id] = 2;
     for (const c of this.#tags) this._readIds[c.id] = 1;
     this.#loops = new RowLoops(this.#comps, this.#write, positional ? null : all.map((t) => t[0]), this.#optionalFrom);
-    this.#walk = Object.freeze({ loops: this.#loops, cls: this.#class, masks: this.#mask, comps: this.#comps, readIds: this._readIds });
+    this.#walk = Object.freeze({ loops: this.#loops, cls: this.#class, masks: this.#mask, comps: this.#comps, readIds: this._readIds, resume: new Uint32Array(3) });
   }
 
   /** @internal Every component of the query with the access it needs (terms, optional terms; tags and without read). */

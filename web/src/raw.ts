@@ -107,12 +107,30 @@ export class Mem {
   i32!: Int32Array;
   f32!: Float32Array;
   f64!: Float64Array;
+  #epoch = 0;
   /**
    * Bumped when the views are re-derived (memory grew) and when World.add
-   * writes a component value: the generated each loops (row_loop.ts) compare
-   * it around the callback to know that their snapshots are stale.
+   * writes a component value: the each loops (row_loop.ts) compare it around
+   * the callback to know that their snapshots are stale. Every bump is
+   * mirrored into the words at `epochWords`, which the generated loops read
+   * through a heap view they already hold: one typed-array load per row
+   * instead of a load from this object and a view's length (a view detached
+   * by a growth reads undefined there, so that one test catches both).
    */
-  epoch = 0;
+  get epoch(): number {
+    return this.#epoch;
+  }
+  set epoch(v: number) {
+    this.#epoch = v;
+    const w = this.epochWords;
+    if (w === 0) return; // (the constructor's first reload)
+    this.f64[w >>> 3] = v;
+    this.u32[(w + 8) >>> 2] = v >>> 0; // read as u32 and as i32
+    // Read as f32: always a normal finite float (no NaN, no denormal), distinct for 2^31 bumps in a row.
+    this.u32[(w + 12) >>> 2] = 0x00800000 + (v % 0x7e000000);
+  }
+  /** 16 bytes, 8-aligned: the epoch as f64 (byte 0), u32 (byte 8), a normal f32 (byte 12); see `epoch`. */
+  readonly epochWords: number = 0;
   /** 256 bytes, 8-aligned: out-parameters of single calls. */
   readonly out: number;
   /** 64 KiB: component values, id lists, input payloads of single calls. */
@@ -144,6 +162,7 @@ export class Mem {
     this.out = this.raw._malloc(256);
     this.scratch = this.raw._malloc(this.scratchSize);
     this.cursors = this.raw._malloc(this.cursorsSize);
+    this.epochWords = this.raw._malloc(16);
     this.reload();
   }
 
@@ -154,7 +173,6 @@ export class Mem {
   }
 
   reload(): void {
-    this.epoch++;
     const r = this.module;
     this.u8 = r.HEAPU8;
     this.i8 = r.HEAP8;
@@ -164,6 +182,7 @@ export class Mem {
     this.i32 = r.HEAP32;
     this.f32 = r.HEAPF32;
     this.f64 = r.HEAPF64;
+    this.epoch++; // after the views: the words are written through them
   }
 
   /** The u64 at `ptr` ((lo, hi) u32 pair) as a bigint. */

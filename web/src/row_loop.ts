@@ -13,7 +13,7 @@
 //
 // The contract every loop keeps (the one generated per callback, the shared
 // one long callbacks take, and the interpreted twin for runtimes without
-// code generation):
+// code generation, row_loop_interpreted.ts):
 // - refs are snapshots of the row taken before fn runs; a Write-declared
 //   field fn changed is validated like add() validates it (NaN, integer
 //   range) and stored after fn returns; a field fn left unchanged is not
@@ -30,8 +30,10 @@
 //   re-derived the views).
 import type { Component } from './component.js';
 import type { Mem } from './raw.js';
-import { CHECK_OF, HEAP_OF, type ScalarKind, badScalar, badScalarError, heapOf, scalarOk } from './schema.js';
-import { invalid, typeName } from './errors.js';
+import { CHECK_OF, HEAP_OF, type ScalarKind } from './schema.js';
+import { rowErrors } from './row_errors.js';
+import { makeInterpretedRowLoop } from './row_loop_interpreted.js';
+import { MATCH } from './row_walk.js';
 
 /**
  * @internal A generated row loop: fn over rows [start, rows) of one
@@ -42,6 +44,18 @@ import { invalid, typeName } from './errors.js';
  */
 export type RowLoop = (fn: (...args: unknown[]) => void, m: Mem, hb: number, start: number, rows: number,
   cols: Uint32Array, at: number) => number;
+
+/**
+ * @internal A generated walk: the row loop over every cursor of the table
+ * `cur` from cursor `k` (row `start`) to `count` (`stride` words each,
+ * `header` before the columns), skipping archetypes without rows or not
+ * MATCH in `cls`; `hb`: u32 index of the handles of cursor k's rows (the
+ * walked archetypes' handles follow each other). Returns true when done;
+ * false after a row took the slow commit, with where to go on in `st`
+ * (cursor, row, handle index), for the caller to call again from there.
+ */
+export type WalkLoop = (fn: (...args: unknown[]) => void, m: Mem, hb: number, cur: Uint32Array, k: number, count: number,
+  stride: number, header: number, cls: Uint8Array, start: number, st: Uint32Array) => boolean;
 
 /**
  * @internal How a loop hands its refs to the callback. `names` null:
@@ -62,6 +76,11 @@ export function positional(n: number): RefShape {
 }
 
 const FLOAT: ReadonlySet<ScalarKind> = new Set(['f32', 'f64']);
+
+/** By heap view: the index of Mem.epoch's word for that view (raw.ts Mem.epochWords). */
+const EPOCH_WORD: Readonly<Record<string, string>> = {
+  f64: 'm.epochWords >>> 3', u32: '(m.epochWords + 8) >>> 2', i32: '(m.epochWords + 8) >>> 2', f32: '(m.epochWords + 12) >>> 2',
+};
 
 /**
  * Callbacks whose source is longer than this share one loop per query shape
@@ -85,7 +104,9 @@ export const LOOPS_PER_QUERY = 64;
  * 'unsafe-eval'): the caller falls back to the interpreted loop.
  *
  * Per row, after fn: one combined test of everything that is not the
- * common case (Mem.epoch changed: a World.add or memory growth; a Write
+ * common case (Mem.epoch changed, read from its heap word through one of
+ * the loop's views: a World.add, memory growth, or a view detached by a
+ * growth nobody re-derived yet, which reads undefined there; a Write
  * field holding an invalid value; a Read field fn changed; a reused ref
  * that was given a non-number). Common case: every Write field is stored
  * through heaps and element indices held in locals. Otherwise the row's
@@ -106,14 +127,30 @@ export const LOOPS_PER_QUERY = 64;
  */
 export function makeRowLoop(comps: readonly Component[], write: readonly boolean[], reuse = false, entity = true,
   shape: RefShape = positional(comps.length)): RowLoop {
+  return generate(comps, write, reuse, entity, shape, false) as RowLoop;
+}
+
+/**
+ * @internal makeRowLoop's loop with the walk over the cursor table around
+ * it: one call runs every matched archetype with rows (for a query without
+ * optional terms, whose archetypes all take the same loop).
+ */
+export function makeWalkLoop(comps: readonly Component[], write: readonly boolean[], reuse: boolean, entity: boolean,
+  shape: RefShape): WalkLoop {
+  return generate(comps, write, reuse, entity, shape, true) as WalkLoop;
+}
+
+function generate(comps: readonly Component[], write: readonly boolean[], reuse: boolean, entity: boolean,
+  shape: RefShape, walk: boolean): RowLoop | WalkLoop {
   const shared: string[] = []; // ref objects made once per loop (reuse)
-  const heaps = new Set<string>(['u32']);
-  const pre: string[] = [];      // before the loop
+  const heaps = new Set<string>(entity ? ['u32'] : []);
+  const pre: string[] = [];      // before the loop over one archetype's rows
+  const perCall: string[] = [];  // once per call
   const step: string[] = [];     // index increments per row
   const load: string[] = [];     // snapshot of the row
   const refs: string[] = [];
   const after: string[] = [];    // the ref values after fn
-  const odd: string[] = ['m.epoch !== epoch', 'H0.length === 0']; // the combined test: anything but the common case
+  const odd: string[] = ['EV[EWI] !== E0']; // the combined test: anything but the common case
   const fastStores: string[] = [];
   const slow: string[] = [];     // commitSlow: checks (throwing), then stores of changed fields
   const slowStores: string[] = [];
@@ -185,7 +222,7 @@ export function makeRowLoop(comps: readonly Component[], write: readonly boolean
     // One running element index per (component, element size): rows are c.size bytes apart,
     // a multiple of every field's element size.
     for (const sh of shifts) {
-      pre.push(`let i${i}_${sh} = (cols[at + ${col}] >>> ${sh}) + start * ${c.size >> sh};`);
+      pre.push(`let i${i}_${sh} = (${walk ? 'cur[ac' : 'cols[at'} + ${col}] >>> ${sh}) + start * ${c.size >> sh};`);
       step.push(`i${i}_${sh} += ${c.size >> sh}`);
     }
     if (reuse) {
@@ -213,7 +250,7 @@ export function makeRowLoop(comps: readonly Component[], write: readonly boolean
       })();`);
       refs.push(`const v${i} = R${i};`, ...c._layout.map((f, j) => `${f.isArray ? `R${i}.$a` : `R${i}.$s`}[${j}] = x${i}_${j};`));
       // A callback that threw after assigning a non-number left the flag up: clear it per call.
-      pre.push(`if (R${i}.$any) { R${i}.$any = false; R${i}.$nb.fill(0); R${i}.$o.fill(null); }`);
+      perCall.push(`if (R${i}.$any) { R${i}.$any = false; R${i}.$nb.fill(0); R${i}.$o.fill(null); }`);
     } else {
       // A one-field ref is made by a constructor whose prototype is
       // Object.prototype: it looks like the literal `{ v }` (same keys,
@@ -234,20 +271,17 @@ export function makeRowLoop(comps: readonly Component[], write: readonly boolean
       refs.push(`const v${i} = new R${i}(${c._layout.map((_, j) => `x${i}_${j}`).join(', ')});`);
     }
   });
+  // The view the epoch test reads (Mem.epoch): one of the loop's own 32- or
+  // 64-bit views, so that the test adds no view of its own (else U32).
+  const ev = [...heaps].find((h) => h in EPOCH_WORD) ?? 'u32';
+  heaps.add(ev);
   const hs = [...heaps];
   const heapDecl = `${hs.map((h) => `${h.toUpperCase()} = m.${h}`).join(', ')};`;
   const vs = shape.names === null ? comps.map((_, i) => `v${i}`).join(', ')
     : `{ ${[...shape.names.map((n, i) => `${JSON.stringify(n)}: v${i}`), ...shape.absent.map((n) => `${JSON.stringify(n)}: undefined`)].join(', ')} }`;
   const kept = [...ws, ...xs];
-  const loop = [
-    `const ${heapDecl}`,
-    ...pre,
-    // The values of the row that left the loop (stop >= 0), for commitSlow.
-    `let stop = -1${kept.map((v) => `, s_${v}`).join('')};`,
-    // Constant while the loop runs: a change leaves it.
-    'const epoch = m.epoch;',
-    // A heap detached by a growth nobody re-derived yet (any allocating call) leaves the loop too.
-    `const H0 = ${hs[0]!.toUpperCase()};`,
+
+  const rowLoop = [
     `for (let r = start; r < rows; r++${step.map((x) => `, ${x}`).join('')}) {`,
     ...load,
     ...refs,
@@ -255,12 +289,42 @@ export function makeRowLoop(comps: readonly Component[], write: readonly boolean
     ...after,
     `if (${odd.join(' || ')}) {`,
     `stop = r;${kept.map((v) => ` s_${v} = ${v};`).join('')}`,
-    'break;',
+    `break${walk ? ' walk' : ''};`,
     '}',
     ...fastStores,
     '}',
+  ];
+  const head = [
+    'm.sync();', // the views the loop holds are live when it starts
+    `const ${heapDecl}`,
+    ...perCall,
+    // The values of the row that left the loop (stop >= 0), for commitSlow.
+    `let stop = -1${kept.map((v) => `, s_${v}`).join('')};`,
+    // Mem.epoch as the loop's view reads it: constant while the loop runs,
+    // a change leaves it; a view detached by a growth nobody re-derived yet
+    // (any allocating call) reads undefined, and leaves it too.
+    `const EV = ${ev.toUpperCase()}, EWI = ${EPOCH_WORD[ev]!}, E0 = EV[EWI];`,
+  ];
+  const loop = !walk ? [
+    ...head,
+    ...pre,
+    ...rowLoop,
     `if (stop >= 0) { commitSlow(m, stop, cols, at${kept.map((v) => `, s_${v}`).join('')}); return stop + 1; }`,
     'return rows;',
+  ].join('\n') : [
+    ...head,
+    // `break walk` leaves k and at on the archetype of the row that left.
+    'let at = k * stride;',
+    'walk: for (; k < count; k++, at += stride, start = 0) {',
+    'const rows = cur[at + 1];',
+    `if (rows === 0 || cls[cur[at]] !== ${MATCH}) continue;`,
+    'const ac = at + header;',
+    ...pre,
+    ...rowLoop,
+    'hb += rows;',
+    '}',
+    `if (stop >= 0) { commitSlow(m, stop, cur, at + header${kept.map((v) => `, s_${v}`).join('')}); st[0] = k; st[1] = stop + 1; st[2] = hb; return false; }`,
+    'return true;',
   ].join('\n');
   const commit = ['m.sync();', `const ${heapDecl}`, ...slow, ...slowStores].join('\n');
   const { frozen, ro, bad, nonNumber } = rowErrors(comps);
@@ -272,188 +336,10 @@ export function makeRowLoop(comps: readonly Component[], write: readonly boolean
     `// row loop ${++loopSerial}`,
     ...shared,
     `function commitSlow(m, r, cols, at${kept.map((v) => `, ${v}`).join('')}) {\n${commit}\n}`,
-    `return function rowLoop(f, m, hb, start, rows, cols, at) {\n${loop}\n};`,
-  ].join('\n')) as (...h: unknown[]) => RowLoop;
+    walk ? `return function walkLoop(f, m, hb, cur, k, count, stride, header, cls, start, st) {\n${loop}\n};`
+      : `return function rowLoop(f, m, hb, start, rows, cols, at) {\n${loop}\n};`,
+  ].join('\n')) as (...h: unknown[]) => RowLoop | WalkLoop;
   return make(frozen, ro, bad, nonNumber);
-}
-
-type Heap = Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array;
-
-// The helpers both loops share: the frozen copy of a Read array field, and
-// the two errors (messages built only when they are thrown).
-function rowErrors(comps: readonly Component[]) {
-  const frozen = (h: Heap, start: number, count: number): readonly number[] => Object.freeze(Array.from(h.subarray(start, start + count)));
-  const ro = (i: number, j: number): never => comps[i]!._readOnly(comps[i]!._layout[j]!.name);
-  const bad = (i: number, j: number, v: unknown): never => {
-    const c = comps[i]!;
-    const f = c._layout[j]!;
-    const where = `each: ${c.name}`;
-    if (!f.isArray) throw badScalarError(`${c.name}.${f.name}: ${badScalar(f.kind, v)}`, where, f.name, f.kind, v);
-    const arr = v as ArrayLike<unknown>;
-    if (typeof v !== 'object' || v === null || arr.length !== f.count) {
-      throw invalid(`${c.name}.${f.name}: expected ${f.count} numbers, got ${typeName(v)}`, typeof v === 'object' && v !== null ? 'out_of_range' : 'wrong_type',
-        { where, field: f.name, got: typeof v === 'object' && v !== null ? arr.length : typeName(v), expected: f.count });
-    }
-    for (let k = 0; k < f.count; k++) {
-      const why = badScalar(f.kind, arr[k]);
-      if (why) throw badScalarError(`${c.name}.${f.name}[${k}]: ${why}`, where, `${f.name}[${k}]`, f.kind, arr[k]);
-    }
-    throw invalid(`${c.name}.${f.name}: invalid value`, 'invalid_value', { where, field: f.name });
-  };
-  // A reused ref (makeRowLoop, reuse) that was assigned a non-number: throw
-  // for its first field still holding one (the loop clears the flags on its
-  // next call); a field given a number again afterwards is fine.
-  const nonNumber = (i: number, ref: { $any: boolean; $nb: Uint8Array; $o: unknown[] }, write: boolean): void => {
-    const j = ref.$nb.indexOf(1);
-    if (j < 0) {
-      ref.$any = false;
-      return;
-    }
-    if (write) bad(i, j, ref.$o[j]);
-    ro(i, j);
-  };
-  return { frozen, ro, bad, nonNumber };
-}
-
-/** The ref of one component in the interpreted loop: `s` holds the row's values, fields are accessors over it. */
-interface SnapshotRef {
-  $s: unknown[];
-}
-
-// One class per component (accessors on the prototype, closures only: no
-// code generation), so a callback's `p.x` stays monomorphic.
-const snapshotClasses = new WeakMap<Component, new () => SnapshotRef>();
-function snapshotClass(c: Component): new () => SnapshotRef {
-  let cls = snapshotClasses.get(c);
-  if (cls !== undefined) return cls;
-  const names = c._layout.map((f) => f.name);
-  cls = class {
-    $s: unknown[] = new Array<unknown>(names.length).fill(0); // $: never a field name
-  };
-  names.forEach((name, j) => {
-    Object.defineProperty(cls!.prototype, name, {
-      get(this: SnapshotRef) { return this.$s[j]; },
-      set(this: SnapshotRef, v: unknown) { this.$s[j] = v; }, // checked when the callback returns
-      enumerable: true,
-      configurable: true,
-    });
-  });
-  if (!names.includes('toJSON')) {
-    Object.defineProperty(cls.prototype, 'toJSON', {
-      value(this: SnapshotRef) { return Object.fromEntries(names.map((n, j) => [n, this.$s[j]])); },
-    });
-  }
-  snapshotClasses.set(c, cls);
-  return cls;
-}
-
-/**
- * @internal The interpreted twin of makeRowLoop, for runtimes without code
- * generation (correct, not fast: embind itself needs `new Function`, so such
- * a runtime is rare): the same snapshots,
- * checks and stores (only the fields the callback changed are stored, which
- * is what the generated fast path's stores amount to while no World.add or
- * growth intervened). Refs are one reused object per component whose
- * fields are accessors over the row's snapshot.
- */
-export function makeInterpretedRowLoop(comps: readonly Component[], write: readonly boolean[],
-  shape: RefShape = positional(comps.length)): RowLoop {
-  const { frozen, ro, bad } = rowErrors(comps);
-  const n = comps.length;
-  const plans = comps.map((c) => c._layout.map((f) => ({
-    kind: f.kind, shift: HEAP_OF[f.kind][1], offset: f.offset, count: f.count, isArray: f.isArray,
-    float: FLOAT.has(f.kind), ok: scalarOk(f.kind),
-  })));
-  const arrayOk = (p: (typeof plans)[number][number], v: unknown): boolean => {
-    if (typeof v !== 'object' || v === null || (v as ArrayLike<unknown>).length !== p.count) return false;
-    for (let k = 0; k < p.count; k++) if (!p.ok((v as ArrayLike<unknown>)[k])) return false;
-    return true;
-  };
-  // Made once per loop, not per call: fresh arrays would start as small-int
-  // arrays every call and deoptimise the loop when they turn to doubles. One
-  // `each` per world runs at a time, and a loop belongs to one world.
-  const refs = comps.map((c) => new (snapshotClass(c))());
-  const snaps = plans.map((plan) => new Array<unknown>(plan.length).fill(0));
-  const changed = plans.map((plan) => new Array<boolean>(plan.length).fill(false));
-  const originals = plans.map((plan) => new Array<ArrayLike<number> | null>(plan.length).fill(null));
-  const named: Record<string, unknown> | null = shape.names === null ? null : {};
-  const sameElements = (a: ArrayLike<unknown>, b: ArrayLike<number>): boolean => {
-    for (let k = 0; k < b.length; k++) if (!Object.is(a[k], b[k])) return false;
-    return true;
-  };
-  return (f, m, hb, start, rows, cols, at) => {
-    const heaps = (): Heap[][] => plans.map((plan) => plan.map((p) => heapOf(m, p.kind)));
-    let hs = heaps();
-    const args = new Array<unknown>(n + 1);
-    for (let i = 0; i < n; i++) args[i + 1] = refs[i];
-    for (let r = start; r < rows; r++) {
-      for (let i = 0; i < n; i++) {
-        const base = cols[at + shape.cols[i]!]! + r * comps[i]!.size;
-        const plan = plans[i]!;
-        const h = hs[i]!;
-        const s = refs[i]!.$s;
-        const x = snaps[i]!;
-        for (let j = 0; j < plan.length; j++) {
-          const p = plan[j]!;
-          const idx = (base + p.offset) >>> p.shift;
-          // A Write array is a copy, checked and stored after fn with the row.
-          if (p.isArray && write[i]) originals[i]![j] = h[j]!.slice(idx, idx + p.count);
-          x[j] = s[j] = p.isArray ? (write[i] ? h[j]!.slice(idx, idx + p.count) : frozen(h[j]!, idx, p.count)) : h[j]![idx];
-        }
-      }
-      const e = m.u32[hb + r];
-      const epoch = m.epoch;
-      if (named !== null) {
-        for (let i = 0; i < n; i++) named[shape.names![i]!] = refs[i];
-        for (const a of shape.absent) named[a] = undefined;
-        f(e, named);
-      } else if (n === 1) f(e, refs[0]);
-      else if (n === 2) f(e, refs[0], refs[1]);
-      else if (n === 3) f(e, refs[0], refs[1], refs[2]);
-      else {
-        args[0] = e;
-        f.apply(undefined, args);
-      }
-      const slow = m.epoch !== epoch || m.u8.length === 0;
-      if (slow) {
-        m.sync();
-        hs = heaps();
-      }
-      // Checks of every field first (collecting what changed), then the stores.
-      for (let i = 0; i < n; i++) {
-        const plan = plans[i]!;
-        const s = refs[i]!.$s;
-        const x = snaps[i]!;
-        const d = changed[i]!;
-        for (let j = 0; j < plan.length; j++) {
-          const p = plan[j]!;
-          const v = s[j];
-          const orig = originals[i]![j];
-          d[j] = p.isArray && write[i] ? v !== x[j] || !sameElements(v as ArrayLike<unknown>, orig!) : !(p.float ? Object.is(v, x[j]) : v === x[j]);
-          if (!d[j]) continue;
-          if (!write[i]) ro(i, j);
-          if (!(p.isArray ? arrayOk(p, v) : p.ok(v))) bad(i, j, v);
-        }
-      }
-      for (let i = 0; i < n; i++) {
-        if (!write[i]) continue;
-        const base = cols[at + shape.cols[i]!]! + r * comps[i]!.size;
-        const plan = plans[i]!;
-        const h = hs[i]!;
-        const s = refs[i]!.$s;
-        const d = changed[i]!;
-        for (let j = 0; j < plan.length; j++) {
-          if (!d[j]) continue;
-          const p = plan[j]!;
-          const idx = (base + p.offset) >>> p.shift;
-          if (p.isArray) for (let k = 0; k < p.count; k++) h[j]![idx + k] = (s[j] as ArrayLike<number>)[k]!;
-          else h[j]![idx] = s[j] as number;
-        }
-      }
-      if (slow) return r + 1;
-    }
-    return rows;
-  };
 }
 
 /** @internal Which row loops World.each may use (World._eachLoops; tests pin one). */
@@ -496,6 +382,8 @@ export interface RowLoopPlan {
   readonly kind: 'inline' | 'reuse' | 'interpreted';
   /** By mask (bit j: optional term j is present in the archetype), generated on first use. */
   readonly loops: (RowLoop | undefined)[];
+  /** The walk over all archetypes (RowLoops.walk; undefined: not asked yet; null: none, run `loops`). */
+  walk?: WalkLoop | null;
 }
 
 /**
@@ -547,6 +435,27 @@ export class RowLoops {
       return plan;
     }
     return (this.#interpreted ??= { entity: true, kind: 'interpreted', loops: [] });
+  }
+
+  /**
+   * The walk of `plan` over every archetype (generated on first use), or
+   * null: a query with optional terms (its archetypes take one loop per
+   * mask) or the interpreted plan.
+   */
+  walk(plan: RowLoopPlan): WalkLoop | null {
+    if (plan.walk !== undefined) return plan.walk;
+    let run: WalkLoop | null = null;
+    if (plan.kind !== 'interpreted' && this.#optionalFrom === this.#comps.length) {
+      try {
+        run = makeWalkLoop(this.#comps, this.#write, plan.kind === 'reuse', plan.entity,
+          { names: this.#names, cols: this.#comps.map((_, i) => i), absent: [] });
+      } catch (e) {
+        if (!(e instanceof EvalError)) throw e; // as in loop()
+        codegenAvailable = false;
+      }
+    }
+    plan.walk = run;
+    return run;
   }
 
   /** The loop of `plan` for archetypes with optional-term mask `mask` (generated on first use). */

@@ -1,6 +1,10 @@
 // row_walk.ts - one Query.each or Query.eachChunk call's walk over its
-// cursor table: for each, the entity handles, then the row loop of every
-// matched archetype with rows; for eachChunk, one Chunk per such archetype.
+// cursor table: for each, the entity handles, then the rows of every
+// matched archetype with rows (a query without optional terms: one call of
+// its generated walk loop for all of them, re-entered only after a row's
+// slow commit; with optional terms: the row loop of each archetype's
+// presence mask, one call per archetype); for eachChunk, one Chunk per such
+// archetype.
 //
 // Why a function of its own, kept out of line: the caller (Query) holds the
 // try/finally that ends the core's guard when a callback throws. When V8
@@ -9,9 +13,10 @@
 // (measured, one f32 field doubled over 2,600 rows: 2.27 ns per row inlined
 // inside the try, 1.68 called out of line; 1.42 for the bare loop). V8
 // inlines no function whose bytecode exceeds its limit (460 bytes by
-// default); this one, with both walks in it, does (494 bytes), so the row
-// loops are inlined here, where no try is open around them. A change that
-// shrinks it below the limit costs that speed, not correctness.
+// default); this one, with both walks in it, does, so the loops are
+// inlined here (when this call site has seen one loop), where no try is open
+// around them. A change that shrinks it below the limit costs that speed,
+// not correctness.
 import type { Component } from './component.js';
 import { ChunkImpl, type Chunk } from './chunk.js';
 import type { RowLoopPlan, RowLoops } from './row_loop.js';
@@ -32,6 +37,8 @@ export interface WalkTables {
   /** The cursor columns' components and the query's read ids (for Chunk). */
   readonly comps: readonly Component[];
   readonly readIds: Uint8Array;
+  /** Where a walk loop goes on after a row's slow commit (cursor, row, handle index). */
+  readonly resume: Uint32Array;
 }
 
 /**
@@ -73,6 +80,18 @@ export function walkQuery(t: WalkTables, world: World, cur: Uint32Array, count: 
     }
   }
   let hb = hbuf >>> 2;
+  const walk = plan.walk !== undefined ? plan.walk : t.loops.walk(plan);
+  if (walk !== null) {
+    const st = t.resume;
+    let k = 0;
+    let r = 0;
+    while (!walk(fn, m, hb, cur, k, count, stride, header, cls, r, st)) {
+      k = st[0]!;
+      r = st[1]!;
+      hb = st[2]!;
+    }
+    return;
+  }
   const byMask = plan.loops;
   const masks = t.masks;
   for (let k = 0, at = 0; k < count; k++, at += stride) {
