@@ -72,6 +72,7 @@ void PeerSession::open(std::string_view args, std::string& out) {
   }
   run_.reset();
   run_.emplace(std::move(r).takeValue());
+  divergedTick_ = 0;
   char seedHex[24];
   std::snprintf(seedHex, sizeof seedHex, "0x%llx", static_cast<unsigned long long>(seed));
   out += "ready ";
@@ -92,9 +93,16 @@ void PeerSession::step(std::string_view args, std::string& out) {
   }
   const std::string_view tickText = nextWord(args);
   const std::string_view payload = nextWord(args);
+  const std::string_view pageHashText = nextWord(args);
   std::uint64_t tick = 0;
   if (!parseU64(tickText, tick) || payload.empty()) {
     refuse(out, "peer_bad_request", "step", tickText.substr(0, 32));
+    return;
+  }
+  std::uint64_t pageHash = 0;
+  const bool hasPageHash = !pageHashText.empty();
+  if (hasPageHash && !parseHash(pageHashText, pageHash)) {
+    refuse(out, "peer_bad_request", "page_hash", pageHashText.substr(0, 32));
     return;
   }
   const std::uint64_t expected = run_->tick() + 1;
@@ -133,6 +141,12 @@ void PeerSession::step(std::string_view args, std::string& out) {
     appendError(st, out);
     return;
   }
+  if (hasPageHash && divergedTick_ == 0 && pageHash != run_->hash()) {
+    // The page's state differs from here on: keep this tick's state, so the
+    // page's stateDiff is taken at exactly this tick (docs/demo.md#native-peer).
+    divergedSnapshot_.resize(run_->world().snapshotSize());
+    if (run_->world().snapshot(divergedSnapshot_).ok()) divergedTick_ = run_->tick();
+  }
   out += "hash ";
   appendU64(run_->tick(), out);
   out += ' ';
@@ -140,9 +154,26 @@ void PeerSession::step(std::string_view args, std::string& out) {
   out += '\n';
 }
 
+namespace {
+
+void appendSnapshotLine(std::uint64_t tick, const std::vector<std::uint8_t>& bytes, std::string& out) {
+  out += "snapshot ";
+  appendU64(tick, out);
+  out += ' ';
+  out.reserve(out.size() + bytes.size() * 2 + 1);
+  appendHex(bytes.data(), bytes.size(), out);
+  out += '\n';
+}
+
+}  // namespace
+
 void PeerSession::snapshot(std::string& out) {
   if (!run_) {
     refuse(out, "peer_no_scenario");
+    return;
+  }
+  if (divergedTick_ != 0) {
+    appendSnapshotLine(divergedTick_, divergedSnapshot_, out);
     return;
   }
   snapshot_.resize(run_->world().snapshotSize());
@@ -150,12 +181,7 @@ void PeerSession::snapshot(std::string& out) {
     appendError(st, out);
     return;
   }
-  out += "snapshot ";
-  appendU64(run_->tick(), out);
-  out += ' ';
-  out.reserve(out.size() + snapshot_.size() * 2 + 1);
-  appendHex(snapshot_.data(), snapshot_.size(), out);
-  out += '\n';
+  appendSnapshotLine(run_->tick(), snapshot_, out);
 }
 
 }  // namespace laige::peer

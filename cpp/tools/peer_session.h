@@ -11,7 +11,13 @@
 //   step <tick> -              -> hash <tick> <hash>   (the scenario's own input)
 //   step <tick> .              -> hash <tick> <hash>   (an empty payload)
 //   step <tick> <hex bytes>    -> hash <tick> <hash>   (that payload, <= 256 bytes)
+//   step <tick> <payload> <page hash>
+//                              -> hash <tick> <hash>   (and, at the first tick
+//                                 whose hash differs from the page's, the peer
+//                                 keeps its snapshot of that tick)
 //   snapshot                   -> snapshot <tick> <hex bytes of World::snapshot>
+//                                 (the kept snapshot of the first differing
+//                                 tick if there is one, else the current state)
 //   quit                       -> (the program exits 0)
 //   session / input / advance / hash / stats
 //                              -> the rollback mode (rollback_peer.h): a
@@ -71,6 +77,9 @@ class PeerSession {
   RollbackPeer rollback_;
   std::vector<std::uint8_t> payload_;
   std::vector<std::uint8_t> snapshot_;
+  // The state at the first tick whose hash differed from the page's (0: none).
+  std::uint64_t divergedTick_ = 0;
+  std::vector<std::uint8_t> divergedSnapshot_;
 };
 
 /// Appends "error <reason> key=value ..." for a failing Status.

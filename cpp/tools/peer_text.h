@@ -65,6 +65,19 @@ inline void appendHex(const std::uint8_t* bytes, std::size_t n, std::string& out
   }
 }
 
+/// A hash as the protocol writes it (exactly 16 hex digits); false else.
+inline bool parseHash(std::string_view s, std::uint64_t& out) {
+  if (s.size() != 16) return false;
+  std::uint64_t v = 0;
+  for (const char c : s) {
+    const int d = hexDigit(c);
+    if (d < 0) return false;
+    v = (v << 4) | static_cast<std::uint64_t>(d);
+  }
+  out = v;
+  return true;
+}
+
 /// Appends `v` in decimal.
 inline void appendU64(std::uint64_t v, std::string& out) {
   char buf[24];

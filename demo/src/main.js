@@ -18,7 +18,7 @@ import { loadLaige, formatEntity } from '@laige/sim';
 import { attractorPayload, liveScenarios } from './scenarios.js';
 import { nativeBuild } from './native.js';
 import { drawFrameGraph, drawWorld } from './canvas.js';
-import { NativePeer } from './peer.js';
+import { openSessionPeer, sendTickToPeer, sessionPeerDiff } from './session_peer.js';
 import { loadGolden } from './golden.js';
 import { diffTable, esc } from './diff_view.js';
 import { peerStatus, updatePeerPanel, updateSystems } from './panel.js';
@@ -146,7 +146,7 @@ async function select(name) {
     $('perturb').disabled = false;
     $('replay').disabled = !!spec.tsOnly; // laige-replay knows the core's scenarios only
     checkTick(my, 0);
-    my.peer = my.native ? openPeer(my) : null;
+    my.peer = my.native ? openSessionPeer(my, () => { if (session === my) updatePanel(true); }) : null;
     my.peerDiff = null;
   } else {
     // Fallback for a name neither the core nor scenarios.js builds live:
@@ -225,31 +225,10 @@ function tickInput(s, tick) {
 function afterTick(s, tick) {
   s.lastTickAt = s.simNow;
   checkTick(s, tick);
-  s.peer?.step(tick, s.payloads[tick]);
+  if (s.peer) sendTickToPeer(s, tick);
 }
 
-/**
- * The live native peer of a C++ scenario session: it steps the same
- * scenario with the payloads afterTick sends and answers each tick's hash.
- * On the first differing hash both sides' snapshots are taken at the
- * page's current tick (the peer has been sent every tick up to it).
- */
-function openPeer(s) {
-  const p = new NativePeer({
-    scenario: s.name, seed: s.seed, pageHash: (t) => s.hashes[t],
-    onChange: () => { if (session === s) updatePanel(true); },
-  });
-  p.onDivergence = () => p.requestSnapshot(s.loop.currentTick, s.built.world.snapshot());
-  return p;
-}
-
-/** The stateDiff of the page's and the native peer's state once both snapshots arrived (cached). */
-function peerDiffOf(s) {
-  if (s.peerDiff === null && s.peer?.peerSnapshot) {
-    s.peerDiff = s.peer.diffOf(() => sim.openScenario(s.name, { seed: s.seed }));
-  }
-  return s.peerDiff;
-}
+const peerDiffOf = (s) => sessionPeerDiff(s, sim);
 
 /** The payload tick t ran with (the recorded pointer, else the generator's), or undefined. */
 function payloadOf(s, t) {

@@ -13,7 +13,7 @@ export function peerStatus(s, peerDiffOf) {
   const d = p.divergedAt !== null ? peerDiffOf(s) : null;
   return {
     state: p.state, text: v.text, matchedThrough: p.matchedThrough, lastAnswered: p.lastAnswered, divergedAt: p.divergedAt,
-    mismatch: p.mismatch, diffTick: d?.tick ?? null, diffItems: d ? d.items.length : 0, diffTotal: d ? d.total : 0,
+    mismatch: p.mismatch, diffTick: d?.tick ?? null, diffPageTick: d?.pageTick ?? null, diffItems: d ? d.items.length : 0, diffTotal: d ? d.total : 0,
   };
 }
 
@@ -29,7 +29,8 @@ export function updatePeerPanel(s, ps, peerDiffOf) {
     let html = `<div>tick ${m.tick}: wasm ${m.wasm ?? '(none)'} ≠ native peer ${m.native}</div>`;
     const diff = peerDiffOf(s);
     if (diff) {
-      html += `<div>stateDiff at tick ${diff.tick} (the page's tick when the mismatch came back; this page = A, native peer = B): ${diff.total} item(s)</div>`;
+      const at = diff.pageTick === diff.tick ? `tick ${diff.tick}` : `tick ${diff.pageTick} (this page) and ${diff.tick} (native peer)`;
+      html += `<div>stateDiff at ${at} (this page = A, native peer = B): ${diff.total} item(s)</div>`;
       html += diffTable(diff);
     } else {
       html += '<div>fetching the native peer\'s state…</div>';

@@ -7,11 +7,12 @@
 // the scenario's own generator, else the payload bytes in hex), and the
 // peer answers `hash <tick> <hash>`, the native stateHash of that tick. The
 // link compares it with the page's own hash of the same tick: MATCH through
-// the last answered tick, or DIVERGED at the first differing tick. On a
-// divergence it asks the peer for its snapshot (`snapshot`) and takes the
-// page's own snapshot at the same moment (both are at the page's latest
-// tick, since the peer steps exactly the ticks the page sent); diffOf()
-// restores both into scratch worlds of the scenario and diffs them.
+// the last answered tick, or DIVERGED at the first differing tick. Each step
+// also carries the page's hash, so the peer keeps its own state of the first
+// tick that differs; the page keeps its recent states (snapshot_ring.js). On
+// a divergence it asks the peer for that snapshot (`snapshot`) and takes its
+// own of the same tick; diffOf() restores both into scratch worlds of the
+// scenario and diffs them: the stateDiff of exactly the diverged tick.
 //
 // States: connecting, open (checking), static (no /peer endpoint: static
 // hosting), unavailable (the server has no laige-peer binary), disconnected
@@ -157,15 +158,25 @@ export class NativePeer {
     }
   }
 
-  /** Sends tick `tick`'s input: `payload` (Uint8Array) or undefined for the scenario's own generator. */
-  step(tick, payload) {
+  /**
+   * Sends tick `tick`'s input: `payload` (Uint8Array) or undefined for the
+   * scenario's own generator, with the page's hash of the tick (16 hex
+   * digits) when given.
+   */
+  step(tick, payload, pageHash) {
     this.sent = tick;
-    this.#send(`step ${tick} ${payload === undefined ? '-' : payload.length === 0 ? '.' : hexOf(payload)}`);
+    this.#send(`step ${tick} ${payload === undefined ? '-' : payload.length === 0 ? '.' : hexOf(payload)}${pageHash === undefined ? '' : ` ${pageHash}`}`);
+  }
+
+  /** True while the peer is, or may soon be, checking the ticks sent. */
+  get checking() {
+    return this.state === 'connecting' || this.state === 'open';
   }
 
   /**
-   * Asks for the peer's state now (it answers at the last tick sent) and
-   * keeps `pageBytes`, the page's own snapshot at the same tick.
+   * Asks for the peer's state (its snapshot of the first tick whose hash
+   * differed from the page's) and keeps `pageBytes`, the page's own
+   * snapshot of tick `tick`.
    */
   requestSnapshot(tick, pageBytes) {
     this.pageSnapshot = { tick, bytes: pageBytes };

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "peer_text.h"
 #include "support/counting_allocator.h"
 
 #ifndef LAIGE_SOURCE_DIR
@@ -102,6 +103,8 @@ TEST(PeerSession, RefusedRequestsAnswerTheirReasonAndRunNoTick) {
   EXPECT_EQ(ask(s, "step 1 zz"), "error peer_bad_payload at=zz\n");
   EXPECT_EQ(ask(s, "step 1 " + std::string(2 * 257, '0')), "error peer_bad_payload hex_digits=514\n");
   EXPECT_EQ(ask(s, "step x -"), "error peer_bad_request step=x\n");
+  EXPECT_EQ(ask(s, "step 1 - 12345"), "error peer_bad_request page_hash=12345\n");
+  EXPECT_EQ(ask(s, "step 1 - 00000000000000zz"), "error peer_bad_request page_hash=00000000000000zz\n");
   EXPECT_EQ(ask(s, "jump"), "error peer_bad_request verb=jump\n");
   EXPECT_EQ(ask(s, std::string(kMaxRequestLine + 1, 'a')).rfind("error peer_line_too_long", 0), 0u);
   EXPECT_EQ(s.run()->tick(), 0u);
@@ -116,8 +119,17 @@ TEST(PeerSession, AStepAllocatesNothingOnceTheReplyBufferIsWarm) {
   std::string out;
   out.reserve(256);
   s.handle("open swarm", out);
+  // Every other line carries the page's hash (the reference run's: no divergence).
+  PeerSession reference;
+  std::string scratch;
+  reference.handle("open swarm", scratch);
   std::string lines[40];
-  for (int t = 0; t < 40; ++t) lines[t] = "step " + std::to_string(t + 1) + (t % 2 == 0 ? " -" : " 0000140000000a00");
+  for (int t = 0; t < 40; ++t) {
+    lines[t] = "step " + std::to_string(t + 1) + (t % 2 == 0 ? " -" : " 0000140000000a00");
+    scratch.clear();
+    reference.handle(lines[t], scratch);
+    if (t % 4 == 1) lines[t] += " " + scratch.substr(scratch.rfind(' ') + 1, 16);
+  }
   for (int t = 0; t < 4; ++t) {
     out.clear();
     s.handle(lines[t], out);
@@ -145,6 +157,37 @@ TEST(PeerSession, TheSnapshotReplyRestoresTheSameState) {
   ask(fresh, "open swarm");
   ASSERT_TRUE(fresh.run()->world().restore(bytes).ok());
   EXPECT_EQ(fresh.run()->world().stateHash(30), s.run()->hash());
+}
+
+TEST(PeerSession, TheSnapshotIsTakenAtTheFirstTickWhoseHashDiffersFromThePages) {
+  PeerSession reference;
+  PeerSession s;
+  ask(reference, "open swarm");
+  ask(s, "open swarm");
+  std::uint64_t hashAt12 = 0;
+  for (int t = 1; t <= 20; ++t) {
+    const std::string step = "step " + std::to_string(t) + " -";
+    const std::string r = ask(reference, step);
+    std::uint64_t h = 0;
+    ASSERT_TRUE(parseHash(r.substr(r.rfind(' ') + 1, 16), h));
+    if (t == 12) hashAt12 = h;
+    // From tick 12 on the page reports another hash (its state was perturbed).
+    char page[17];
+    std::snprintf(page, sizeof page, "%016llx", static_cast<unsigned long long>(t >= 12 ? h ^ 1u : h));
+    EXPECT_EQ(ask(s, step + " " + page), r);  // the peer's own answer is unchanged
+  }
+  const std::string reply = ask(s, "snapshot");
+  ASSERT_EQ(reply.rfind("snapshot 12 ", 0), 0u) << reply.substr(0, 40);
+  std::vector<std::uint8_t> bytes;
+  decodeHex(std::string_view(reply).substr(12, reply.size() - 13), bytes);
+  PeerSession fresh;
+  ask(fresh, "open swarm");
+  ASSERT_TRUE(fresh.run()->world().restore(bytes).ok());
+  EXPECT_EQ(fresh.run()->world().stateHash(12), hashAt12);
+  EXPECT_EQ(s.run()->tick(), 20u);
+  // A new open starts over: the snapshot is the current state again.
+  ask(s, "open swarm");
+  EXPECT_EQ(ask(s, "snapshot").rfind("snapshot 0 ", 0), 0u);
 }
 
 }  // namespace

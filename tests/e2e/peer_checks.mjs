@@ -40,6 +40,8 @@ export async function peerDivergesAfterPerturb(page, expect, perturbTick) {
   expect(s.peer.divergedAt === perturbTick + 1, `${s.peer.text} (perturbed after tick ${perturbTick})`);
   const shown = (await page.$$('#peer-diff .diff-item')).length;
   expect(shown >= 1 && s.peer.diffItems >= 1, `the native peer's stateDiff at tick ${s.peer.diffTick}: ${shown} item(s) shown (total ${s.peer.diffTotal})`);
+  expect(s.peer.diffTick === s.peer.divergedAt && s.peer.diffPageTick === s.peer.divergedAt,
+    `the stateDiff compares both sides at the diverged tick (page ${s.peer.diffPageTick}, native peer ${s.peer.diffTick}, diverged ${s.peer.divergedAt})`);
   expect(/^native peer: DIVERGED at tick \d+$/.test(await page.$eval('#peer-verdict', (e) => e.textContent)), 'the page shows "native peer: DIVERGED at tick N"');
 }
 
