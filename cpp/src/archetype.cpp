@@ -103,15 +103,40 @@ Status archetypeBudget(const detail::EcsState& s, Entity e, ComponentTypeId c) n
   return Status{};
 }
 
+// The uniform-size move plan: the n columns at src, all `Size` bytes, to
+// the n columns at dst (the caller offsets one side past the inserted or
+// dropped column). One row offset per side for every column; no size load,
+// dispatch or index test per column.
+template <std::uint32_t Size>
+[[gnu::always_inline]] inline void copyUniformColumns(const detail::Column* dst, std::size_t toOffset,
+                                                      const detail::Column* src, std::size_t fromOffset,
+                                                      std::uint32_t n) noexcept {
+  for (std::uint32_t i = 0; i < n; ++i) std::memcpy(dst[i].data + toOffset, src[i].data + fromOffset, Size);
+}
+
 // The row move of an add: dst = src + {c}. Both signatures ascend, so
 // dst's columns are src's with c's column inserted at index `at`: src
 // column i goes to dst column i (i < at) or i + 1 (i >= at). Positional, so
 // no colOf lookup per column. The column count is read once: the byte
 // copies may alias anything, so a read in the loop condition would be
-// repeated after every copy.
+// repeated after every copy. A source whose columns share one size of 4 or
+// 8 bytes takes its uniform-size plan (two runs, below and above `at`).
 inline void copyForAdd(detail::Archetype& dst, std::uint32_t to, const detail::Archetype& src,
                        std::uint32_t from, std::uint32_t at) noexcept {
   const std::uint32_t count = src.componentCount;
+  const std::uint32_t uniform = src.uniformColumnSize;
+  if (uniform == 8) {
+    copyUniformColumns<8>(dst.cols, std::size_t{to} * 8, src.cols, std::size_t{from} * 8, at);
+    copyUniformColumns<8>(dst.cols + at + 1, std::size_t{to} * 8, src.cols + at, std::size_t{from} * 8,
+                          count - at);
+    return;
+  }
+  if (uniform == 4) {
+    copyUniformColumns<4>(dst.cols, std::size_t{to} * 4, src.cols, std::size_t{from} * 4, at);
+    copyUniformColumns<4>(dst.cols + at + 1, std::size_t{to} * 4, src.cols + at, std::size_t{from} * 4,
+                          count - at);
+    return;
+  }
   bool large = false;
   for (std::uint32_t i = 0; i < count; ++i) {
     const detail::Column& in = src.cols[i];
@@ -123,10 +148,25 @@ inline void copyForAdd(detail::Archetype& dst, std::uint32_t to, const detail::A
 }
 
 // The row move of a remove: dst = src - {c}, c's column at index `at` of
-// src: src column i goes to dst column i (i < at) or i - 1 (i > at).
+// src: src column i goes to dst column i (i < at) or i - 1 (i > at). A
+// target whose columns share one size of 4 or 8 bytes takes its
+// uniform-size plan.
 inline void copyForRemove(detail::Archetype& dst, std::uint32_t to, const detail::Archetype& src,
                           std::uint32_t from, std::uint32_t at) noexcept {
   const std::uint32_t count = dst.componentCount;
+  const std::uint32_t uniform = dst.uniformColumnSize;
+  if (uniform == 8) {
+    copyUniformColumns<8>(dst.cols, std::size_t{to} * 8, src.cols, std::size_t{from} * 8, at);
+    copyUniformColumns<8>(dst.cols + at, std::size_t{to} * 8, src.cols + at + 1, std::size_t{from} * 8,
+                          count - at);
+    return;
+  }
+  if (uniform == 4) {
+    copyUniformColumns<4>(dst.cols, std::size_t{to} * 4, src.cols, std::size_t{from} * 4, at);
+    copyUniformColumns<4>(dst.cols + at, std::size_t{to} * 4, src.cols + at + 1, std::size_t{from} * 4,
+                          count - at);
+    return;
+  }
   bool large = false;
   for (std::uint32_t j = 0; j < count; ++j) {
     const detail::Column& out = dst.cols[j];

@@ -285,6 +285,13 @@ std::unique_ptr<Archetype> buildArchetype(EcsState& s, const ComponentTypeId* si
     a->maxColumnSize = std::max(a->maxColumnSize, size);
   }
   a->fingerprint = fingerprintOf(sig, n);
+  const std::uint32_t first = n != 0 ? a->cols[0].size : 0;
+  if (first == 4 || first == 8) {
+    a->uniformColumnSize = first;
+    for (std::uint32_t i = 1; i < n; ++i) {
+      if (a->cols[i].size != first) a->uniformColumnSize = 0;
+    }
+  }
   const std::uint32_t want = std::min(std::max(kInitialArchetypeRows, rows), std::max(s.maxRows, rows));
   if (!reserveRows(s, *a, want)) a.reset();
   return a;

@@ -61,6 +61,12 @@ struct Archetype {
   std::uint32_t fingerprint = 0;                      // FNV-1a-32 over sig (shortcut only)
   std::uint32_t rowBytes = 0;                         // sum of column sizes
   std::uint32_t maxColumnSize = 0;
+  // The move plan of a row move whose copied columns are this archetype's
+  // (an add from it, a remove to it): 8 or 4 when every column is that
+  // size (each column one fixed-size move at one row offset computed once
+  // per move, no per-column size load or dispatch), else 0 (per-column
+  // sizes). Fixed when the archetype is built.
+  std::uint32_t uniformColumnSize = 0;
   std::uint8_t colOf[kMaxComponentTypes + 1] = {};    // component id -> column index + 1
   std::uint16_t addEdge[kMaxComponentTypes + 1];      // set + {c} (kEdgeUnknown until seen)
   std::uint16_t removeEdge[kMaxComponentTypes + 1];   // set - {c}
