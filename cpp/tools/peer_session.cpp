@@ -124,15 +124,9 @@ void PeerSession::step(std::string_view args, std::string& out) {
       refuse(out, "peer_bad_payload", "hex_digits", n);
       return;
     }
-    payload_.resize(payload.size() / 2);
-    for (std::size_t i = 0; i < payload_.size(); ++i) {
-      const int hi = hexDigit(payload[2 * i]);
-      const int lo = hexDigit(payload[2 * i + 1]);
-      if (hi < 0 || lo < 0) {
-        refuse(out, "peer_bad_payload", "at", payload.substr(2 * i, 2));
-        return;
-      }
-      payload_[i] = static_cast<std::uint8_t>(hi * 16 + lo);
+    if (const std::size_t bad = decodeHex(payload, payload_); bad != std::string_view::npos) {
+      refuse(out, "peer_bad_payload", "at", payload.substr(bad, 2));
+      return;
     }
     input.data = payload_.data();
     input.size = static_cast<std::uint32_t>(payload_.size());
