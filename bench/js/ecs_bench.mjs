@@ -1,13 +1,45 @@
 // ecs_bench.mjs - @laige/sim from TypeScript/JS versus bitecs 0.4.0, side by
 // side in one Node process; prints ns per entity and ratios (ours / bitecs;
 // < 1 is faster). Benchmarks assert nothing.
-//   npm run build && node bench/js/ecs_bench.mjs [--quick] [--wall]
+//   npm run build && node bench/js/ecs_bench.mjs [--quick] [--wall] [--processes K]
+// --processes K (default 5): runs the whole bench in K node processes one
+// after the other and prints, per row, the medians over the processes (V8's
+// compilation choices, and so the figures of both sides, vary between
+// processes more than between rounds of one process).
 import { performance } from 'node:perf_hooks';
 import { loadavg } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import * as bitecs from 'bitecs';
 import { loadLaige } from '../../dist/index.js';
 
 const quick = process.argv.includes('--quick');
+const child = process.argv.includes('--child');
+const procArg = process.argv.indexOf('--processes');
+const PROCESSES = procArg >= 0 ? Number(process.argv[procArg + 1]) : 5;
+if (!child && PROCESSES > 1) {
+  const loadStart = loadavg();
+  const args = process.argv.slice(2).filter((a, i, all) => a !== '--processes' && all[i - 1] !== '--processes');
+  const per = [];
+  for (let p = 0; p < PROCESSES; p++) {
+    const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), ...args, '--child'], { encoding: 'utf8', maxBuffer: 1 << 24 });
+    if (r.status !== 0) { process.stderr.write(r.stderr); process.exit(r.status ?? 1); }
+    per.push(JSON.parse(r.stdout.trim().split('\n').pop()));
+  }
+  const med = (xs) => { const v = [...xs].sort((a, b) => a - b); return v[v.length >> 1]; };
+  const pad = (x, k) => String(x).padEnd(k);
+  console.log(`@laige/sim vs bitecs 0.4.0 (node ${process.version}): medians over ${PROCESSES} processes, each the median of ${quick ? 5 : 9} rounds of CPU time;`);
+  console.log('ns per entity unless said; grouped rows run round-robin in one process and their ratio is the median of the per-round ratios');
+  console.log(`load average before ${loadStart.map((x) => x.toFixed(2)).join(' ')}, after ${loadavg().map((x) => x.toFixed(2)).join(' ')} (2 cores)`);
+  console.log(pad('benchmark', 58) + pad('laige', 8) + pad('bitecs', 8) + pad('ratio', 8) + pad('ratio range', 14) + 'target');
+  per[0].forEach((row, i) => {
+    const rs = per.map((p) => p[i].ratio);
+    console.log(pad(row.name, 58) + pad(med(per.map((p) => p[i].ours)).toFixed(1), 8) + pad(med(per.map((p) => p[i].theirs)).toFixed(1), 8)
+      + pad(med(rs).toFixed(2) + 'x', 8) + pad(`${Math.min(...rs).toFixed(2)}-${Math.max(...rs).toFixed(2)}`, 14) + row.target);
+  });
+  console.log('C++ systems in wasm vs native: bash bench/wasm_vs_native.sh');
+  process.exit(0);
+}
 const REPS = quick ? 5 : 9;
 const sim = await loadLaige();
 
@@ -19,23 +51,48 @@ const clockMs = wall ? () => performance.now() : () => { const u = process.cpuUs
 
 /** The median over REPS runs of ns per unit of fn(ctx) (fn returns the units: entities, calls, reads). */
 function measure(setup, fn, teardown) {
-  const runs = [];
+  return measureGroup({ only: { setup, fn, teardown } }).only;
+}
+
+/**
+ * Round-robin side by side: every round runs each variant once (the order
+ * rotating from round to round), so that a slow minute of this shared
+ * machine falls on all variants alike. Returns, per variant, the median ns
+ * per unit and the per-round times (for ratios taken round by round).
+ * A variant: { setup?, fn(ctx) -> units, teardown? }.
+ */
+function measureGroup(variants) {
+  const names = Object.keys(variants);
+  const runs = Object.fromEntries(names.map((k) => [k, []]));
   for (let r = -2; r < REPS; r++) { // two warm-up rounds (JIT tier-up) are not counted
-    const ctx = setup();
-    const t0 = clockMs();
-    const n = fn(ctx);
-    const dt = clockMs() - t0;
-    teardown?.(ctx);
-    if (r >= 0) runs.push((dt * 1e6) / n);
+    for (let j = 0; j < names.length; j++) {
+      const k = names[(j + Math.max(r, 0)) % names.length];
+      const { setup, fn, teardown } = variants[k];
+      const ctx = setup?.();
+      const t0 = clockMs();
+      const n = fn(ctx);
+      const dt = clockMs() - t0;
+      teardown?.(ctx);
+      if (r >= 0) runs[k].push((dt * 1e6) / n);
+    }
   }
-  runs.sort((a, b) => a - b);
-  return runs[runs.length >> 1];
+  const median = (xs) => { const v = [...xs].sort((a, b) => a - b); return v[v.length >> 1]; };
+  const out = {};
+  for (const k of names) out[k] = median(runs[k]);
+  out.$runs = runs;
+  out.$ratio = (a, b) => median(runs[a].map((x, i) => x / runs[b][i]));
+  return out;
 }
 const loadBefore = loadavg();
 
 const rows = [];
-function report(name, ours, theirs, target) {
-  rows.push({ name, ours, theirs, ratio: ours / theirs, target });
+/** A row: ours and theirs (medians), the ratio (the median of the per-round ratios when `ratio` is given, else ours / theirs). */
+function report(name, ours, theirs, target, ratio) {
+  rows.push({ name, ours, theirs, ratio: ratio ?? ours / theirs, target });
+}
+/** A row of a measureGroup: variant `a` against variant `b`. */
+function reportGroup(name, g, a, b, target) {
+  report(name, g[a], g[b], target, g.$ratio(a, b));
 }
 
 // --- pos += vel ----------------------------------------------------------------
@@ -122,7 +179,6 @@ for (const n of [10_000, 65_000]) {
     return n * PASSES;
   };
   const none = () => null;
-  const tB = measure(none, moveB);
   const movers = L.w.query({ pos: L.P.write, vel: L.V.read });
   const moveFn = (_e, { pos, vel }) => { pos.x += vel.x; pos.y += vel.y; };
   const queryL = () => {
@@ -144,12 +200,17 @@ for (const n of [10_000, 65_000]) {
     }
     return n * PASSES;
   };
-  report(`pos += vel, N=${n}: query.each`, measure(none, queryL), tB, '<= 0.7');
-  report(`pos += vel, N=${n}: query.eachChunk`, measure(none, queryChunkL), tB, '<= 1.1x floor');
-  report(`pos += vel, N=${n}: World.each (per-entity callback)`, measure(none, eachL), tB, '');
-  report(`pos += vel, N=${n}: each, long callback (not inlined)`, measure(none, eachLongL), tB, '');
-  report(`pos += vel, N=${n}: World.eachChunk (column views)`, measure(none, chunkL), tB, '');
-  report(`pos += vel, N=${n}: plain Float32Array loop, no ECS`, measure(none, floorJs), tB, '(floor)');
+  const g = measureGroup({
+    bitecs: { fn: moveB }, query: { fn: queryL }, queryChunk: { fn: queryChunkL }, each: { fn: eachL },
+    eachLong: { fn: eachLongL }, chunk: { fn: chunkL }, floor: { fn: floorJs },
+  });
+  reportGroup(`pos += vel, N=${n}: query.each`, g, 'query', 'bitecs', '<= 0.7');
+  reportGroup(`pos += vel, N=${n}: query.eachChunk`, g, 'queryChunk', 'bitecs', '');
+  reportGroup(`pos += vel, N=${n}: query.eachChunk / the floor below`, g, 'queryChunk', 'floor', '<= 1.1 (vs floor)');
+  reportGroup(`pos += vel, N=${n}: World.each (per-entity callback)`, g, 'each', 'bitecs', '');
+  reportGroup(`pos += vel, N=${n}: each, long callback (not inlined)`, g, 'eachLong', 'bitecs', '');
+  reportGroup(`pos += vel, N=${n}: World.eachChunk (column views)`, g, 'chunk', 'bitecs', '');
+  reportGroup(`pos += vel, N=${n}: plain Float32Array loop, no ECS`, g, 'floor', 'bitecs', '(floor)');
   L.w.dispose();
   bitecs.deleteWorld(B.world);
 }
@@ -197,15 +258,26 @@ for (const n of [10_000, 65_000]) {
   const fq = wf.query({ d: FD.write });
   const dbl = (_e, { d }) => { d.v *= 2; if (d.v > 1e30) d.v = 1; };
   const FP = quick ? 200 : 1000;
-  const fragL = measure(() => null, () => { for (let k = 0; k < FP; k++) fq.each(dbl); return 2600 * FP; });
-  const fragB = measure(() => null, () => {
+  const fragL = () => { for (let k = 0; k < FP; k++) fq.each(dbl); return 2600 * FP; };
+  const fragB = () => {
     for (let k = 0; k < FP; k++) {
       const es = bitecs.query(Bf, [BfD]); const v = BfD.v;
       for (let i = 0; i < es.length; i++) { const e = es[i]; v[e] *= 2; if (v[e] > 1e30) v[e] = 1; }
     }
     return 2600 * FP;
-  });
-  report('frag: 26 archetypes x 100, double one field', fragL, fragB, '<= 0.8');
+  };
+  // The floor: the same doubling over 26 dense Float32Array columns of 100
+  // (one per archetype), no ECS, no checks.
+  const fragCols = Array.from({ length: 26 }, () => new Float32Array(100).fill(1));
+  const fragFloor = () => {
+    for (let k = 0; k < FP; k++) {
+      for (let c = 0; c < 26; c++) { const v = fragCols[c]; for (let i = 0; i < 100; i++) { v[i] *= 2; if (v[i] > 1e30) v[i] = 1; } }
+    }
+    return 2600 * FP;
+  };
+  const gf = measureGroup({ bitecs: { fn: fragB }, each: { fn: fragL }, floor: { fn: fragFloor } });
+  reportGroup('frag: 26 archetypes x 100, double one field', gf, 'each', 'bitecs', '<= 0.8');
+  reportGroup('frag: the same over 26 plain Float32Arrays, no ECS', gf, 'floor', 'bitecs', '(floor)');
 
   // "simple iter": 4 archetypes of 1,000 ((A,B), (A,B,C), (A,B,C,D), (A,B,C,E)), four queries, one pass each.
   const ws = sim.createWorld({ capacity: 65536, churnPerFrameBudget: 0 });
@@ -225,19 +297,33 @@ for (const n of [10_000, 65_000]) {
   const swapCE = (_e, { c, e }) => { const t = c.v; c.v = e.v; e.v = t; };
   const incA = (_e, { a }) => { a.v += 1; if (a.v > 1e6) a.v = 0; };
   const SP = quick ? 100 : 500;
-  const iterL = measure(() => null, () => {
+  const iterL = () => {
     for (let k = 0; k < SP; k++) { qs[0].each(swapAB); qs[1].each(swapCD); qs[2].each(swapCE); qs[3].each(incA); }
     return 4000 * SP;
-  });
+  };
   const swapB = (es, x, y) => { const a = x.v, b = y.v; for (let i = 0; i < es.length; i++) { const e = es[i]; const t = a[e]; a[e] = b[e]; b[e] = t; } };
-  const iterB = measure(() => null, () => {
+  const iterB = () => {
     for (let k = 0; k < SP; k++) {
       swapB(bitecs.query(Bs, [bA, bB]), bA, bB); swapB(bitecs.query(Bs, [bC, bD]), bC, bD); swapB(bitecs.query(Bs, [bC, bE]), bC, bE);
       const es = bitecs.query(Bs, [bA]); const a = bA.v; for (let i = 0; i < es.length; i++) { const e = es[i]; a[e] += 1; if (a[e] > 1e6) a[e] = 0; }
     }
     return 4000 * SP;
-  });
-  report('simple iter: 4 queries over 4 archetypes x 1,000', iterL, iterB, '<= 1.0');
+  };
+  // The floor: the same passes over dense Float32Array columns per archetype, no ECS, no checks.
+  const iterCols = sets.map((set) => Object.fromEntries(set.map((c) => [c, new Float32Array(1000).map((_, i) => i)])));
+  const swapF = (x, y) => { for (let i = 0; i < 1000; i++) { const t = x[i]; x[i] = y[i]; y[i] = t; } };
+  const iterFloor = () => {
+    for (let k = 0; k < SP; k++) {
+      for (const t of iterCols) if (t[0] && t[1]) swapF(t[0], t[1]);
+      for (const t of iterCols) if (t[2] && t[3]) swapF(t[2], t[3]);
+      for (const t of iterCols) if (t[2] && t[4]) swapF(t[2], t[4]);
+      for (const t of iterCols) { const a = t[0]; for (let i = 0; i < 1000; i++) { a[i] += 1; if (a[i] > 1e6) a[i] = 0; } }
+    }
+    return 4000 * SP;
+  };
+  const gi = measureGroup({ bitecs: { fn: iterB }, each: { fn: iterL }, floor: { fn: iterFloor } });
+  reportGroup('simple iter: 4 queries over 4 archetypes x 1,000', gi, 'each', 'bitecs', '<= 1.0');
+  reportGroup('simple iter: the same over plain Float32Arrays, no ECS', gi, 'floor', 'bitecs', '(floor)');
 
   // One field read per entity: a handle (no object built) and World.get (an object).
   const N = 10_000;
@@ -249,9 +335,9 @@ for (const n of [10_000, 65_000]) {
   const RP = quick ? 50 : 200;
   const px = L.P.field.x;
   let sink = 0;
-  const readHandle = measure(() => null, () => { let s = 0; for (let k = 0; k < RP; k++) for (let i = 0; i < N; i++) s += px.get(es[i]); sink += s; return N * RP; });
-  const readGet = measure(() => null, () => { let s = 0; for (let k = 0; k < RP; k++) for (let i = 0; i < N; i++) s += L.w.get(es[i], L.P).x; sink += s; return N * RP; });
-  const readB = measure(() => null, () => { let s = 0; const x = Bm.Position.x; for (let k = 0; k < RP; k++) for (let i = 0; i < N; i++) s += x[bes[i]]; sink += s; return N * RP; });
+  const readHandle = (() => { let s = 0; for (let k = 0; k < RP; k++) for (let i = 0; i < N; i++) s += px.get(es[i]); sink += s; return N * RP; });
+  const readGet = (() => { let s = 0; for (let k = 0; k < RP; k++) for (let i = 0; i < N; i++) s += L.w.get(es[i], L.P).x; sink += s; return N * RP; });
+  const readB = (() => { let s = 0; const x = Bm.Position.x; for (let k = 0; k < RP; k++) for (let i = 0; i < N; i++) s += x[bes[i]]; sink += s; return N * RP; });
   // The floor of a generation-checked read: the same lookups a handle makes
   // (generation, archetype, row, the column's base, the value), over plain
   // typed arrays outside any ECS; bitecs' read is one typed-array load.
@@ -259,7 +345,7 @@ for (const n of [10_000, 65_000]) {
   const fPlace = new Uint32Array(257), fBase = new Uint32Array(4), fData = new Float32Array(2 * N + 8);
   for (let i = 0; i < N; i++) { const e = es[i], s = e >>> 16; fGen[s] = e & 0xffff; fArch[s] = 1; fRow[s] = i; fData[2 * i] = i; }
   fPlace[1] = 1; fBase[1] = 0;
-  const readFloor = measure(() => null, () => {
+  const readFloor = (() => {
     let s = 0;
     for (let k = 0; k < RP; k++) {
       for (let i = 0; i < N; i++) {
@@ -269,9 +355,10 @@ for (const n of [10_000, 65_000]) {
     }
     sink += s; return N * RP;
   });
-  report('read one field: Position.field.x.get(e)', readHandle, readB, '<= 2.0');
-  report('read one field: generation-checked lookup, plain arrays', readFloor, readB, '(floor)');
-  report('read one field: World.get(e, Position).x', readGet, readB, '<= 6.0');
+  const gr = measureGroup({ bitecs: { fn: readB }, handle: { fn: readHandle }, get: { fn: readGet }, floor: { fn: readFloor } });
+  reportGroup('read one field: Position.field.x.get(e)', gr, 'handle', 'bitecs', '<= 2.0');
+  reportGroup('read one field: generation-checked lookup, plain arrays', gr, 'floor', 'bitecs', '(floor)');
+  reportGroup('read one field: World.get(e, Position).x', gr, 'get', 'bitecs', '<= 6.0');
   if (sink === 42) console.log('');
   for (const x of [w, wf, ws, L.w]) x.dispose();
 }
@@ -328,8 +415,12 @@ for (const n of [10_000, 65_000]) {
 // The same C++ passes natively and in wasm: bench/wasm_vs_native.sh (it runs
 // build/native-release/laige_pass_timing and build/wasm/laige_pass_timing.js).
 
+if (child) {
+  console.log(JSON.stringify(rows));
+  process.exit(0);
+}
 const pad = (s, k) => String(s).padEnd(k);
-console.log(`@laige/sim ${sim.version} vs bitecs 0.4.0 (node ${process.version}; median of ${REPS} runs of ${wall ? 'elapsed' : 'CPU'} time; ns per entity unless said)`);
+console.log(`@laige/sim ${sim.version} vs bitecs 0.4.0 (node ${process.version}; median of ${REPS} rounds of ${wall ? 'elapsed' : 'CPU'} time; ns per entity unless said;\n ratios: grouped rows run round-robin in one process, ratio = median of the per-round ratios)`);
 console.log(`load average before ${loadBefore.map((x) => x.toFixed(2)).join(' ')}, after ${loadavg().map((x) => x.toFixed(2)).join(' ')} (2 cores)`);
 console.log(pad('benchmark', 56) + pad('laige', 10) + pad('bitecs', 10) + pad('ratio', 8) + 'target');
 for (const r of rows) {
