@@ -154,13 +154,25 @@ describe('reads through the slot tables', () => {
     const e = w.create();
     w.add(e, A, { x: 1, n: 1 });
     w.add(e, B, { v: 1, s: 1, p: 1, q: 1 });
+    // Reads outside first: the fast tables are filled, and a system's run must still not take them.
+    expect(B.field.v.get(e)).toBe(1);
+    expect(w.get(e, B)).toEqual({ v: 1, s: 1, p: 1, q: 1 });
     let seen = 0;
+    let viaGet: unknown = null;
     w.registerSystem({ name: 'S', budgetMs: 5, io: [[A, 'read']], run: () => {
       seen = A.field.x.get(e);
+      viaGet = thrown(() => w.get(e, B));
       B.field.v.get(e); // B is not in the io: refused
     } });
-    expect(thrown(() => w.runSystems())).toMatchObject({ reason: 'system_io_violation' });
+    const h = w.stateHash(0);
+    expect(thrown(() => w.runSystems())).toMatchObject({ reason: 'system_io_violation', fields: { component: 'B' } });
+    expect(viaGet).toMatchObject({ reason: 'system_io_violation' });
     expect(seen).toBe(1);
+    expect(w.stateHash(0)).toBe(h);
+    // After the run, reads outside take the tables again, and see writes made meanwhile.
+    B.field.v.set(e, 7);
+    expect(B.field.v.get(e)).toBe(7);
+    expect(w.get(e, B)!.v).toBe(7);
     w.dispose();
   });
 });

@@ -13,6 +13,7 @@ import { activeCallback, refuseDisposeInside, refuseTickInside } from './reentra
 import { describe } from './schema.js';
 import type { ScenarioRun } from './sim.js';
 import type { World } from './world.js';
+import { disableFastTables } from './slot_tables.js';
 
 /** Builds a tick's single payload (ctx.input) from the players' inputs (player order). */
 export type RollbackCombine = (tick: number, inputs: readonly Uint8Array[]) => Uint8Array;
@@ -400,6 +401,7 @@ export class RollbackSession implements Disposable {
     const world = this.world;
     world._mem.epoch++;
     world._structureEpoch = world._raw.worldStructureEpoch(world._ptr);
+    disableFastTables(world._fast); // (as after World.restore)
   }
 
   /** True after dispose() (or after its world was disposed). */

@@ -112,3 +112,92 @@ function columnPlace(world: SlotTableOwner, cols: ColumnPlaces, id: number, a: n
   cols.places[a] = place;
   return place;
 }
+
+const EMPTY16 = new Uint16Array(0);
+const EMPTY32 = new Uint32Array(0);
+const EMPTYF32 = new Float32Array(0);
+const EMPTYF64 = new Float64Array(0);
+
+/**
+ * The tables a read outside a system takes, held on one object per world
+ * so that a field handle's read is a few loads from it (V8 does not hoist
+ * loads of the world's other objects out of the caller's loop): the slot
+ * tables and the heap views, all of one memory buffer. Whenever a read must
+ * take the checked path instead (a system is running: its io is checked
+ * there; the world is disposed; the structure epoch moved), every view is
+ * empty, so each lookup misses: one test covers every case. Memory growth
+ * detaches the views, which then read as length 0 too. The checked paths
+ * refill it (fastTablesOf).
+ */
+export class FastTables {
+  gen: Uint16Array = EMPTY16;
+  arch: Uint16Array = EMPTY16;
+  row: Uint32Array = EMPTY32;
+  u32: Uint32Array = EMPTY32;
+  f32: Float32Array = EMPTYF32;
+  f64: Float64Array = EMPTYF64;
+  /** The world's structure epoch the components' column places were checked against. */
+  epoch = 0;
+}
+
+/** Makes every fast read of the world miss (a system starts running, the world dies, its structure changed). */
+export function disableFastTables(t: FastTables): void {
+  t.gen = EMPTY16;
+  t.arch = EMPTY16;
+  t.row = EMPTY32;
+  t.u32 = EMPTY32;
+  t.f32 = EMPTYF32;
+  t.f64 = EMPTYF64;
+}
+
+/** What refilling the fast tables needs of a world (World implements it). */
+export interface FastTableOwner extends SlotTableOwner {
+  readonly _fast: FastTables;
+  readonly _sys: unknown;
+  readonly _components: readonly ({ readonly _columns: ColumnPlaces } | undefined)[];
+}
+
+/**
+ * Refills the world's fast tables when a read outside a system may take
+ * them (called on the checked paths; a few stores). A structure epoch the
+ * column places were not checked against clears every component's places
+ * first, since the fast read does not compare epochs.
+ */
+export function fastTablesOf(world: FastTableOwner): void {
+  const f = world._fast;
+  const t = world._sys === null ? slotTablesOf(world) : null;
+  if (t === null) {
+    disableFastTables(f);
+    return;
+  }
+  if (f.epoch !== world._structureEpoch) {
+    for (const c of world._components) {
+      if (c === undefined) continue;
+      c._columns.places.fill(0);
+      c._columns.epoch = world._structureEpoch;
+    }
+    f.epoch = world._structureEpoch;
+  }
+  const m = world._mem;
+  f.gen = t.gen;
+  f.arch = t.arch;
+  f.row = t.row;
+  f.u32 = m.u32;
+  f.f32 = m.f32;
+  f.f64 = m.f64;
+}
+
+/**
+ * The byte address of a component's value (`size` bytes, its column places
+ * `places`) for u32 handle `e` through the fast tables, or 0: a miss (any
+ * case fastTablesOf leaves empty, a stale handle, an archetype without the
+ * component, a place not asked for yet). Small, to be inlined in the readers.
+ */
+export function fastAddress(t: FastTables, places: Uint32Array, size: number, e: number): number {
+  const slot = e >>> 16;
+  if (t.gen[slot] !== (e & 0xffff)) return 0;
+  const place = places[t.arch[slot]!]!;
+  // (0: not asked yet, ABSENT; undefined past the ids a cache covers)
+  if (!(place > ABSENT)) return 0;
+  return t.u32[place]! + t.row[slot]! * size;
+}

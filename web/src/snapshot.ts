@@ -6,6 +6,7 @@ import { check, invalid, typeName } from './errors.js';
 import { logHandlers, refuseInsideLog } from './reentrancy.js';
 import { describe } from './schema.js';
 import type { World } from './world.js';
+import { disableFastTables } from './slot_tables.js';
 
 function bytesArg(where: string, v: unknown, field: string): Uint8Array {
   if (!(v instanceof Uint8Array)) {
@@ -84,4 +85,5 @@ export function restoreWorld(world: World, bytes: Uint8Array): void {
   // ids may name other sets when the restore cut the list back.
   m.epoch++;
   world._structureEpoch = world._raw.worldStructureEpoch(w);
+  disableFastTables(world._fast); // (the column places are checked against the new epoch on the next read)
 }

@@ -12,6 +12,7 @@ import { describe } from './schema.js';
 import { refuseTickInside } from './reentrancy.js';
 import { checkName, systemNameProblem } from './names.js';
 import type { AccessList, AnyComponent, Chunk, Refs, World } from './world.js';
+import { disableFastTables } from './slot_tables.js';
 import type { Entity } from './entity.js';
 import { Query, QUERY_OPTION_KEYS, type QueryTerm, type QueryTerms } from './query_object.js';
 import { type RunningSystem, ioPairs, mergeIo, runningSystem, usedAfterCall } from './system_io.js';
@@ -337,6 +338,7 @@ export class SystemRegistry {
     };
     const outer = world._sys;
     world._sys = body.sys;
+    disableFastTables(world._fast); // reads inside a system take the checked path (its io); refilled on the next read after it
     world._calls.enter('system');
     try {
       body.run(ctx as unknown as SystemContext<never>);

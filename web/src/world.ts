@@ -16,7 +16,7 @@ import {
 import { runEach, runEachChunk } from './query.js';
 import type { Chunk, FieldColumn } from './chunk.js';
 import type { EachLoopMode } from './row_loop.js';
-import { type SlotTables, componentAddress, slotTablesOf } from './slot_tables.js';
+import { FastTables, type SlotTables, componentAddress, disableFastTables, fastAddress, fastTablesOf, slotTablesOf } from './slot_tables.js';
 import { restoreWorld, snapshotWorld, snapshotWorldInto } from './snapshot.js';
 import { type AnyQuery, Query, type QueryOptions, type QueryTerms } from './query_object.js';
 import { type RunningSystem, checkAccess, checkClear } from './system_io.js';
@@ -70,6 +70,8 @@ export class World implements Disposable {
   _structureEpoch = 0;
   /** @internal The core's slot tables (slot_tables.ts): undefined until used, null without them. */
   _slots: SlotTables | null | undefined = undefined;
+  /** @internal What reads outside a system take without a call (slot_tables.ts FastTables). */
+  readonly _fast = new FastTables();
   /** @internal The TypeScript system whose run is on the stack (system_io.ts), or null. */
   _sys: RunningSystem | null = null;
   /** @internal The read terms of the live each by component id, or null. */
@@ -143,6 +145,7 @@ export class World implements Disposable {
     this._raw.worldDestroy(this._ptr);
     this._ptr = 0;
     this._slots = null; // the tables died with the core's world (slot_tables.ts)
+    disableFastTables(this._fast);
   }
 
   /** dispose(), for `using world = sim.createWorld(...)`. */
@@ -338,9 +341,14 @@ export class World implements Disposable {
   /** A copy of e's `c`, or undefined when `e` lacks it. Throws for a stale handle. */
   get<S extends Schema>(e: Entity, c: Component<S>): Value<S> | undefined {
     // Outside a system, found through the core's slot tables without a call (slot_tables.ts).
-    if (this._sys === null && typeof e === 'number' && e >>> 0 === e && c instanceof Component && c._owner === this) {
-      const p = componentAddress(this, c._columns, c.id, c.size, e);
+    if (typeof e === 'number' && e >>> 0 === e && c instanceof Component && c._owner === this) {
+      const p = fastAddress(this._fast, c._columns.places, c.size, e);
       if (p !== 0) return c._decode(this._mem, p) as Value<S>;
+      if (this._sys === null) {
+        fastTablesOf(this); // (after memory growth, a system's run, a restore)
+        const q = componentAddress(this, c._columns, c.id, c.size, e); // (asks the core for a new archetype's place)
+        if (q !== 0) return c._decode(this._mem, q) as Value<S>;
+      }
     }
     const where = 'World.get';
     const w = this._live(where);
