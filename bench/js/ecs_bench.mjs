@@ -159,21 +159,27 @@ for (const n of [10_000, 65_000]) {
     return n * PASSES;
   };
   // Reference rows: the long-callback path of each (a callback over ~800
-  // characters of source is not inlined by V8), and the same interleaved
-  // loop as chunkL over a plain Float32Array outside any ECS: the floor of
-  // any JS loop on this machine, which bounds what a column view can reach.
+  // characters of source is not inlined by V8), and the floor: the same
+  // interleaved loop as the eachChunk callbacks (its text, two arrays `a`
+  // and `b`, element indices i and j) over two plain Float32Arrays outside
+  // any ECS, which bounds what a column view can reach. (Until 2026-12-01
+  // the floor was a loop over ONE array, `a[i] += a[j]`: V8 compiles that
+  // with one typed-array check per element instead of two, so it was not
+  // the same loop.)
   const longFn = new Function('return (_e, p, v) => { ' + '/* a long callback body */ '.repeat(40) + 'p.x += v.x; p.y += v.y; }')();
   const eachLongL = () => {
     for (let k = 0; k < PASSES; k++) L.w.each([L.P, L.V], ['write', 'read'], longFn);
     return n * PASSES;
   };
-  const plain = new Float32Array(4 * n);
+  const plainPos = new Float32Array(2 * n), plainVel = new Float32Array(2 * n).fill(1);
   const floorJs = () => {
     for (let k = 0; k < PASSES; k++) {
-      const a = plain;
-      for (let i = 0, j = 2 * n, end = 2 * n; i < end; i += 2, j += 2) {
-        a[i] += a[j];
-        a[i + 1] += a[j + 1];
+      const a = plainPos, b = plainVel;
+      let i = 0, j = 0;
+      const end = i + n * 2;
+      for (; i < end; i += 2, j += 2) {
+        a[i] += b[j];
+        a[i + 1] += b[j + 1];
       }
     }
     return n * PASSES;

