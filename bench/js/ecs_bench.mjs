@@ -281,8 +281,11 @@ for (const n of [10_000, 65_000]) {
     }
     return 2600 * FP;
   };
-  const gf = measureGroup({ bitecs: { fn: fragB }, each: { fn: fragL }, floor: { fn: fragFloor } });
+  const fragDbl = (c) => { const f = c.field(FD, 'v'); const a = f.array; for (let i = f.index, end = i + c.rows; i < end; i++) { a[i] *= 2; if (a[i] > 1e30) a[i] = 1; } };
+  const fragChunk = () => { for (let k = 0; k < FP; k++) fq.eachChunk(fragDbl); return 2600 * FP; };
+  const gf = measureGroup({ bitecs: { fn: fragB }, each: { fn: fragL }, chunk: { fn: fragChunk }, floor: { fn: fragFloor } });
   reportGroup('frag: 26 archetypes x 100, double one field', gf, 'each', 'bitecs', '<= 0.8');
+  reportGroup('frag: the same with query.eachChunk', gf, 'chunk', 'bitecs', '<= 0.8');
   reportGroup('frag: the same over 26 plain Float32Arrays, no ECS', gf, 'floor', 'bitecs', '(floor)');
 
   // "simple iter": 4 archetypes of 1,000 ((A,B), (A,B,C), (A,B,C,D), (A,B,C,E)), four queries, one pass each.
@@ -327,8 +330,23 @@ for (const n of [10_000, 65_000]) {
     }
     return 4000 * SP;
   };
-  const gi = measureGroup({ bitecs: { fn: iterB }, each: { fn: iterL }, floor: { fn: iterFloor } });
+  // The same passes through eachChunk: one column loop per archetype.
+  const swapCols = (x, y) => (c) => {
+    const fx = c.field(x, 'v'), fy = c.field(y, 'v');
+    const a = fx.array, b = fy.array;
+    for (let i = fx.index, j = fy.index, end = i + c.rows; i < end; i++, j++) { const t = a[i]; a[i] = b[j]; b[j] = t; }
+  };
+  const chunkFns = [swapCols(A, Bc), swapCols(C, Dc), swapCols(C, E), (c) => {
+    const f = c.field(A, 'v'); const a = f.array;
+    for (let i = f.index, end = i + c.rows; i < end; i++) { a[i] += 1; if (a[i] > 1e6) a[i] = 0; }
+  }];
+  const iterChunk = () => {
+    for (let k = 0; k < SP; k++) for (let q = 0; q < 4; q++) qs[q].eachChunk(chunkFns[q]);
+    return 4000 * SP;
+  };
+  const gi = measureGroup({ bitecs: { fn: iterB }, each: { fn: iterL }, chunk: { fn: iterChunk }, floor: { fn: iterFloor } });
   reportGroup('simple iter: 4 queries over 4 archetypes x 1,000', gi, 'each', 'bitecs', '<= 1.0');
+  reportGroup('simple iter: the same with query.eachChunk', gi, 'chunk', 'bitecs', '<= 1.0');
   reportGroup('simple iter: the same over plain Float32Arrays, no ECS', gi, 'floor', 'bitecs', '(floor)');
 
   // One field read per entity: a handle (no object built) and World.get (an object).
