@@ -66,6 +66,17 @@ describe('sim.scenarioPlayerInput', () => {
     }
   });
 
+  it('is a plain wasm export, callable from inside a running system', () => {
+    const raw = (sim as unknown as { raw: Record<string, unknown> }).raw;
+    expect(Function.prototype.toString.call(raw['scenarioPlayerInput'])).toMatch(/\[native code\]/);
+    const w = sim.createWorld({ capacity: 4 });
+    let inside = '';
+    w.registerSystem({ name: 'S', budgetMs: 1, run() { inside = toHex(sim.scenarioPlayerInput('input', 0, 8)); } });
+    w.runSystems();
+    expect(inside).toBe(golden.find((g) => g.player === 0 && g.tick === 8n)!.hex);
+    w.dispose();
+  });
+
   it('an unknown scenario is scenario_unknown; one without a generator is scenario_no_player_input; nothing changes', () => {
     const run = sim.openScenario('input');
     run.step();
