@@ -326,6 +326,13 @@ declare module '*/laige_wasm.mjs' {
     scenarioTick(w: Ptr): number;
     /** The run's stateHash(tick()) as a u64 at `out`. */
     scenarioHash(w: Ptr, out: Ptr): void;
+    /**
+     * Player `player`'s input for tick (tickLo, tickHi) from the generator of
+     * the scenario named by the `nameSize` bytes at `name` (web/bindings/player_input.cpp),
+     * written at `out` (at least 64 bytes): its length, or minus the Code on
+     * failure (scenario_unknown, scenario_no_player_input). A plain export (raw.ts HOT_EXPORTS).
+     */
+    scenarioPlayerInput(name: Ptr, nameSize: number, player: number, tickLo: number, tickHi: number, out: Ptr): number;
 
     // Rollback sessions (web/bindings/rollback.cpp; docs/rollback.md)
     /**

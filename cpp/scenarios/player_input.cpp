@@ -27,6 +27,13 @@ namespace {
 constexpr PlayerInputGenerator kGenerators[] = {
     {"input", kInputScenarioPlayerInputBytes, true, &inputScenarioPlayerInput},
 };
+constexpr bool allFit() {
+  for (const PlayerInputGenerator& g : kGenerators) {
+    if (g.maxInputBytes > kMaxPlayerInputBytes) return false;
+  }
+  return true;
+}
+static_assert(allFit(), "raise kMaxPlayerInputBytes: the bindings' output buffers hold that many bytes");
 }  // namespace
 
 const PlayerInputGenerator* findPlayerInputGenerator(std::string_view name) noexcept {

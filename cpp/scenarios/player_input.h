@@ -5,9 +5,10 @@
 // To pair two peers (two processes, or a native and a wasm session) each
 // must know its own player's input per tick, and a test must be able to
 // compute the no-latency reference: these generators are pure functions of
-// (player, tick), written here once for laige-peer's rollback mode and the
-// C++ tests, and byte for byte in TypeScript in
-// tests/ts/support/rollback_net.ts.
+// (player, tick), written here once for laige-peer's rollback mode, the C++
+// tests and, through the wasm module (web/bindings/player_input.cpp,
+// `sim.scenarioPlayerInput`), the TypeScript tests and the demo: one
+// implementation, so no hand-kept twin can drift.
 #pragma once
 
 #include <cstdint>
@@ -36,6 +37,9 @@ constexpr std::uint32_t playerInputMix32(std::uint32_t x) noexcept {
 std::uint32_t inputScenarioPlayerInput(std::uint32_t player, std::uint64_t tick, std::uint8_t* out) noexcept;
 /// The most bytes inputScenarioPlayerInput writes.
 inline constexpr std::uint32_t kInputScenarioPlayerInputBytes = 12;
+
+/// The most bytes any generator writes (every maxInputBytes is at most this).
+inline constexpr std::uint32_t kMaxPlayerInputBytes = 64;
 
 /// How a rollback session over one scenario gets and combines its players' inputs.
 struct PlayerInputGenerator {

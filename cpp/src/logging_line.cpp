@@ -3,6 +3,7 @@
 // inline buffers and stack buffers, never the heap (formatLine(record) to a
 // std::string aside, for tools and tests).
 #include "laige/logging.h"
+#include "laige/detail/shortest_float.h"
 
 #include <charconv>
 #include <cmath>
@@ -58,66 +59,14 @@ std::size_t shortestFloat(Float value, char* out, std::size_t cap) noexcept {
   return static_cast<std::size_t>(std::to_chars(out, out + cap, value).ptr - out);
 }
 #else
-// Emscripten 3.1.6's libc++ has no floating-point to_chars: emulate it with
-// musl's exact, always-"C"-locale printf. Find the fewest digits that parse
-// back to the value (the correctly rounded ones, or at a power of two the
-// next decimal up: the interval above is twice the one below), then lay
-// them out fixed or scientific, whichever is shorter (ties go to fixed); a
-// fixed integer prints its exact value, as to_chars does.
-template <typename Float>
-std::size_t shortestFloat(Float value, char* out, std::size_t cap) noexcept {
-  const double magnitude = std::fabs(static_cast<double>(value));
-  auto parsesBack = [value](const char* text) {
-    return (sizeof(Float) == sizeof(float) ? static_cast<Float>(std::strtof(text, nullptr))
-                                           : static_cast<Float>(std::strtod(text, nullptr))) == std::fabs(value);
-  };
-  char text[48];
-  char digits[24];
-  int n = 0;
-  int exponent = 0;
-  for (int p = 0; p <= (sizeof(Float) == sizeof(float) ? 8 : 16); ++p) {
-    std::snprintf(text, sizeof text, "%.*e", p, magnitude);
-    n = 0;
-    for (const char* s = text; *s != 'e'; ++s) {
-      if (*s != '.') digits[n++] = *s;
-    }
-    exponent = std::atoi(std::strchr(text, 'e') + 1);
-    if (parsesBack(text)) break;
-    int i = n - 1;  // the next decimal up: increment the last digit with carry
-    for (; i >= 0 && digits[i] == '9'; --i) digits[i] = '0';
-    if (i < 0) {
-      digits[0] = '1';
-      ++exponent;
-    } else {
-      ++digits[i];
-    }
-    std::snprintf(text, sizeof text, "%c.%.*se%d", digits[0], n - 1, digits + 1, exponent);
-    if (parsesBack(text)) break;
-  }
-  while (n > 1 && digits[n - 1] == '0') --n;
-  char result[48];  // fixed is only chosen when not longer than scientific (<= 24 chars)
-  int len = std::signbit(value) ? 1 : 0;
-  result[0] = '-';
-  const int sciLength = n + (n > 1 ? 1 : 0) + (exponent <= -100 || exponent >= 100 ? 5 : 4);
-  const int fixedLength = exponent >= n - 1 ? exponent + 1 : (exponent >= 0 ? n + 1 : n + 1 - exponent);
-  if (fixedLength > sciLength) {
-    len += std::snprintf(result + len, sizeof result - 1, "%c%s%.*se%c%02d", digits[0], n > 1 ? "." : "",
-                         n - 1, digits + 1, exponent < 0 ? '-' : '+', exponent < 0 ? -exponent : exponent);
-  } else if (exponent >= n - 1) {
-    len += std::snprintf(result + len, sizeof result - 1, "%.0f", magnitude);
-  } else if (exponent >= 0) {
-    len += std::snprintf(result + len, sizeof result - 1, "%.*s.%.*s", exponent + 1, digits, n - exponent - 1,
-                         digits + exponent + 1);
-  } else {
-    result[len++] = '0';
-    result[len++] = '.';
-    for (int z = 0; z < -exponent - 1; ++z) result[len++] = '0';
-    std::memcpy(result + len, digits, static_cast<std::size_t>(n));
-    len += n;
-  }
-  const auto size = static_cast<std::size_t>(len) < cap ? static_cast<std::size_t>(len) : cap;
-  std::memcpy(out, result, size);
-  return size;
+// Emscripten 3.1.6's libc++ has no floating-point to_chars: the same text
+// from exact integer arithmetic (laige/detail/shortest_float.h), not from
+// printf/strtod, whose float code is about 15 KB of the wasm module.
+std::size_t shortestFloat(double value, char* out, std::size_t cap) noexcept {
+  return ::laige::detail::shortestDouble(value, out, cap);
+}
+std::size_t shortestFloat(float value, char* out, std::size_t cap) noexcept {
+  return ::laige::detail::shortestFloat(value, out, cap);
 }
 #endif
 

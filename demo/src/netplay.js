@@ -27,42 +27,20 @@ const MAX_PACKET_INPUTS = 64;
 const hex = (h) => h.toString(16).padStart(16, '0');
 const EMPTY = new Uint8Array(0);
 
-/** The `input` scenario's per-player command stream (0..2 six-byte commands, held 4 ticks). */
-function mix32(v) {
-  let x = v >>> 0;
-  x = (x ^ (x >>> 16)) >>> 0;
-  x = Math.imul(x, 0x7feb352d) >>> 0;
-  x = (x ^ (x >>> 15)) >>> 0;
-  x = Math.imul(x, 0x846ca68b) >>> 0;
-  return (x ^ (x >>> 16)) >>> 0;
-}
-function inputScenarioCommands(player, tick) {
-  const segment = Math.floor(tick / 4) >>> 0;
-  const h = mix32((Math.imul(segment, 0x9e3779b9) ^ Math.imul(player + 1, 0x85ebca6b)) >>> 0);
-  const count = h % 3;
-  const out = new Uint8Array(6 * count);
-  for (let k = 0; k < count; k++) {
-    const c = mix32((h + k + 1) >>> 0);
-    const d = mix32(c);
-    const a = ((c >>> 8) & 0x3ff) - 512;
-    const b = (d & 0x3ff) - 512;
-    out.set([(c & 7) === 0 ? 2 : 1, player * 8 + ((c >>> 3) & 7), a & 0xff, (a >> 8) & 0xff, b & 0xff, (b >> 8) & 0xff], 6 * k);
-  }
-  return out;
-}
-
 /**
  * How a scenario's two players make one payload. `input`: both players'
- * commands, concatenated (its systems read 6-byte records). The others:
- * player 0's input if it has one (its pointer is down), else player 1's -
- * for swarm the one attractor its systems read.
+ * commands, concatenated (its systems read 6-byte records), each player's
+ * from the scenario's own per-player generator (sim.scenarioPlayerInput:
+ * the C++ function laige-peer uses, docs/rollback.md#player-inputs). The
+ * others: player 0's input if it has one (its pointer is down), else
+ * player 1's - for swarm the one attractor its systems read.
  */
-function rulesOf(name) {
+function rulesOf(sim, name) {
   if (name === 'input') {
     return {
       combine: 'concatenate',
       combined: (inputs) => { const o = new Uint8Array(inputs[0].length + inputs[1].length); o.set(inputs[0]); o.set(inputs[1], inputs[0].length); return o; },
-      local: (peer, tick) => inputScenarioCommands(peer.player, tick),
+      local: (peer, tick) => sim.scenarioPlayerInput('input', peer.player, tick),
       what: 'both players\' generated commands, concatenated',
     };
   }
@@ -174,7 +152,7 @@ export class Netplay {
   /** `spec`: { seed, build(sim, seed), native } as main.js's specOf gives. */
   constructor(sim, name, spec) {
     this.name = name;
-    this.rules = rulesOf(name);
+    this.rules = rulesOf(sim, name);
     this.net = new SimNetwork(0x5eed);
     this.now = 0;
     this.agreedThrough = 0;

@@ -3,7 +3,6 @@
 #include "common.h"
 #include "layouts.gen.h"
 
-#include <cstdlib>
 
 using namespace laige_wasm;
 using emscripten::val;
@@ -39,6 +38,16 @@ std::string layoutTable() { return laige_layout::kTable; }
 // The last failure noted by code() (ok = none since the last clear).
 Status gLastFailure{};
 
+// An integer field's decimal text (an optional '-', at most 15 characters)
+// as a double: exact, since it is below 2^53. By hand rather than strtod,
+// whose float parsing is several KB of the module.
+double integerValue(const char* text) {
+  const bool negative = *text == '-';
+  double v = 0;
+  for (const char* c = text + (negative ? 1 : 0); *c >= '0' && *c <= '9'; ++c) v = v * 10 + (*c - '0');
+  return negative ? -v : v;
+}
+
 // {code, reason, fields: {key: value}} of the last failure, or null. Integer
 // fields come as numbers (as strings above 15 digits, where a double would
 // round them), the rest as strings.
@@ -51,7 +60,7 @@ val lastFailure() {
   for (std::size_t i = 0; i < gLastFailure.fieldCount(); ++i) {
     const laige::ErrorField& f = gLastFailure.field(i);
     if (f.isNumber && std::strlen(f.value) <= 15) {
-      fields.set(f.key, std::strtod(f.value, nullptr));
+      fields.set(f.key, integerValue(f.value));
     } else {
       fields.set(f.key, std::string(f.value));
     }

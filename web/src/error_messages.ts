@@ -164,6 +164,7 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   scenario_unknown: (f) => `no scenario is named ${q(f.scenario)}`,
   scenario_ticks_invalid: (f) => `${f.ticks} ticks is above the ${f.max_ticks} a scenario run may take`,
   scenario_not_a_run: () => 'this world is not a scenario run',
+  scenario_no_player_input: (f) => `the scenario ${q(f.scenario)} has no per-player input generator (the 'input' scenario has one)`,
 };
 
 /**

@@ -55,6 +55,8 @@ const HOT_EXPORTS: ReadonlyArray<readonly [string, string]> = [
   ['worldCommandDestroy', '_laige_world_command_destroy'],
   ['worldCommandAdd', '_laige_world_command_add'],
   ['worldCommandRemove', '_laige_world_command_remove'],
+  // The scenarios' per-player input generators (web/bindings/player_input.cpp).
+  ['scenarioPlayerInput', '_laige_scenario_player_input'],
 ];
 
 /**

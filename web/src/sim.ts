@@ -10,7 +10,7 @@ import {
 } from './replay.js';
 import { describe } from './schema.js';
 import { logHandlers, refuseInsideLog, refuseTickInside, within } from './reentrancy.js';
-import { u32, u64 } from './args.js';
+import { hi, lo, tickOf, u32, u64 } from './args.js';
 import { World, type WorldOptions } from './world.js';
 import { RollbackSession, type RollbackSessionOptions } from './rollback.js';
 
@@ -32,6 +32,8 @@ export interface LogRecord {
 /** Log levels, lowest first. */
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'off';
 const LEVELS: readonly LogLevel[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'off'];
+/** Scenario names into wasm memory (scenarioPlayerInput). */
+const nameEncoder = new TextEncoder();
 
 /** A built-in scenario (cpp/scenarios). */
 export interface ScenarioInfo {
@@ -445,6 +447,43 @@ export class Laige {
     const world = new World(this, { capacity: info.capacity, churnPerFrameBudget: info.churnPerFrameBudget, seed, deterministic: true },
       { ptr, scenario: name });
     return new ScenarioRun(this, info, seed, world);
+  }
+
+  /**
+   * Player `player`'s input for `tick` from scenario `name`'s per-player
+   * input generator: the C++ function laige-peer's rollback mode and the C++
+   * tests call (`cpp/scenarios/player_input.h`), so two peers of a
+   * rollback session (docs/rollback.md#player-inputs) and a reference
+   * run compute the same bytes. A pure function of (player, tick): no state,
+   * allowed anywhere (inside a system, a combine function, a log handler).
+   * Today the `input` scenario has one: 0..2 six-byte commands (op, pawn,
+   * a: i16 LE, b: i16 LE) for player p's pawns 8p..8p+7, held 4 ticks;
+   * the players' inputs are combined by concatenation (`combine: 'concatenate'`).
+   *
+   * ```ts
+   * const mine = sim.scenarioPlayerInput('input', session.localPlayer, tick); // a fresh Uint8Array, 0..12 bytes
+   * session.setLocalInput(tick, mine);
+   * ```
+   *
+   * Errors (LaigeError invalid_argument): `scenario_unknown` (no scenario of
+   * that name), `scenario_no_player_input` (the scenario has no generator);
+   * `wrong_type` / `out_of_range` for a name that is not a string, a player
+   * that is not an integer in 0..2^32-1, or a tick that is not a
+   * non-negative safe integer or a bigint in 0n..2n**64n-1n.
+   * Cost: one wasm call, one copy of at most 64 bytes.
+   */
+  scenarioPlayerInput(name: string, player: number, tick: number | bigint): Uint8Array {
+    const where = 'scenarioPlayerInput';
+    if (typeof name !== 'string') throw invalid(`${where}: name must be a string, got ${describe(name)}`, 'wrong_type', { where, field: 'name', got: typeName(name) });
+    const p = u32(`${where}: player`, player);
+    const t = tickOf(`${where}: tick`, tick);
+    const m = this.mem;
+    m.sync();
+    // Names longer than the scratch area are cut there: no scenario has such a name, so the answer stays scenario_unknown.
+    const { written } = nameEncoder.encodeInto(name, m.u8.subarray(m.scratch, m.scratch + m.scratchSize));
+    const n = this.raw.scenarioPlayerInput(m.scratch, written, p, lo(t), hi(t), m.out);
+    if (n < 0) throw coreError(-n, `${where}(${describe(name)})`);
+    return m.u8.slice(m.out, m.out + n);
   }
 
   /** Receives every log record of the core (null stops it). Records are rate-limited per event by the core. */

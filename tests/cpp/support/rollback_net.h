@@ -1,7 +1,7 @@
 // rollback_net.h - what the rollback tests share: the players' input
-// generator of the `input` scenario (cpp/scenarios/player_input.h, also
-// written in TypeScript in tests/ts/support/rollback_net.ts: the two must
-// stay identical), and a simulated network driven by a seeded laige PRNG:
+// generator of the `input` scenario (cpp/scenarios/player_input.h, which
+// tests/ts/support/rollback_net.ts calls through the wasm module), and a
+// simulated network driven by a seeded laige PRNG:
 // every message gets its own latency of 0..maxLatency ticks (jitter, hence
 // reordering), some are delivered twice, and the messages due in one tick
 // arrive shuffled.

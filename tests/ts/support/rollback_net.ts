@@ -1,12 +1,14 @@
 // What the rollback tests share (the TypeScript twin of
 // tests/cpp/support/rollback_net.h): the `input` scenario's player input
-// generator (byte for byte the C++ one, cpp/scenarios/player_input.h, so the
-// native golden stream applies and laige-peer's rollback mode gives the
-// same local inputs), and a simulated network on a seeded PRNG: per-message latency
-// 0..maxLatency ticks (jitter, hence reordering), duplicates, and the
-// messages due in one tick delivered shuffled.
+// generator (the C++ one itself, cpp/scenarios/player_input.h, called
+// through the wasm module: so the native golden stream applies and
+// laige-peer's rollback mode gives the same local inputs), and a simulated
+// network on a seeded PRNG: per-message latency 0..maxLatency ticks
+// (jitter, hence reordering), duplicates, and the messages due in one tick
+// delivered shuffled.
+import { sim } from './sim.js';
 
-/** The "lowbias32" integer mix, as the C++ test helper computes it. */
+/** The "lowbias32" integer mix, as the C++ test helper computes it (rollback.test.ts builds its own test inputs with it). */
 export function mix32(v: number): number {
   let x = v >>> 0;
   x = (x ^ (x >>> 16)) >>> 0;
@@ -17,25 +19,9 @@ export function mix32(v: number): number {
   return x;
 }
 
-/** Player `player`'s input for `tick` in the `input` scenario (0..2 six-byte commands, held 4 ticks). */
+/** Player `player`'s input for `tick` in the `input` scenario (0..2 six-byte commands, held 4 ticks): sim.scenarioPlayerInput. */
 export function inputScenarioPlayerInput(player: number, tick: number): Uint8Array {
-  const segment = Math.floor(tick / 4) >>> 0;
-  const h = mix32((Math.imul(segment, 0x9e3779b9) ^ Math.imul(player + 1, 0x85ebca6b)) >>> 0);
-  const count = h % 3;
-  const out = new Uint8Array(6 * count);
-  for (let k = 0; k < count; k++) {
-    const c = mix32((h + k + 1) >>> 0);
-    const d = mix32(c);
-    const a = ((c >>> 8) & 0x3ff) - 512;
-    const b = (d & 0x3ff) - 512;
-    out[6 * k] = (c & 7) === 0 ? 2 : 1;
-    out[6 * k + 1] = player * 8 + ((c >>> 3) & 7);
-    out[6 * k + 2] = a & 0xff;
-    out[6 * k + 3] = (a >> 8) & 0xff;
-    out[6 * k + 4] = b & 0xff;
-    out[6 * k + 5] = (b >> 8) & 0xff;
-  }
-  return out;
+  return sim.scenarioPlayerInput('input', player, tick);
 }
 
 /** mulberry32: a small seeded PRNG for the network's choices. */
