@@ -179,6 +179,7 @@ export function fastTablesOf(world: FastTableOwner): void {
     f.epoch = world._structureEpoch;
   }
   const m = world._mem;
+  m.sync(); // (the views and the tables must be of one buffer)
   f.gen = t.gen;
   f.arch = t.arch;
   f.row = t.row;
