@@ -293,6 +293,30 @@ describe('objects that die with their call', () => {
     w.dispose();
   });
 
+  it('a Chunk whose call threw is closed too, the guard is released, and a read column it wrote inside a system is put back', () => {
+    const { w, A } = rig();
+    const e = w.create();
+    w.add(e, A, { x: 1, y: 2 });
+    const boom = new Error('boom');
+    let kept: { field: (c: typeof A, n: 'x') => unknown } | null = null;
+    expect(thrown(() => w.query({ a: A.read }).eachChunk((c) => { kept = c; throw boom; }))).toBe(boom);
+    expect(thrown(() => kept!.field(A, 'x'))).toMatchObject({ reason: 'used_after_call' });
+    w.remove(e, A); // the guard is released: a structural change of the matched archetype is legal again
+    w.add(e, A, { x: 1, y: 2 });
+    w.registerSystem({ name: 'Writer', budgetMs: 5, io: [[A, 'read']], run: (ctx) => {
+      ctx.eachChunk([A], ['read'], (c) => {
+        const f = c.field(A, 'x');
+        f.array[f.index] = 99; // a read column written, then the callback throws
+        throw boom;
+      });
+    } });
+    const h = w.stateHash(0);
+    expect(thrown(() => w.runSystems())).toMatchObject({ reason: 'system_io_violation' });
+    expect(w.get(e, A)).toEqual({ x: 1, y: 2 });
+    expect(w.stateHash(0)).toBe(h);
+    w.dispose();
+  });
+
   it('a ctx kept after its system returned throws used_after_call', () => {
     const { w, A } = rig();
     const e = w.create();
