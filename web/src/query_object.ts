@@ -7,7 +7,7 @@ import { Component, type Access } from './component.js';
 import type { Entity } from './entity.js';
 import { coreError, invalid, typeName } from './errors.js';
 import { type RowLoopPlan, RowLoops } from './row_loop.js';
-import { MATCH, type WalkTables, closeOpenChunk, walkQuery } from './row_walk.js';
+import { MATCH, type WalkTables, walkQuery } from './row_walk.js';
 import { type ReadRef, type Ref, type Schema, describe } from './schema.js';
 import type { Chunk } from './chunk.js';
 import { checkQueryIo, usedAfterCall } from './system_io.js';
@@ -157,7 +157,7 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
     for (const [, c, w] of optional) if (!w) this._readIds[c.id] = 2;
     for (const c of this.#tags) this._readIds[c.id] = 1;
     this.#loops = new RowLoops(this.#comps, this.#write, positional ? null : all.map((t) => t[0]), this.#optionalFrom);
-    this.#walk = Object.seal({ loops: this.#loops, cls: this.#class, masks: this.#mask, comps: this.#comps, readIds: this._readIds, resume: new Uint32Array(3), open: null });
+    this.#walk = Object.freeze({ loops: this.#loops, cls: this.#class, masks: this.#mask, comps: this.#comps, readIds: this._readIds, resume: new Uint32Array(3) });
   }
 
   /** @internal Every component of the query with the access it needs (terms, optional terms; tags and without read). */
@@ -225,11 +225,7 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
       if (count > 0) this.#classOf(cur[(count - 1) * stride]!); // ids ascend: classifies the whole table
       walkQuery(this.#walk, world, cur, count, stride, CURSOR_HEADER, null, fn as unknown as RowFn, 0);
     } finally {
-      try {
-        closeOpenChunk(this.#walk);
-      } finally {
-        this.#endWalk();
-      }
+      this.#endWalk();
     }
   }
 

@@ -39,16 +39,6 @@ export interface WalkTables {
   readonly readIds: Uint8Array;
   /** Where a walk loop goes on after a row's slow commit (cursor, row, handle index). */
   readonly resume: Uint32Array;
-  /** The Chunk whose call is running (eachChunk), for the caller's finally to close if that call throws. */
-  open: ChunkImpl | null;
-}
-
-/** @internal The caller's finally of an eachChunk walk: closes the Chunk whose call threw (its io check may throw in turn). */
-export function closeOpenChunk(t: WalkTables): void {
-  const open = t.open;
-  if (open === null) return;
-  t.open = null;
-  open._close();
 }
 
 /**
@@ -69,13 +59,11 @@ export function walkQuery(t: WalkTables, world: World, cur: Uint32Array, count: 
       const rows = cur[at + 1]!;
       if (rows === 0 || cls[cur[at]!] !== MATCH) continue;
       const chunk = new ChunkImpl(world, m, t.comps, t.readIds, cur, at, rows, world._sys);
-      // No try here: V8 would compile a callback it inlines into this
-      // function with the exception edges of the try (its loop slower); if
-      // fn throws, the caller's finally closes t.open (closeOpenChunk).
-      t.open = chunk;
-      chunkFn(chunk);
-      t.open = null;
-      chunk._close();
+      try {
+        chunkFn(chunk);
+      } finally {
+        chunk._close();
+      }
     }
     return;
   }
