@@ -363,6 +363,8 @@ declare module '*/laige_wasm.mjs' {
       receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) => object;
     /** Called with the reason when the runtime aborts. */
     onAbort?: (what: unknown) => void;
+    /** The wasm memory's size at start, in bytes (a multiple of 64 KiB; the module is built with IMPORTED_MEMORY). */
+    INITIAL_MEMORY?: number;
     onLaigeLog?: (record: RawLogRecord) => void;
   }
 

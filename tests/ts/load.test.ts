@@ -111,6 +111,42 @@ describe('loadLaige', () => {
   });
 });
 
+describe('initialMemoryBytes: the heap sized at load', () => {
+  it('the default is 16 MiB; a reserved heap takes what grows a default one without growing, and still grows past it', async () => {
+    const fill = (sim: Awaited<ReturnType<typeof loadLaige>>) => {
+      const w = sim.createWorld({ capacity: 65536 });
+      const P = w.registerComponent('P', { x: 'f32', y: 'f32' });
+      for (let i = 0; i < 65000; i++) w.add(w.create(), P, { x: i, y: -i });
+      return { w, P };
+    };
+    const small = await loadLaige();
+    expect(small.memoryBytes).toBe(16 << 20);
+    let worlds = 0;
+    while (small.memoryBytes === 16 << 20 && worlds < 64) { fill(small); worlds++; }
+    expect(small.memoryBytes).toBeGreaterThan(16 << 20); // grown after `worlds` worlds
+    const sim = await loadLaige({ initialMemoryBytes: 96 << 20 });
+    expect(sim.memoryBytes).toBe(96 << 20);
+    const first = fill(sim);
+    for (let k = 1; k < worlds; k++) fill(sim);
+    expect(sim.memoryBytes).toBe(96 << 20); // the same worlds, no growth
+    expect(first.w.stateHash(0)).toBe(fill(small).w.stateHash(0));
+    // Growth past a reserved heap works as for the default one, and keeps the values.
+    while (sim.memoryBytes === 96 << 20) fill(sim);
+    let n = 0;
+    first.w.each([first.P], ['read'], (_e, p) => { if (p.x === -p.y) n++; });
+    expect(n).toBe(65000);
+  });
+
+  it('a size that is no whole number of 64 KiB pages from 16 MiB to 2 GiB is refused before anything loads', async () => {
+    for (const [v, reason] of [['16', 'wrong_type'], [null, 'wrong_type'], [1.5, 'out_of_range'], [(16 << 20) + 1, 'out_of_range'],
+      [8 << 20, 'out_of_range'], [4 * 2 ** 30, 'out_of_range'], [NaN, 'out_of_range'], [-(16 << 20), 'out_of_range']] as const) {
+      const err = await loadError({ initialMemoryBytes: v as unknown as number, wasmUrl: 'http://127.0.0.1:1/never-fetched.wasm' });
+      expect(err.reason).toBe(reason);
+      expect(err.fields).toMatchObject({ where: 'loadLaige', field: 'initialMemoryBytes' });
+    }
+  });
+});
+
 describe('@laige/sim/embedded', () => {
   it('loads the inlined .wasm: the same core, the same API', async () => {
     const sim = await embedded.loadLaige();

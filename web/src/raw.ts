@@ -15,7 +15,7 @@ export type { LaigeRawModule } from '../wasm/laige_wasm.mjs';
  * import.meta.url) out of the way. A runtime abort while starting becomes a
  * LaigeError too.
  */
-export async function instantiate(wasm: WasmBytes): Promise<LaigeRawModule> {
+export async function instantiate(wasm: WasmBytes, initialMemory?: number): Promise<LaigeRawModule> {
   const compiled = await compileWasm(wasm);
   let fail: (e: unknown) => void = () => {};
   const failed = new Promise<never>((_, reject) => { fail = reject; });
@@ -30,6 +30,8 @@ export async function instantiate(wasm: WasmBytes): Promise<LaigeRawModule> {
     onAbort: (what: unknown) => fail(new LaigeError(ErrorCodes.unknown,
       `loadLaige: the wasm runtime stopped while starting (${String(what)})`, 'wasm_aborted', { source: wasm.source })),
   };
+  // The runtime creates the memory (the module imports it) at this size (LoadOptions.initialMemoryBytes).
+  if (initialMemory !== undefined) moduleOptions.INITIAL_MEMORY = initialMemory;
   return Promise.race([createLaigeModule(moduleOptions), failed]);
 }
 

@@ -3,7 +3,7 @@
 import { addFailureSource, coreError, invalid, typeName } from './errors.js';
 import { GameLoop, type GameLoopOptions } from './loop.js';
 import { type LaigeRawModule, Mem, instantiate } from './raw.js';
-import { type LoadOptions, type WasmBytes, wasmBytes } from './wasm_source.js';
+import { type LoadOptions, type WasmBytes, initialMemoryOf, wasmBytes } from './wasm_source.js';
 import {
   type RecordOptions, type ReplayDiff, type ReplayInfo, type ReplayRunOptions, ReplayRecorder,
   identityOf, logBytes, mathId, parseFailure,
@@ -515,5 +515,6 @@ export class Laige {
  */
 export async function loadLaigeFrom(options: LoadOptions, fallback: () => Promise<WasmBytes>): Promise<Laige> {
   if (typeof options !== 'object' || options === null) throw invalid(`loadLaige: options must be an object, got ${describe(options)}`, 'wrong_type', { where: 'loadLaige', field: 'options', got: typeName(options) });
-  return new Laige(await instantiate(await wasmBytes(options, fallback)));
+  const initialMemory = initialMemoryOf(options);
+  return new Laige(await instantiate(await wasmBytes(options, fallback), initialMemory));
 }

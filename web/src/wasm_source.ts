@@ -2,7 +2,7 @@
 // emscripten sees them, so that every failed load is a LaigeError that names
 // the URL or the problem and the option that fixes it (docs/bundlers.md),
 // never the runtime's abort text. Internal.
-import { ErrorCodes, LaigeError } from './errors.js';
+import { ErrorCodes, LaigeError, typeName } from './errors.js';
 import { describe } from './schema.js';
 
 /** Options of loadLaige(). */
@@ -19,6 +19,40 @@ export interface LoadOptions {
    * `laige_wasm.wasm` next to the package's loader (`wasm/`).
    */
   wasmUrl?: string | URL;
+  /**
+   * The wasm heap's size at load, in bytes: a multiple of 64 KiB from
+   * 16 MiB (the default) to 2 GiB. The heap grows by itself when it is
+   * full; size it for your largest scene so that it never has to. The first
+   * growth detaches the heap's old ArrayBuffer, and from then on V8 (Chrome,
+   * Edge, Node) checks every typed-array access of the whole page or
+   * process for a detached buffer: a plain typed-array loop ran about 30%
+   * slower after it here (docs/typescript.md#costs). `sim.memoryBytes`
+   * says how big the heap is now.
+   */
+  initialMemoryBytes?: number;
+}
+
+/** @internal The heap's size at load: at least the module's built-in 16 MiB, at most the 2 GiB it may grow to. */
+export const MIN_INITIAL_MEMORY = 16 * 1024 * 1024;
+export const MAX_INITIAL_MEMORY = 2 * 1024 * 1024 * 1024;
+const WASM_PAGE = 65536;
+
+/** @internal Checks LoadOptions.initialMemoryBytes (before anything is read or fetched); undefined means the default. */
+export function initialMemoryOf(options: LoadOptions): number | undefined {
+  const v: unknown = options.initialMemoryBytes;
+  if (v === undefined) return undefined;
+  const where = 'loadLaige';
+  const field = 'initialMemoryBytes';
+  if (typeof v !== 'number' || !Number.isInteger(v)) {
+    throw new LaigeError(ErrorCodes.invalid_argument, `${where}: initialMemoryBytes must be an integer number of bytes, got ${describe(v)}`,
+      typeof v === 'number' ? 'out_of_range' : 'wrong_type', { where, field, got: typeof v === 'number' ? v : typeName(v) });
+  }
+  if (v < MIN_INITIAL_MEMORY || v > MAX_INITIAL_MEMORY || v % WASM_PAGE !== 0) {
+    throw new LaigeError(ErrorCodes.invalid_argument,
+      `${where}: initialMemoryBytes must be a multiple of 64 KiB (65536) from 16 MiB (${MIN_INITIAL_MEMORY}) to 2 GiB (${MAX_INITIAL_MEMORY}), got ${v}`,
+      'out_of_range', { where, field, got: v, min: MIN_INITIAL_MEMORY, max: MAX_INITIAL_MEMORY });
+  }
+  return v;
 }
 
 /** The fix a failed load suggests: the three ways to hand over the .wasm. */
