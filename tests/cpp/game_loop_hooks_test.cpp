@@ -176,10 +176,7 @@ TEST(GameLoop, AFailingObserverEndsTheFrameAfterItsTick) {
 TEST(GameLoop, HooksAllocateNothing) {
   HookRig r;
   GameLoop loop = r.loop(true, true, 5);
-  struct Armed {
-    Armed() { setAllocationCounter(&test::allocationCount); }
-    ~Armed() { setAllocationCounter(nullptr); }
-  } armed;
+  const test::ArmedAllocationCounter armed;
   ASSERT_TRUE(loop.frame().ok());
   test::AllocationWindow window;
   for (int i = 0; i < 300; ++i) {

@@ -174,10 +174,7 @@ TEST(GameLoop, Kat300FramesOf2TicksAre600TicksNoDropsNoAllocations) {
   Rig r;
   GameLoop loop = r.loop();
   // The no-allocation guard is armed (debug builds); disarmed however the test ends.
-  struct Armed {
-    Armed() { setAllocationCounter(&test::allocationCount); }
-    ~Armed() { setAllocationCounter(nullptr); }
-  } armed;
+  const test::ArmedAllocationCounter armed;
   ASSERT_TRUE(loop.frame().ok());
   test::AllocationWindow window;
   for (int i = 0; i < 300; ++i) {

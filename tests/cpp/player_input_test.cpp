@@ -9,8 +9,9 @@
 #include <gtest/gtest.h>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
+
+#include "support/golden_file.h"
 
 #ifndef LAIGE_SOURCE_DIR
 #error "LAIGE_SOURCE_DIR must name the source tree (CMakeLists.txt sets it for laige_tests)"
@@ -70,20 +71,7 @@ std::string sweep() {
 TEST(PlayerInput, InputScenarioSweepIsTheGoldenFile) {
   const std::string path = std::string(LAIGE_SOURCE_DIR) + "/tests/golden/rollback/input_player_inputs.txt";
   const std::string text = sweep();
-  if (std::getenv("LAIGE_WRITE_PLAYER_INPUT_GOLDEN") != nullptr) {
-    std::FILE* f = std::fopen(path.c_str(), "wb");
-    ASSERT_NE(f, nullptr);
-    std::fwrite(text.data(), 1, text.size(), f);
-    std::fclose(f);
-  }
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  ASSERT_NE(f, nullptr) << path << " (write it with LAIGE_WRITE_PLAYER_INPUT_GOLDEN=1)";
-  std::string golden;
-  char chunk[4096];
-  std::size_t got = 0;
-  while ((got = std::fread(chunk, 1, sizeof chunk, f)) > 0) golden.append(chunk, got);
-  std::fclose(f);
-  EXPECT_EQ(golden, text);
+  laige::test::expectGoldenFile(path, text, "LAIGE_WRITE_PLAYER_INPUT_GOLDEN");
 }
 
 // The generator through the registry is the same function the sweep calls.

@@ -19,6 +19,7 @@
 #include "laige/system.h"
 #include "laige/world.h"
 #include "scenario.h"
+#include "support/golden_file.h"
 #include "support/rollback_net.h"
 
 #ifndef LAIGE_SOURCE_DIR
@@ -256,20 +257,7 @@ TEST(RollbackNetwork, ReferenceStreamIsTheGoldenFile) {
     const std::uint32_t n = formatHashLine(t, ref[t], line);
     text.append(line, n);
   }
-  if (std::getenv("LAIGE_WRITE_ROLLBACK_GOLDEN") != nullptr) {
-    std::FILE* f = std::fopen(path.c_str(), "wb");
-    ASSERT_NE(f, nullptr);
-    std::fwrite(text.data(), 1, text.size(), f);
-    std::fclose(f);
-  }
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  ASSERT_NE(f, nullptr) << path << " (write it with LAIGE_WRITE_ROLLBACK_GOLDEN=1)";
-  std::string golden;
-  char chunk[4096];
-  std::size_t got = 0;
-  while ((got = std::fread(chunk, 1, sizeof chunk, f)) > 0) golden.append(chunk, got);
-  std::fclose(f);
-  EXPECT_EQ(golden, text);
+  test::expectGoldenFile(path, text, "LAIGE_WRITE_ROLLBACK_GOLDEN");
 }
 
 // One player: nothing to predict, every tick confirmed at once, and the run

@@ -1,12 +1,14 @@
 // game_loop_rig.h - what the game-loop tests share: a settable clock, one
-// tick at 60 Hz, and a world driving a single system.
+// tick at 60 Hz, a world driving a single system, and the allocation guard.
 #pragma once
 
 #include <cstdint>
 
+#include "laige/alloc_watch.h"
 #include "laige/fpx16_16.h"
 #include "laige/system.h"
 #include "laige/world.h"
+#include "support/counting_allocator.h"
 
 namespace laige::test {
 
@@ -28,5 +30,14 @@ inline bool scheduleOneSystem(World& world, SystemSchedule& schedule, const char
   d.userData = userData;
   return world.registerSystem(d).ok() && world.scheduleSystems(schedule).ok();
 }
+
+// Arms the no-allocation guard of a tick (debug builds) for a scope,
+// disarmed however the test ends.
+struct ArmedAllocationCounter {
+  ArmedAllocationCounter() { setAllocationCounter(&allocationCount); }
+  ~ArmedAllocationCounter() { setAllocationCounter(nullptr); }
+  ArmedAllocationCounter(const ArmedAllocationCounter&) = delete;
+  ArmedAllocationCounter& operator=(const ArmedAllocationCounter&) = delete;
+};
 
 }  // namespace laige::test
