@@ -512,7 +512,9 @@ function closeNetplay() {
 async function start() {
   if (window.__laigeUnsupported) return;
   try {
-    sim = await loadLaige();
+    // A heap sized for every scenario and the netplay view at once, so that it
+    // never grows while the page runs (docs/typescript.md#loading).
+    sim = await loadLaige({ initialMemoryBytes: 64 * 1024 * 1024 });
   } catch (e) {
     fatal(`Could not load the WebAssembly module (@laige/sim): ${e && e.message ? e.message : e}`);
     return;
