@@ -34,6 +34,7 @@ import { CHECK_OF, HEAP_OF, type ScalarKind } from './schema.js';
 import { rowErrors } from './row_errors.js';
 import { makeInterpretedRowLoop } from './row_loop_interpreted.js';
 import { MATCH } from './row_walk.js';
+import { type RefBindings, callFree } from './call_free.js';
 
 /**
  * @internal A generated row loop: fn over rows [start, rows) of one
@@ -126,8 +127,8 @@ export const LOOPS_PER_QUERY = 64;
  * and `hb` is not read.
  */
 export function makeRowLoop(comps: readonly Component[], write: readonly boolean[], reuse = false, entity = true,
-  shape: RefShape = positional(comps.length)): RowLoop {
-  return generate(comps, write, reuse, entity, shape, false) as RowLoop;
+  shape: RefShape = positional(comps.length), epochTest = true): RowLoop {
+  return generate(comps, write, reuse, entity, shape, false, epochTest) as RowLoop;
 }
 
 /**
@@ -136,12 +137,15 @@ export function makeRowLoop(comps: readonly Component[], write: readonly boolean
  * optional terms, whose archetypes all take the same loop).
  */
 export function makeWalkLoop(comps: readonly Component[], write: readonly boolean[], reuse: boolean, entity: boolean,
-  shape: RefShape): WalkLoop {
-  return generate(comps, write, reuse, entity, shape, true) as WalkLoop;
+  shape: RefShape, epochTest = true): WalkLoop {
+  return generate(comps, write, reuse, entity, shape, true, epochTest) as WalkLoop;
 }
 
+// epochTest false: the callback provably calls nothing (call_free.ts), so
+// nothing can bump Mem.epoch or grow memory while it runs: no test of the
+// epoch word per row.
 function generate(comps: readonly Component[], write: readonly boolean[], reuse: boolean, entity: boolean,
-  shape: RefShape, walk: boolean): RowLoop | WalkLoop {
+  shape: RefShape, walk: boolean, epochTest: boolean): RowLoop | WalkLoop {
   const shared: string[] = []; // ref objects made once per loop (reuse)
   const heaps = new Set<string>(entity ? ['u32'] : []);
   const pre: string[] = [];      // before the loop over one archetype's rows
@@ -150,7 +154,7 @@ function generate(comps: readonly Component[], write: readonly boolean[], reuse:
   const load: string[] = [];     // snapshot of the row
   const refs: string[] = [];
   const after: string[] = [];    // the ref values after fn
-  const odd: string[] = ['EV[EWI] !== E0']; // the combined test: anything but the common case
+  const odd: string[] = epochTest ? ['EV[EWI] !== E0'] : []; // the combined test: anything but the common case
   const fastStores: string[] = [];
   const slow: string[] = [];     // commitSlow: checks (throwing), then stores of changed fields
   const slowStores: string[] = [];
@@ -274,7 +278,7 @@ function generate(comps: readonly Component[], write: readonly boolean[], reuse:
   // The view the epoch test reads (Mem.epoch): one of the loop's own 32- or
   // 64-bit views, so that the test adds no view of its own (else U32).
   const ev = [...heaps].find((h) => h in EPOCH_WORD) ?? 'u32';
-  heaps.add(ev);
+  if (epochTest) heaps.add(ev);
   const hs = [...heaps];
   const heapDecl = `${hs.map((h) => `${h.toUpperCase()} = m.${h}`).join(', ')};`;
   const vs = shape.names === null ? comps.map((_, i) => `v${i}`).join(', ')
@@ -287,7 +291,7 @@ function generate(comps: readonly Component[], write: readonly boolean[], reuse:
     ...refs,
     `f(${entity ? 'U32[hb + r]' : '0'}, ${vs});`,
     ...after,
-    `if (${odd.join(' || ')}) {`,
+    `if (${odd.length > 0 ? odd.join(' || ') : 'false'}) {`,
     `stop = r;${kept.map((v) => ` s_${v} = ${v};`).join('')}`,
     `break${walk ? ' walk' : ''};`,
     '}',
@@ -303,7 +307,7 @@ function generate(comps: readonly Component[], write: readonly boolean[], reuse:
     // Mem.epoch as the loop's view reads it: constant while the loop runs,
     // a change leaves it; a view detached by a growth nobody re-derived yet
     // (any allocating call) reads undefined, and leaves it too.
-    `const EV = ${ev.toUpperCase()}, EWI = ${EPOCH_WORD[ev]!}, E0 = EV[EWI];`,
+    ...(epochTest ? [`const EV = ${ev.toUpperCase()}, EWI = ${EPOCH_WORD[ev]!}, E0 = EV[EWI];`] : []),
   ];
   const loop = !walk ? [
     ...head,
@@ -380,6 +384,8 @@ export interface RowLoopPlan {
   readonly entity: boolean;
   /** One shared loop with reused refs (a long callback), or the interpreted one. */
   readonly kind: 'inline' | 'reuse' | 'interpreted';
+  /** The callback provably calls nothing (call_free.ts): its loops leave out the per-row epoch test. */
+  readonly callFree?: boolean;
   /** By mask (bit j: optional term j is present in the archetype), generated on first use. */
   readonly loops: (RowLoop | undefined)[];
   /** The walk over all archetypes (RowLoops.walk; undefined: not asked yet; null: none, run `loops`). */
@@ -406,6 +412,19 @@ export class RowLoops {
   readonly #bySource = new Map<string, RowLoopPlan>();
   readonly #long: (RowLoopPlan | null)[] = [null, null];
   #interpreted: RowLoopPlan | null = null;
+  #refBindings: RefBindings | null = null;
+
+  // What call_free.ts needs to know of the refs: each ref's field names, by position or by term name.
+  #bindings(): RefBindings {
+    if (this.#refBindings !== null) return this.#refBindings;
+    const fields = this.#comps.map((c) => c._layout.map((f) => f.name));
+    const arrays = new Map<string | number, ReadonlySet<string>>();
+    this.#comps.forEach((c, i) => arrays.set(this.#names?.[i] ?? i, new Set(c._layout.filter((f) => f.isArray).map((f) => f.name))));
+    const names = this.#names;
+    this.#refBindings = names === null ? { positional: fields, named: null, arrays }
+      : { positional: null, named: new Map(names.map((n, i) => [n, fields[i]!])), arrays };
+    return this.#refBindings;
+  }
 
   constructor(comps: readonly Component[], write: readonly boolean[], names: readonly string[] | null, optionalFrom = comps.length) {
     this.#comps = comps;
@@ -429,7 +448,7 @@ export class RowLoops {
       let plan = this.#bySource.get(src);
       if (plan === undefined) {
         if (this.#bySource.size >= LOOPS_PER_QUERY) this.#bySource.delete(this.#bySource.keys().next().value!);
-        plan = { entity: takesEntity(src), kind: 'inline', loops: [] };
+        plan = { entity: takesEntity(src), kind: 'inline', loops: [], callFree: callFree(src, this.#bindings()) };
         this.#bySource.set(src, plan);
       }
       return plan;
@@ -448,7 +467,7 @@ export class RowLoops {
     if (plan.kind !== 'interpreted' && this.#optionalFrom === this.#comps.length) {
       try {
         run = makeWalkLoop(this.#comps, this.#write, plan.kind === 'reuse', plan.entity,
-          { names: this.#names, cols: this.#comps.map((_, i) => i), absent: [] });
+          { names: this.#names, cols: this.#comps.map((_, i) => i), absent: [] }, plan.callFree !== true);
       } catch (e) {
         if (!(e instanceof EvalError)) throw e; // as in loop()
         codegenAvailable = false;
@@ -482,7 +501,7 @@ export class RowLoops {
     let run: RowLoop | undefined;
     if (plan.kind !== 'interpreted') {
       try {
-        run = makeRowLoop(comps, write, plan.kind === 'reuse', plan.entity, shape);
+        run = makeRowLoop(comps, write, plan.kind === 'reuse', plan.entity, shape, plan.callFree !== true);
       } catch (e) {
         // A Content-Security-Policy without 'unsafe-eval' refuses `new Function`
         // with an EvalError; anything else is a bug here and must be seen.
