@@ -27,7 +27,9 @@
 //   scalars), a Read ref a frozen copy;
 // - wasm memory growth inside fn (an allocating call) re-derives the heaps
 //   before the stores (the loop notices a detached heap even when nothing
-//   re-derived the views).
+//   re-derived the views); a callback that provably calls nothing
+//   (call_free.ts) cannot grow memory or write the row another way, and
+//   its loops leave that per-row test out.
 import type { Component } from './component.js';
 import type { Mem } from './raw.js';
 import { CHECK_OF, HEAP_OF, type ScalarKind } from './schema.js';
