@@ -21,9 +21,8 @@
 // regular expression, `eval`, `with`. Anything the rule does not recognise
 // counts as calling: the loop keeps its test (slower, never wrong).
 // Not seen: a program that has replaced a built-in conversion
-// (Object.prototype.valueOf and the like) with code that calls back into
-// the world, and a number compared with an object literal the rule
-// rejects anyway.
+// (Object.prototype.valueOf and the like) or defined accessors on
+// Object.prototype with code that calls back into the world.
 
 /** What a callback's ref parameters are: each bound name's field names, and which fields are arrays. */
 export interface RefBindings {
