@@ -121,6 +121,7 @@ function bitecsMoveWorld(n) {
   return { world, Position, Velocity };
 }
 const PASSES = quick ? 20 : 100;
+const movers0 = (L) => L.w.query({ pos: L.P.write, vel: L.V.read });
 
 for (const n of [10_000, 65_000]) {
   const L = laigeMoveWorld(n);
@@ -184,6 +185,16 @@ for (const n of [10_000, 65_000]) {
     }
     return n * PASSES;
   };
+  // The same loop again, over the module's heap at the columns' own
+  // addresses, from a plain function (no ECS, no call per chunk): what the
+  // memory the columns sit in costs next to two fresh arrays.
+  let heapArr = null, heapPos = 0, heapVel = 0;
+  movers0(L).eachChunk((c) => { const px = c.field(L.P, 'x'), vx = c.field(L.V, 'x'); heapArr = px.array; heapPos = px.index; heapVel = vx.index; });
+  const heapLoop = (a, b, i, j, end) => { for (; i < end; i += 2, j += 2) { a[i] += b[j]; a[i + 1] += b[j + 1]; } };
+  const heapFloor = () => {
+    for (let k = 0; k < PASSES; k++) heapLoop(heapArr, heapArr, heapPos, heapVel, heapPos + 2 * n);
+    return n * PASSES;
+  };
   const none = () => null;
   const movers = L.w.query({ pos: L.P.write, vel: L.V.read });
   const moveFn = (_e, { pos, vel }) => { pos.x += vel.x; pos.y += vel.y; };
@@ -208,11 +219,12 @@ for (const n of [10_000, 65_000]) {
   };
   const g = measureGroup({
     bitecs: { fn: moveB }, query: { fn: queryL }, queryChunk: { fn: queryChunkL }, each: { fn: eachL },
-    eachLong: { fn: eachLongL }, chunk: { fn: chunkL }, floor: { fn: floorJs },
+    eachLong: { fn: eachLongL }, chunk: { fn: chunkL }, floor: { fn: floorJs }, heapFloor: { fn: heapFloor },
   });
   reportGroup(`pos += vel, N=${n}: query.each`, g, 'query', 'bitecs', '<= 0.7');
   reportGroup(`pos += vel, N=${n}: query.eachChunk`, g, 'queryChunk', 'bitecs', '');
   reportGroup(`pos += vel, N=${n}: query.eachChunk / the floor below`, g, 'queryChunk', 'floor', '<= 1.1 (vs floor)');
+  reportGroup(`pos += vel, N=${n}: eachChunk / that loop on its columns`, g, 'queryChunk', 'heapFloor', '');
   reportGroup(`pos += vel, N=${n}: World.each (per-entity callback)`, g, 'each', 'bitecs', '');
   reportGroup(`pos += vel, N=${n}: each, long callback (not inlined)`, g, 'eachLong', 'bitecs', '');
   reportGroup(`pos += vel, N=${n}: World.eachChunk (column views)`, g, 'chunk', 'bitecs', '');
