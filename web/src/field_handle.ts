@@ -167,7 +167,8 @@ class FieldHandleImpl implements ScalarFieldHandle {
     const m = (this.#c._owner as World)._mem;
     m.sync();
     this.#heap(m)[at >> this.#shift] = v as number;
-    m.epoch++; // a live each's snapshot of this row may be stale now (row_loop.ts)
+    // As in World.add: only a live each of this world can hold a snapshot of this row.
+    if ((this.#c._owner as World)._iterating !== 0) m.epoch++;
   }
 }
 

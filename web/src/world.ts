@@ -313,7 +313,9 @@ export class World implements Disposable {
     comp._encode(m, value, m.scratch, 'World.add');
     const code = this._raw.worldAdd(w, e, comp.id, m.scratch, comp.size);
     m.sync();
-    m.epoch++; // a live each's snapshot of this row may be stale now (row_loop.ts)
+    // A live each of this world may hold a snapshot of this row (row_loop.ts);
+    // no walk of this world is live otherwise, and none elsewhere can see its rows.
+    if (this._iterating !== 0) m.epoch++;
     if (code !== 0) this.#rejected('World.add', e, comp, code);
   }
 
