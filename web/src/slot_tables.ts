@@ -33,11 +33,11 @@ const ABSENT = 1;
  * One component's column places, by archetype id: the u32 index of the
  * place holding the column's base pointer, ABSENT, or 0 (not asked yet).
  * Keyed by archetype id, so it belongs to one structure epoch of its world
- * (a restore that replaced archetypes raises it; docs/snapshots.md#guarantees).
+ * (a restore that replaced archetypes raises it; docs/snapshots.md#guarantees):
+ * fastTablesOf clears every component's places when the epoch moved.
  */
 export class ColumnPlaces {
   readonly places = new Uint32Array(ARCHETYPE_IDS);
-  epoch = 0;
 }
 
 /** The module side of a world the lookups need (World implements it). */
@@ -73,36 +73,6 @@ export function slotTablesOf(world: SlotTableOwner): SlotTables | null {
     gen: new Uint16Array(buf, u32[o]!, cap), arch: new Uint16Array(buf, u32[o + 1]!, cap), row: new Uint32Array(buf, u32[o + 2]!, cap),
   });
   return world._slots;
-}
-
-/**
- * The byte address of component `id`'s value (`size` bytes; its column
- * places cached in `cols`) for entity
- * `e` of `world`, or 0 when the fast lookup does not apply; the caller then
- * takes its checked path (which raises the right error). `e` must already
- * be a u32 (callers test `e >>> 0 === e`). No allocation; one wasm call the
- * first time an archetype is met per component.
- */
-export function componentAddress(world: SlotTableOwner, cols: ColumnPlaces, id: number, size: number, e: number): number {
-  const t = world._slots;
-  if (t === null || t === undefined) return 0;
-  const slot = e >>> 16;
-  // A slot past the capacity, and any slot once memory grew (detached views
-  // read as length 0), read undefined and miss here.
-  if (t.gen[slot] !== (e & 0xffff)) return 0;
-  const a = t.arch[slot]!;
-  if (a === 0 || a >= ARCHETYPE_IDS) return 0;
-  if (cols.epoch !== world._structureEpoch) {
-    cols.places.fill(0);
-    cols.epoch = world._structureEpoch;
-  }
-  let place = cols.places[a]!;
-  if (place === 0) place = columnPlace(world, cols, id, a);
-  if (place === ABSENT) return 0;
-  const u32 = world._mem.u32;
-  const base = u32[place];
-  // (undefined only if memory grew since the tables were read: a miss)
-  return base === undefined ? 0 : base + t.row[slot]! * size;
 }
 
 // Asks the core once per (archetype, component).
@@ -171,11 +141,7 @@ export function fastTablesOf(world: FastTableOwner): void {
     return;
   }
   if (f.epoch !== world._structureEpoch) {
-    for (const c of world._components) {
-      if (c === undefined) continue;
-      c._columns.places.fill(0);
-      c._columns.epoch = world._structureEpoch;
-    }
+    for (const c of world._components) if (c !== undefined) c._columns.places.fill(0);
     f.epoch = world._structureEpoch;
   }
   const m = world._mem;
@@ -201,4 +167,25 @@ export function fastAddress(t: FastTables, places: Uint32Array, size: number, e:
   // (0: not asked yet, ABSENT; undefined past the ids a cache covers)
   if (!(place > ABSENT)) return 0;
   return t.u32[place]! + t.row[slot]! * size;
+}
+
+/**
+ * A read the fast tables missed (fastAddress), outside a system: refills
+ * them (after memory growth, a system's run, a restore) and looks `e` up
+ * again, asking the core for the column place the first time an archetype
+ * is met for this component (one wasm call). 0 when the read must take the
+ * checked path (inside a system, a stale handle, an entity without the
+ * component, a disposed world): the caller then raises the right error.
+ * `e` must already be a u32. No allocation.
+ */
+export function refilledAddress(world: FastTableOwner, cols: ColumnPlaces, id: number, size: number, e: number): number {
+  fastTablesOf(world);
+  const t = world._fast;
+  const slot = e >>> 16;
+  // A slot past the capacity, and every slot of emptied tables, read undefined and miss here.
+  if (t.gen[slot] !== (e & 0xffff)) return 0;
+  const a = t.arch[slot]!;
+  if (a === 0 || a >= ARCHETYPE_IDS) return 0;
+  if (cols.places[a] === 0) columnPlace(world, cols, id, a);
+  return fastAddress(t, cols.places, size, e);
 }

@@ -16,7 +16,7 @@ import {
 import { runEach, runEachChunk } from './query.js';
 import type { Chunk, FieldColumn } from './chunk.js';
 import type { EachLoopMode } from './row_loop.js';
-import { FastTables, type SlotTables, componentAddress, disableFastTables, fastAddress, fastTablesOf, slotTablesOf } from './slot_tables.js';
+import { FastTables, type SlotTables, disableFastTables, fastAddress, refilledAddress, slotTablesOf } from './slot_tables.js';
 import { restoreWorld, snapshotWorld, snapshotWorldInto } from './snapshot.js';
 import { type AnyQuery, Query, type QueryOptions, type QueryTerms } from './query_object.js';
 import { type RunningSystem, checkAccess, checkClear } from './system_io.js';
@@ -347,8 +347,7 @@ export class World implements Disposable {
       const p = fastAddress(this._fast, c._columns.places, c.size, e);
       if (p !== 0) return c._decode(this._mem, p) as Value<S>;
       if (this._sys === null) {
-        fastTablesOf(this); // (after memory growth, a system's run, a restore)
-        const q = componentAddress(this, c._columns, c.id, c.size, e); // (asks the core for a new archetype's place)
+        const q = refilledAddress(this, c._columns, c.id, c.size, e);
         if (q !== 0) return c._decode(this._mem, q) as Value<S>;
       }
     }
