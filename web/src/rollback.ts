@@ -13,7 +13,7 @@ import { activeCallback, refuseDisposeInside, refuseTickInside } from './reentra
 import { describe } from './schema.js';
 import type { ScenarioRun } from './sim.js';
 import type { World } from './world.js';
-import { disableFastTables } from './slot_tables.js';
+import { noteRestored } from './snapshot.js';
 
 /** Builds a tick's single payload (ctx.input) from the players' inputs (player order). */
 export type RollbackCombine = (tick: number, inputs: readonly Uint8Array[]) => Uint8Array;
@@ -398,10 +398,7 @@ export class RollbackSession implements Disposable {
 
   /** @internal Module.laigeRollbackRestored: column views and archetype classifications are stale. */
   _restored(): void {
-    const world = this.world;
-    world._mem.epoch++;
-    world._structureEpoch = world._raw.worldStructureEpoch(world._ptr);
-    disableFastTables(world._fast); // (as after World.restore)
+    noteRestored(this.world);
   }
 
   /** True after dispose() (or after its world was disposed). */

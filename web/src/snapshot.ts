@@ -81,9 +81,19 @@ export function restoreWorld(world: World, bytes: Uint8Array): void {
     m.sync();
     check(code, where);
   });
-  // Component values changed under any column view a caller kept; archetype
-  // ids may name other sets when the restore cut the list back.
-  m.epoch++;
-  world._structureEpoch = world._raw.worldStructureEpoch(w);
-  disableFastTables(world._fast); // (the column places are checked against the new epoch on the next read)
+  noteRestored(world);
+}
+
+/**
+ * @internal After the core restored `world` (World.restore, a rollback):
+ * component values changed under any column view a caller kept, and
+ * archetype ids may name other sets when the restore cut the list back, so
+ * the each loops' snapshots, the queries' classifications and the fast
+ * read tables are stale (their column places are checked against the new
+ * epoch on the next read).
+ */
+export function noteRestored(world: World): void {
+  world._mem.epoch++;
+  world._structureEpoch = world._raw.worldStructureEpoch(world._ptr);
+  disableFastTables(world._fast);
 }
