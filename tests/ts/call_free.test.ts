@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { LaigeError, type World } from '../../dist/index.js';
 import { sim, thrown } from './support/sim.js';
+import { KINDS, kindsWorld } from './support/kinds_world.js';
 
 // Internal (stripped from the published declarations).
 const callFreeModule = '../../dist/call_free.js';
@@ -84,22 +85,8 @@ describe('callFree: whether a callback can run anything but its own arithmetic o
   });
 });
 
-// In C struct order without implicit padding (40 bytes, 8-aligned).
-const KINDS = { h: 'f64', e: 'i32', f: 'u32', g: 'f32', q: 'fx', c: 'i16', d: 'u16', arr: ['i16', 3], a: 'i8', b: 'u8', pad: ['u8', 4] } as const;
-
 function build(interpreted: boolean) {
-  const w = sim.createWorld({ capacity: 512, seed: 4n });
-  if (interpreted) (w as unknown as { _eachLoops: string })._eachLoops = 'interpreted';
-  const K = w.registerComponent('Kinds', KINDS);
-  const P = w.registerComponent('Position', { x: 'f32', y: 'f32' });
-  const T = w.registerComponent('Tag', {});
-  for (let i = 0; i < 300; i++) {
-    const e = w.create();
-    w.add(e, K, { a: (i % 200) - 100, b: i % 256, c: i * 7 - 1000, d: i * 11, e: -i * 1000, f: i * 100_000, g: i / 3, h: i / 7, q: i << 16, arr: [i, -i, 2 * i], pad: [0, 0, 0, 0] });
-    if (i % 3 !== 0) w.add(e, P, { x: i * 0.5, y: -i });
-    if (i % 5 === 0) w.add(e, T, {});
-  }
-  return { w, K, P, T };
+  return kindsWorld(interpreted ? 'interpreted' : 'auto');
 }
 
 // Call-free callbacks (asserted below): every kind, a fixed array, read and write refs, the entity.

@@ -6,35 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import { LaigeError, type World } from '../../dist/index.js';
 import { sim, thrown } from './support/sim.js';
+import { LOOP_PATHS, type LoopPath, kindsWorld, useLoopPath } from './support/kinds_world.js';
 
 // Internal (stripped from the published declarations).
 const rowLoopModule = '../../dist/row_loop.js';
 const { takesEntity } = (await import(rowLoopModule)) as { takesEntity: (src: string) => boolean };
 
-type Path = 'auto' | 'shared' | 'interpreted';
-const PATHS: readonly Path[] = ['auto', 'shared', 'interpreted'];
-
-function usePath(w: World, path: Path): void {
-  (w as unknown as { _eachLoops: Path })._eachLoops = path;
-}
-
-// In C struct order without implicit padding (40 bytes, 8-aligned).
-const KINDS = { h: 'f64', e: 'i32', f: 'u32', g: 'f32', q: 'fx', c: 'i16', d: 'u16', arr: ['i16', 3], a: 'i8', b: 'u8', pad: ['u8', 4] } as const;
-
-function build(path: Path, n = 300) {
-  const w = sim.createWorld({ capacity: 512, seed: 4n });
-  usePath(w, path);
-  const K = w.registerComponent('Kinds', KINDS);
-  const P = w.registerComponent('Position', { x: 'f32', y: 'f32' });
-  const T = w.registerComponent('Tag', {});
-  for (let i = 0; i < n; i++) {
-    const e = w.create();
-    w.add(e, K, { a: (i % 200) - 100, b: i % 256, c: i * 7 - 1000, d: i * 11, e: -i * 1000, f: i * 100_000, g: i / 3, h: i / 7, q: i << 16, arr: [i, -i, 2 * i], pad: [0, 0, 0, 0] });
-    if (i % 3 !== 0) w.add(e, P, { x: i * 0.5, y: -i });
-    if (i % 5 === 0) w.add(e, T, {});
-  }
-  return { w, K, P, T };
-}
 
 function invalidArg(fn: () => unknown): LaigeError {
   const e = thrown(fn);
@@ -73,8 +50,8 @@ describe('takesEntity: whether a callback may read its entity, from its source',
 
 describe('each: the generated, shared and interpreted loops agree', () => {
   it('every kind, fixed arrays, several archetypes, read and write refs: equal state hashes after 10 passes', () => {
-    const hashes = PATHS.map((path) => {
-      const { w, K, P } = build(path);
+    const hashes = LOOP_PATHS.map((path) => {
+      const { w, K, P } = kindsWorld(path);
       for (let pass = 0; pass < 10; pass++) {
         w.each([K, P], ['write', 'read'], (e, k, p) => {
           k.a = (k.a + 3) % 100;
@@ -99,8 +76,8 @@ describe('each: the generated, shared and interpreted loops agree', () => {
 
   it('long callbacks (over the inline limit) take the interpreted loop and still match', () => {
     const long = new Function('return (_e, p) => { ' + '/* long */ '.repeat(120) + 'p.x = p.x * 2 + 1; }')() as (e: number, p: { x: number }) => void;
-    const hashes = PATHS.map((path) => {
-      const { w, P } = build(path);
+    const hashes = LOOP_PATHS.map((path) => {
+      const { w, P } = kindsWorld(path);
       w.each([P], ['write'], long);
       const h = w.stateHash(1);
       w.dispose();
@@ -109,10 +86,10 @@ describe('each: the generated, shared and interpreted loops agree', () => {
     expect(new Set(hashes).size).toBe(1);
   });
 
-  for (const path of PATHS) {
+  for (const path of LOOP_PATHS) {
     describe(path, () => {
       it('a failing check stores nothing of that row: NaN, wrong type, out of range, bad array', () => {
-        const { w, K, P } = build(path, 4);
+        const { w, K, P } = kindsWorld(path, 4);
         const h0 = w.stateHash(0);
         const cases: Array<(k: Record<string, unknown>) => void> = [
           (k) => { k.g = 1; k.h = NaN; },
@@ -146,7 +123,7 @@ describe('each: the generated, shared and interpreted loops agree', () => {
       });
 
       it('assigning a read ref throws and stores nothing of that row', () => {
-        const { w, K, P } = build(path, 4);
+        const { w, K, P } = kindsWorld(path, 4);
         const h0 = w.stateHash(0);
         const err = invalidArg(() => w.each([K, P], ['write', 'read'], (_e, k, p) => {
           k.a = 9;
@@ -179,7 +156,7 @@ describe('each: the generated, shared and interpreted loops agree', () => {
       });
 
       it('a World.add on the current row stands when the ref leaves the field alone; memory growth is survived', () => {
-        const { w, P } = build(path, 6);
+        const { w, P } = kindsWorld(path, 6);
         const keep: World[] = [];
         const bytes0 = sim.memoryBytes;
         let i = 0;
@@ -202,7 +179,7 @@ describe('each: the generated, shared and interpreted loops agree', () => {
 
       it('field names that shadow the loops\' own names or object members work', () => {
         const w = sim.createWorld({ capacity: 8 });
-        usePath(w, path);
+        useLoopPath(w, path);
         const T = w.registerComponent('Tricky', {
           s: 'f32', a: 'i32', nb: 'u32', o: 'i32', any: 'fx', toJSON: 'i32', constructor: 'f32', R0: 'i32', v0: 'i32', x0_0: 'i32',
           f: 'i32', m: 'i32', hb: 'i32', r: 'i32', rows: 'i32', cols: 'i32', at: 'i32', start: 'i32', epoch: 'i32', U32: 'i32',
@@ -220,7 +197,7 @@ describe('each: the generated, shared and interpreted loops agree', () => {
       });
 
       it('a value that would not validate but was already in the column (a NaN written through a column view) passes when left alone', () => {
-        const { w, P } = build(path, 9);
+        const { w, P } = kindsWorld(path, 9);
         w.eachChunk([P], ['write'], (c) => {
           const col = c.field(P, 'x');
           for (let r = 0; r < c.rows; r += 2) col.array[col.index + r * col.stride] = NaN;
@@ -246,7 +223,7 @@ describe('each: the generated, shared and interpreted loops agree', () => {
       });
 
       it('the entity argument: every way of reading it gets the row\'s handle; a callback that never names it still runs', () => {
-        const { w, P } = build(path, 12);
+        const { w, P } = kindsWorld(path, 12);
         const expected: number[] = [];
         w.each([P], ['read'], (e) => { expected.push(e); });
         expect(expected.length).toBe(8);
@@ -273,7 +250,7 @@ describe('each: the generated, shared and interpreted loops agree', () => {
       });
 
       it('refs are snapshots of their own row; keeping one does not alias the next row', () => {
-        const { w, P } = build(path, 6);
+        const { w, P } = kindsWorld(path, 6);
         const seen: number[] = [];
         w.each([P], ['read'], (_e, p) => { seen.push(p.x); });
         const kept: Array<{ x: number }> = [];
@@ -290,8 +267,8 @@ describe('each: the generated, shared and interpreted loops agree', () => {
   it('many distinct callbacks on one query (past the per-query loop cache) stay correct', () => {
     const adders = Array.from({ length: 80 }, (_, i) =>
       new Function('return (_e, p) => { p.x = p.x + ' + i + '; }')() as (e: number, p: { x: number }) => void);
-    const hashes = PATHS.map((path) => {
-      const { w, P } = build(path, 10);
+    const hashes = LOOP_PATHS.map((path) => {
+      const { w, P } = kindsWorld(path, 10);
       for (const add of adders) w.each([P], ['write'], add);
       for (const add of adders.slice(0, 5)) w.each([P], ['write'], add); // evicted ones come back
       const h = w.stateHash(0);
