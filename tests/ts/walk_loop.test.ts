@@ -8,15 +8,15 @@
 import { describe, expect, it } from 'vitest';
 import { type Component, LaigeError, type Entity, type World } from '../../dist/index.js';
 import { sim, thrown } from './support/sim.js';
+import { LOOP_PATHS, type LoopPath, useLoopPath } from './support/kinds_world.js';
 
-type Path = 'auto' | 'shared' | 'interpreted';
 type Tag = Component<{ readonly t: 'u8' }>;
 
 // Five archetypes around Data: (D), (D,T1) left empty, (D,X) excluded by
 // `without`, (D,T2), (D,T3); rows of 4, 0, 3, 5 and 4 entities.
-function build(path: Path) {
+function build(path: LoopPath) {
   const w = sim.createWorld({ capacity: 256, seed: 9n });
-  (w as unknown as { _eachLoops: Path })._eachLoops = path;
+  useLoopPath(w, path);
   const D = w.registerComponent('Data', { v: 'f32' });
   const [T1, X, T2, T3] = ['T1', 'X', 'T2', 'T3'].map((n) => w.registerComponent(n, { t: 'u8' })) as [Tag, Tag, Tag, Tag];
   let next = 1;
@@ -45,7 +45,7 @@ function build(path: Path) {
 const values = (w: World, D: Parameters<World['get']>[1], es: readonly Entity[]) => es.map((e) => (w.get(e, D) as { v: number }).v);
 
 describe('the walk loop: one call over every matched archetype, resumed after a slow commit', () => {
-  for (const path of ['auto', 'shared', 'interpreted'] as const) {
+  for (const path of LOOP_PATHS) {
     it(`${path}: World.add during the callback in the middle of an archetype and on its last row`, () => {
       const { w, D, q, order } = build(path);
       expect(order.length).toBe(13);
