@@ -121,7 +121,6 @@ function bitecsMoveWorld(n) {
   return { world, Position, Velocity };
 }
 const PASSES = quick ? 20 : 100;
-const movers0 = (L) => L.w.query({ pos: L.P.write, vel: L.V.read });
 
 for (const n of [10_000, 65_000]) {
   const L = laigeMoveWorld(n);
@@ -188,15 +187,15 @@ for (const n of [10_000, 65_000]) {
   // The same loop again, over the module's heap at the columns' own
   // addresses, from a plain function (no ECS, no call per chunk): what the
   // memory the columns sit in costs next to two fresh arrays.
+  const movers = L.w.query({ pos: L.P.write, vel: L.V.read });
   let heapArr = null, heapPos = 0, heapVel = 0;
-  movers0(L).eachChunk((c) => { const px = c.field(L.P, 'x'), vx = c.field(L.V, 'x'); heapArr = px.array; heapPos = px.index; heapVel = vx.index; });
+  movers.eachChunk((c) => { const px = c.field(L.P, 'x'), vx = c.field(L.V, 'x'); heapArr = px.array; heapPos = px.index; heapVel = vx.index; });
   const heapLoop = (a, b, i, j, end) => { for (; i < end; i += 2, j += 2) { a[i] += b[j]; a[i + 1] += b[j + 1]; } };
   const heapFloor = () => {
     for (let k = 0; k < PASSES; k++) heapLoop(heapArr, heapArr, heapPos, heapVel, heapPos + 2 * n);
     return n * PASSES;
   };
   const none = () => null;
-  const movers = L.w.query({ pos: L.P.write, vel: L.V.read });
   const moveFn = (_e, { pos, vel }) => { pos.x += vel.x; pos.y += vel.y; };
   const queryL = () => {
     for (let k = 0; k < PASSES; k++) movers.each(moveFn);
