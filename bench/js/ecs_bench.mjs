@@ -195,6 +195,14 @@ for (const n of [10_000, 65_000]) {
     for (let k = 0; k < PASSES; k++) heapLoop(heapArr, heapArr, heapPos, heapVel, heapPos + 2 * n);
     return n * PASSES;
   };
+  // And the floor's own two fresh arrays through that function: the loop
+  // with its arrays and indices as values known at run time only (as any
+  // column view is), where the floor's are constants of its code.
+  const argArrays = [plainPos, plainVel, 0, 2 * n];
+  const argFloor = () => {
+    for (let k = 0; k < PASSES; k++) heapLoop(argArrays[0], argArrays[1], argArrays[2], argArrays[2], argArrays[3]);
+    return n * PASSES;
+  };
   const none = () => null;
   const moveFn = (_e, { pos, vel }) => { pos.x += vel.x; pos.y += vel.y; };
   const queryL = () => {
@@ -218,12 +226,14 @@ for (const n of [10_000, 65_000]) {
   };
   const g = measureGroup({
     bitecs: { fn: moveB }, query: { fn: queryL }, queryChunk: { fn: queryChunkL }, each: { fn: eachL },
-    eachLong: { fn: eachLongL }, chunk: { fn: chunkL }, floor: { fn: floorJs }, heapFloor: { fn: heapFloor },
+    eachLong: { fn: eachLongL }, chunk: { fn: chunkL }, floor: { fn: floorJs }, heapFloor: { fn: heapFloor }, argFloor: { fn: argFloor },
   });
   reportGroup(`pos += vel, N=${n}: query.each`, g, 'query', 'bitecs', '<= 0.7');
   reportGroup(`pos += vel, N=${n}: query.eachChunk`, g, 'queryChunk', 'bitecs', '');
   reportGroup(`pos += vel, N=${n}: query.eachChunk / the floor below`, g, 'queryChunk', 'floor', '<= 1.1 (vs floor)');
   reportGroup(`pos += vel, N=${n}: eachChunk / that loop on its columns`, g, 'queryChunk', 'heapFloor', '');
+  reportGroup(`pos += vel, N=${n}: eachChunk / floor loop, arrays as args`, g, 'queryChunk', 'argFloor', '');
+  reportGroup(`pos += vel, N=${n}: floor loop, arrays as args / floor`, g, 'argFloor', 'floor', '');
   reportGroup(`pos += vel, N=${n}: World.each (per-entity callback)`, g, 'each', 'bitecs', '');
   reportGroup(`pos += vel, N=${n}: each, long callback (not inlined)`, g, 'eachLong', 'bitecs', '');
   reportGroup(`pos += vel, N=${n}: World.eachChunk (column views)`, g, 'chunk', 'bitecs', '');
@@ -390,9 +400,24 @@ for (const n of [10_000, 65_000]) {
     }
     sink += s; return N * RP;
   });
-  const gr = measureGroup({ bitecs: { fn: readB }, handle: { fn: readHandle }, get: { fn: readGet }, floor: { fn: readFloor } });
+  // The same lookups with the tables as values read at run time (fields of
+  // one object, as a handle's tables are: they are replaced when memory
+  // grows), where the floor's are constants of its code.
+  const ft = { gen: fGen, arch: fArch, row: fRow, place: fPlace, base: fBase, data: fData };
+  const readFloorObj = (() => {
+    let s = 0;
+    for (let k = 0; k < RP; k++) {
+      for (let i = 0; i < N; i++) {
+        const e = es[i], slot = e >>> 16;
+        if (ft.gen[slot] === (e & 0xffff)) s += ft.data[(ft.base[ft.place[ft.arch[slot]]] + ft.row[slot] * 8) >> 2];
+      }
+    }
+    sink += s; return N * RP;
+  });
+  const gr = measureGroup({ bitecs: { fn: readB }, handle: { fn: readHandle }, get: { fn: readGet }, floor: { fn: readFloor }, floorObj: { fn: readFloorObj } });
   reportGroup('read one field: Position.field.x.get(e)', gr, 'handle', 'bitecs', '<= 2.0');
   reportGroup('read one field: generation-checked lookup, plain arrays', gr, 'floor', 'bitecs', '(floor)');
+  reportGroup('read one field: that lookup, tables read at run time', gr, 'floorObj', 'bitecs', '');
   reportGroup('read one field: World.get(e, Position).x', gr, 'get', 'bitecs', '<= 6.0');
   if (sink === 42) console.log('');
   for (const x of [w, wf, ws, L.w]) x.dispose();

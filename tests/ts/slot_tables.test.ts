@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Entity, LaigeError } from '../../dist/index.js';
 import { sim, thrown } from './support/sim.js';
+import { KINDS, kindsWorld } from './support/kinds_world.js';
 
 function rig(capacity = 4096) {
   const w = sim.createWorld({ capacity, churnPerFrameBudget: 0 });
@@ -80,6 +81,7 @@ describe('reads through the slot tables', () => {
     const first = w.create();
     w.add(first, A, { x: 1.25, n: 7 });
     expect(A.field.x.get(first)).toBe(1.25); // places cached, views taken
+    const readBefore = A.field.x.get; // holds the views of the memory before it grows
     const bytes = sim.memoryBytes;
     // The archetype grows many times over (its column moves), and a second
     // world of 65,536 slots makes the module's memory grow.
@@ -91,6 +93,10 @@ describe('reads through the slot tables', () => {
     expect(A.field.x.get(first)).toBe(1.25);
     expect(A.field.n.get(first)).toBe(7);
     expect(w.get(first, A)).toEqual({ x: 1.25, n: 7 });
+    expect(readBefore(first)).toBe(1.25);
+    A.field.x.set(first, 2.5);
+    expect(A.field.x.get(first)).toBe(2.5);
+    expect(readBefore(first)).toBe(2.5);
     other.dispose();
     w.dispose();
   });
@@ -173,6 +179,31 @@ describe('reads through the slot tables', () => {
     B.field.v.set(e, 7);
     expect(B.field.v.get(e)).toBe(7);
     expect(w.get(e, B)!.v).toBe(7);
+    w.dispose();
+  });
+
+  it('a get taken off its handle reads every kind like World.get, and misses like the handle', () => {
+    const { w, K } = kindsWorld('auto', 40);
+    const es: Entity[] = [];
+    w.each([K], ['read'], (e) => { es.push(e); });
+    const reads = Object.keys(KINDS).map((name) => [name, K.field[name as keyof typeof KINDS].get] as const);
+    for (const e of es) {
+      const v = w.get(e, K)!;
+      for (const [name, read] of reads) {
+        const want = v[name as keyof typeof v];
+        if (Array.isArray(want) || ArrayBuffer.isView(want)) {
+          const arr = read as (e: Entity, i: number) => number;
+          Array.from(want as ArrayLike<number>).forEach((x, i) => expect(arr(e, i)).toBe(x));
+        } else {
+          expect((read as (e: Entity) => number)(e)).toBe(want);
+        }
+      }
+    }
+    const gone = es[3]!;
+    w.destroy(gone);
+    const h = w.stateHash(0);
+    for (const [, read] of reads) expect(thrown(() => (read as (e: Entity) => number)(gone))).toMatchObject({ reason: 'stale_entity_access' });
+    expect(w.stateHash(0)).toBe(h);
     w.dispose();
   });
 });

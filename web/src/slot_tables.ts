@@ -106,12 +106,19 @@ export class FastTables {
   u32: Uint32Array = EMPTY32;
   f32: Float32Array = EMPTYF32;
   f64: Float64Array = EMPTYF64;
+  /**
+   * 0 while the views above may be taken, 1 while they are emptied: for
+   * readers that keep views of their own (a field handle's get) and test
+   * this word instead of reloading the views on every read.
+   */
+  readonly off = new Uint8Array([1]);
   /** The world's structure epoch the components' column places were checked against. */
   epoch = 0;
 }
 
 /** Makes every fast read of the world miss (a system starts running, the world dies, its structure changed). */
 export function disableFastTables(t: FastTables): void {
+  t.off[0] = 1;
   t.gen = EMPTY16;
   t.arch = EMPTY16;
   t.row = EMPTY32;
@@ -152,6 +159,7 @@ export function fastTablesOf(world: FastTableOwner): void {
   f.u32 = m.u32;
   f.f32 = m.f32;
   f.f64 = m.f64;
+  f.off[0] = 0;
 }
 
 /**
