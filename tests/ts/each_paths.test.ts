@@ -177,6 +177,33 @@ describe('each: the generated, shared and interpreted loops agree', () => {
         w.dispose();
       });
 
+      it('loops made before memory grew are not run over the old heap: writes after growth land, with and without optional terms', () => {
+        const { w, P, K } = kindsWorld(path, 30);
+        const plain = w.query({ p: P.write });
+        const withOptional = w.query({ p: P.write }, { optional: { k: K.read } });
+        // Call-free callbacks (no per-row epoch test): only the walk can see the new heap.
+        const inc = (_e: unknown, { p }: { p: { x: number } }) => { p.x += 1; };
+        const dec = (_e: unknown, { p }: { p: { y: number } }) => { p.y -= 1; };
+        const before = new Map<number, [number, number]>();
+        w.each([P], ['read'], (e, p) => { before.set(e, [p.x, p.y]); });
+        plain.each(inc);
+        withOptional.each(dec);
+        w.each([P], ['write'], (_e, p) => { p.x += 10; });
+        const keep: World[] = [];
+        const bytes0 = sim.memoryBytes;
+        while (sim.memoryBytes === bytes0) keep.push(sim.createWorld({ capacity: 65536 })); // grows wasm memory
+        plain.each(inc);
+        withOptional.each(dec);
+        w.each([P], ['write'], (_e, p) => { p.x += 10; });
+        expect(before.size).toBeGreaterThan(0);
+        for (const [e, [x, y]] of before) {
+          expect(P.field.x.get(e as never)).toBe(x + 22);
+          expect(P.field.y.get(e as never)).toBe(y - 2);
+        }
+        for (const k of keep) k.dispose();
+        w.dispose();
+      });
+
       it('field names that shadow the loops\' own names or object members work', () => {
         const w = sim.createWorld({ capacity: 8 });
         useLoopPath(w, path);

@@ -80,7 +80,10 @@ export function walkQuery(t: WalkTables, world: World, cur: Uint32Array, count: 
     }
   }
   let hb = hbuf >>> 2;
-  const walk = plan.walk !== undefined ? plan.walk : t.loops.walk(plan);
+  // (the loops hold the views of one heap: after growth, they are made again over the new one)
+  m.sync();
+  t.loops.current(plan, m);
+  let walk = plan.walk !== undefined ? plan.walk : t.loops.walk(plan, m);
   if (walk !== null) {
     const st = t.resume;
     let k = 0;
@@ -89,6 +92,9 @@ export function walkQuery(t: WalkTables, world: World, cur: Uint32Array, count: 
       k = st[0]!;
       r = st[1]!;
       hb = st[2]!;
+      // A row took the slow commit: the callback may have grown memory.
+      m.sync();
+      if (!t.loops.current(plan, m)) walk = t.loops.walk(plan, m)!;
     }
     return;
   }
@@ -99,8 +105,13 @@ export function walkQuery(t: WalkTables, world: World, cur: Uint32Array, count: 
     const a = cur[at]!;
     if (rows === 0 || cls[a] !== MATCH) continue;
     const mask = masks[a]!;
-    const loop = byMask[mask] ?? t.loops.loop(plan, mask);
-    for (let r = 0; r < rows;) r = loop(fn, m, hb, r, rows, cur, at + header);
+    for (let r = 0; r < rows;) {
+      // (after a row's slow commit too: the callback may have grown memory)
+      m.sync();
+      t.loops.current(plan, m);
+      const loop = byMask[mask] ?? t.loops.loop(plan, mask, m);
+      r = loop(fn, m, hb, r, rows, cur, at + header);
+    }
     hb += rows;
   }
 }
