@@ -185,8 +185,8 @@ for (const n of [10_000, 65_000]) {
     return n * PASSES;
   };
   // The same loop again, over the module's heap at the columns' own
-  // addresses, from a plain function (no ECS, no call per chunk): what the
-  // memory the columns sit in costs next to two fresh arrays.
+  // addresses, from a plain function (no ECS, no call per chunk): the walk
+  // and the Chunk cost nothing next to it.
   const movers = L.w.query({ pos: L.P.write, vel: L.V.read });
   let heapArr = null, heapPos = 0, heapVel = 0;
   movers.eachChunk((c) => { const px = c.field(L.P, 'x'), vx = c.field(L.V, 'x'); heapArr = px.array; heapPos = px.index; heapVel = vx.index; });
