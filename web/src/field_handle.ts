@@ -184,8 +184,11 @@ class FieldHandleImpl implements ScalarFieldHandle {
 // while a system runs: its io is checked on the checked path; not after a
 // restore or dispose). Memory growth detaches the views it holds (they read
 // undefined, so every read misses), and the checked path makes a new get
-// over the new views. The float kinds load through their own view; the
-// others through the switch of loadScalar. `get` works detached from its
+// over the new views. The float kinds load through their own view, each
+// from a closure written out for it: closures made at one place share V8's
+// type feedback, so one closure for both would see two kinds of typed array
+// at its load and compile both paths into every read. The others load
+// through the switch of loadScalar. `get` works detached from its
 // handle too (`const read = Position.field.x.get`).
 function makeGetter(h: FieldHandleImpl): (e: Entity, i?: number) => number {
   if (!h._scalar) return (e, i = 0) => h._getChecked(e, i);
