@@ -135,9 +135,8 @@ export const LOOPS_PER_QUERY = 64;
  * So a loop belongs to one heap: after memory growth its views are
  * detached, and RowLoops.current makes it again over the new heap before
  * the next call, from the same factory (no new compilation of its source).
- * Growth during a callback is seen as
- * before (the epoch test reads a detached view as undefined; commitSlow
- * takes its views from `m`).
+ * Growth during a callback is seen as before (the epoch test reads a
+ * detached view as undefined; commitSlow takes its views from `m`).
  *
  * `entity` false: the callback never reads its first parameter
  * (takesEntity), so the loop passes 0 instead of loading the row's handle
@@ -319,7 +318,7 @@ function generate(comps: readonly Component[], write: readonly boolean[], reuse:
     '}',
   ];
   const head = [
-    // The views of the heap the loop was made for (the caller never calls it over another: RowLoops.renew).
+    // The views of the heap the loop was made for (the caller never calls it over another: RowLoops.current).
     `const ${hs.map((h) => `${h.toUpperCase()} = C_${h}`).join(', ')};`,
     ...perCall,
     // The values of the row that left the loop (stop >= 0), for commitSlow.
