@@ -2,7 +2,7 @@
 // emscripten sees them, so that every failed load is a LaigeError that names
 // the URL or the problem and the option that fixes it (docs/bundlers.md),
 // never the runtime's abort text. Internal.
-import { ErrorCodes, LaigeError, typeName } from './errors.js';
+import { ErrorCodes, LaigeError, invalid, typeName } from './errors.js';
 import { describe } from './schema.js';
 
 /** Options of loadLaige(). */
@@ -44,11 +44,11 @@ export function initialMemoryOf(options: LoadOptions): number | undefined {
   const where = 'loadLaige';
   const field = 'initialMemoryBytes';
   if (typeof v !== 'number' || !Number.isInteger(v)) {
-    throw new LaigeError(ErrorCodes.invalid_argument, `${where}: initialMemoryBytes must be an integer number of bytes, got ${describe(v)}`,
+    throw invalid(`${where}: initialMemoryBytes must be an integer number of bytes, got ${describe(v)}`,
       typeof v === 'number' ? 'out_of_range' : 'wrong_type', { where, field, got: typeof v === 'number' ? v : typeName(v) });
   }
   if (v < MIN_INITIAL_MEMORY || v > MAX_INITIAL_MEMORY || v % WASM_PAGE !== 0) {
-    throw new LaigeError(ErrorCodes.invalid_argument,
+    throw invalid(
       `${where}: initialMemoryBytes must be a multiple of 64 KiB (65536) from 16 MiB (${MIN_INITIAL_MEMORY}) to 2 GiB (${MAX_INITIAL_MEMORY}), got ${v}`,
       'out_of_range', { where, field, got: v, min: MIN_INITIAL_MEMORY, max: MAX_INITIAL_MEMORY });
   }
