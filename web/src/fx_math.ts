@@ -299,7 +299,51 @@ function cosPoly(r: number): number {
   p = -0.5 + p * z;
   return 1.0 + p * z;
 }
+// 2/pi in binary, bits 1..256 after the point, behind one zero word (as
+// F32FnCore::kTwoOverPiWords).
+const TWO_OVER_PI_WORDS = [0, 0xa2f9836e, 0x4e441529, 0xfc2757d1, 0xf534ddc0, 0xdb629599, 0x3c439041, 0xfe5163ab,
+  0xdebbc561];
+const TWO24 = 16777216;
+/** Bits p .. p+23 of 2/pi as an integer (bits p <= 0 are 0), -31 <= p <= 200. */
+function twoOverPiBits24(p: number): number {
+  const a = p + 31;
+  const i = a >> 5;
+  const off = a & 31;
+  if (off <= 8) return (TWO_OVER_PI_WORDS[i]! >>> (8 - off)) & 0xffffff;
+  return ((TWO_OVER_PI_WORDS[i]! << (off - 8)) | (TWO_OVER_PI_WORDS[i + 1]! >>> (40 - off))) & 0xffffff;
+}
+/**
+ * reduceF for finite |x| >= 2^23: Payne-Hanek in exact integer steps on
+ * doubles (every product m * c < 2^48), the same steps and bits as
+ * F32FnCore::reduceLarge, which explains them.
+ */
+function reduceLarge(x: number): [number, number] {
+  f32buf[0] = x < 0 ? -x : x;
+  const bits = u32buf[0]!;
+  const m = (bits & 0x7fffff) | 0x800000;
+  const e = (bits >>> 23) - 150;
+  const t0 = m * twoOverPiBits24(e - 1);
+  const t1 = m * twoOverPiBits24(e + 23);
+  const t2 = m * twoOverPiBits24(e + 47);
+  const t3 = m * twoOverPiBits24(e + 71);
+  const t4 = m * twoOverPiBits24(e + 95);
+  let d4 = (t3 % TWO24) + Math.floor(t4 / TWO24);
+  let d3 = (t2 % TWO24) + Math.floor(t3 / TWO24) + Math.floor(d4 / TWO24);
+  let d2 = (t1 % TWO24) + Math.floor(t2 / TWO24) + Math.floor(d3 / TWO24);
+  const d1 = ((t0 % TWO24) + Math.floor(t1 / TWO24) + Math.floor(d2 / TWO24)) % TWO24;
+  d4 %= TWO24;
+  d3 %= TWO24;
+  d2 %= TWO24;
+  const k = Math.floor((d1 + 2097152) / 4194304);
+  const hi = d1 - k * 4194304 + d2 * 5.9604644775390625e-8;
+  const lo = d3 * 3.552713678800501e-15 + d4 * 2.117582368135751e-22;
+  const r = (hi + lo) * 2.384185791015625e-7 * 1.5707963267948966;
+  const q = k % 4;
+  return x < 0 ? [(4 - q) % 4, -r] : [q, r];
+}
+/** x = k * pi/2 + r: [k mod 4, r], as F32FnCore::reduce (Cody-Waite below 2^23). */
 function reduceF(x: number): [number, number] {
+  if (!(x < 8388608 && x > -8388608)) return reduceLarge(x);
   const k = Math.floor(x * 0.6366197723675814 + 0.5);
   const r = x - k * 1.5707963267341256 - k * 6.077100506303966e-11 - k * 2.0222662487959506e-21;
   return [k - Math.floor(k * 0.25) * 4, r];
@@ -401,7 +445,7 @@ const fr = Math.fround;
  * systems that mirror fp32 C++ code.
  */
 export const f32 = Object.freeze({
-  /** sin(x); accurate for |x| <= 2^20, NaN for NaN and +-inf. */
+  /** sin(x), within 0.5 ulp for every finite x (docs/sim_math.md#functions); NaN for NaN and +-inf. */
   sin(x: number): number {
     x = fr(x);
     if (!(x - x === 0)) return NaN;
@@ -410,7 +454,7 @@ export const f32 = Object.freeze({
     const v = (q & 1) === 0 ? sinPoly(r) : cosPoly(r);
     return fr(q >= 2 ? -v : v);
   },
-  /** cos(x); accurate for |x| <= 2^20. */
+  /** cos(x), within 0.5 ulp for every finite x; NaN for NaN and +-inf. */
   cos(x: number): number {
     x = fr(x);
     if (!(x - x === 0)) return NaN;
@@ -418,7 +462,7 @@ export const f32 = Object.freeze({
     const v = (q & 1) === 0 ? cosPoly(r) : sinPoly(r);
     return fr(q === 1 || q === 2 ? -v : v);
   },
-  /** tan(x); accurate for |x| <= 2^20. */
+  /** tan(x) = sin / cos in binary64, within 0.5 ulp for every finite x; NaN for NaN and +-inf. */
   tan(x: number): number {
     x = fr(x);
     if (!(x - x === 0)) return NaN;

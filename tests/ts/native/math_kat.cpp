@@ -4,12 +4,15 @@
 // TypeScript twins). Regenerate with
 //   build/native-debug/laige-math-kat > tests/kat/math_kat.txt
 // only when a function is meant to change (its bits are a contract).
-// Inputs: the edge values of each domain, then PRNG-drawn values (fixed seed).
+// Inputs: the edge values of each domain, then PRNG-drawn values (fixed seed);
+// last, fp32 sin, cos and tan of the inputs that stress their argument
+// reduction (support/f32_trig_extremes.h).
 #include <cinttypes>
 #include <cstdio>
 #include <vector>
 
 #include "laige/prng.h"
+#include "support/f32_trig_extremes.h"
 #include "support/math_kat_eval.h"
 
 namespace {
@@ -88,6 +91,14 @@ int main() {
           }
         }
       }
+    }
+  }
+  std::printf("# f32 sin, cos, tan of large and edge arguments (tests/cpp/support/f32_trig_extremes.h)\n");
+  for (const char* fn : {"sin", "cos", "tan"}) {
+    for (std::uint32_t a : laige::testing::f32TrigExtremeInputs()) {
+      std::uint32_t out = 0;
+      evalMathKat(false, fn, a, 0, out);
+      std::printf("f32 %s %08" PRIx32 " = %08" PRIx32 "\n", fn, a, out);
     }
   }
   return 0;

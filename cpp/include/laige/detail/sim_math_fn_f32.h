@@ -70,12 +70,67 @@ struct F32FnCore {
     p = -0.5 + mul(p, z);
     return 1.0 + mul(p, z);
   }
-  /// x = k * pi/2 + r: returns k mod 4 (0..3), r in ~[-pi/4, pi/4].
+  /// x = k * pi/2 + r for a finite x (a widened float): returns k mod 4
+  /// (0..3), r in ~[-pi/4, pi/4]. Below 2^23 the three-part Cody-Waite
+  /// steps (exact up to 2^20; from 2^20 to 2^23 every float was checked to
+  /// give the same sin, cos and tan as reduceLarge); from 2^23, reduceLarge.
   static int reduce(double x, double& r) noexcept {
+    if (!(x < 8388608.0 && x > -8388608.0)) return reduceLarge(x, r);
     const double k = floorD(mul(x, 0.6366197723675814) + 0.5);
     r = ((x - mul(k, 1.5707963267341256)) - mul(k, 6.077100506303966e-11)) - mul(k, 2.0222662487959506e-21);
     const double q = k - mul(floorD(mul(k, 0.25)), 4.0);
     return static_cast<int>(q);
+  }
+  /// 2/pi in binary: bits 1..256 after the point as 32-bit words, most
+  /// significant first, behind one zero word (bits -31..0), so a window may
+  /// start before the point. reduceLarge reads up to bit 222.
+  static constexpr std::uint32_t kTwoOverPiWords[9] = {0,          0xA2F9836Eu, 0x4E441529u, 0xFC2757D1u, 0xF534DDC0u,
+                                                       0xDB629599u, 0x3C439041u, 0xFE5163ABu, 0xDEBBC561u};
+  /// Bits p .. p+23 of 2/pi as an integer (bit 1 is the first after the
+  /// point; bits p <= 0 are 0), for -31 <= p <= 200 (reduceLarge: -1..199).
+  static std::uint64_t twoOverPiBits24(int p) noexcept {
+    const int a = p + 31;
+    const std::uint64_t w = (std::uint64_t{kTwoOverPiWords[a >> 5]} << 32) | kTwoOverPiWords[(a >> 5) + 1];
+    return (w >> (40 - (a & 31))) & 0xFFFFFFu;
+  }
+  /// reduce for finite |x| >= 2^23 (Payne-Hanek, in integers, so every
+  /// target computes the same bits; fx_math.ts mirrors it step by step).
+  /// |x| = m 2^e with m < 2^24 an integer; |x| * 2/pi = sum_j m b_j 2^(e-j)
+  /// over the bits b_j of 2/pi, and the bits j <= e - 2 add multiples of 4,
+  /// which change no quadrant. The next 120 bits, in 24-bit chunks c_i from
+  /// bit e - 1 on, give y = sum_i m c_i 2^(-22-24i) (mod 4): each product
+  /// is an exact 48-bit integer, added up as 24-bit digits with carries.
+  /// Dropped bits weigh < 2^-94 in y; the closest float to a multiple of
+  /// pi/2 (16367173 * 2^72) has |y - k| = 2^-29.9, so y - k keeps more than
+  /// 60 correct bits, and r is within ~2 ulp (binary64) of the exact value.
+  static int reduceLarge(double x, double& r) noexcept {
+    constexpr std::uint64_t kDigit = 0xFFFFFFu;
+    const std::uint32_t bits = bitCast<std::uint32_t>(static_cast<float>(x < 0 ? -x : x));
+    const std::uint64_t m = (bits & 0x7FFFFFu) | 0x800000u;
+    const int e = static_cast<int>(bits >> 23) - 150;  // 0 <= e <= 104
+    std::uint64_t t[5];
+    for (int i = 0; i < 5; ++i) t[i] = m * twoOverPiBits24(e - 1 + 24 * i);
+    // y 2^22 = d1 + d2 2^-24 + d3 2^-48 + d4 2^-72; the digit above d1 weighs 4 in y: dropped.
+    std::uint64_t d4 = (t[3] & kDigit) + (t[4] >> 24);
+    std::uint64_t d3 = (t[2] & kDigit) + (t[3] >> 24) + (d4 >> 24);
+    std::uint64_t d2 = (t[1] & kDigit) + (t[2] >> 24) + (d3 >> 24);
+    const std::uint64_t d1 = ((t[0] & kDigit) + (t[1] >> 24) + (d2 >> 24)) & kDigit;
+    d4 &= kDigit;
+    d3 &= kDigit;
+    d2 &= kDigit;
+    const std::uint64_t k = (d1 + 0x200000u) >> 22;  // the nearest integer to y: 0..4
+    // y - k in [-1/2, 1/2]: hi and lo are exact, their sum is rounded once.
+    const double hi = static_cast<double>(static_cast<std::int64_t>(d1) - static_cast<std::int64_t>(k << 22)) +
+                      static_cast<double>(d2) * 0x1p-24;
+    const double lo = static_cast<double>(d3) * 0x1p-48 + static_cast<double>(d4) * 0x1p-72;
+    const double rr = mul((hi + lo) * 0x1p-22, 1.5707963267948966);
+    const int q = static_cast<int>(k & 3u);
+    if (x < 0) {  // -|x| = (-k) pi/2 - r
+      r = -rr;
+      return (4 - q) & 3;
+    }
+    r = rr;
+    return q;
   }
   /// atan(y / x) for finite 0 <= y, 0 <= x, not both 0: [0, pi/2].
   static double atanQuadrant(double y, double x) noexcept {
