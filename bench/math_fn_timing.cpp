@@ -43,7 +43,7 @@ std::uint32_t bits(float f) { return laige::detail::bitCast<std::uint32_t>(f); }
 int main() {
   laige::Prng rng(1);
   std::vector<laige::fpx16_16> xa(kN), xb(kN), xu(kN), xp(kN);
-  std::vector<float> fa(kN), fb(kN), fu(kN), fp(kN);
+  std::vector<float> fa(kN), fb(kN), fu(kN), fp(kN), fl(kN);
   for (int i = 0; i < kN; ++i) {
     fa[i] = (rng.next_float01() - 0.5f) * 200.0f;  // [-100, 100)
     fb[i] = (rng.next_float01() - 0.5f) * 200.0f;
@@ -79,5 +79,16 @@ int main() {
   LAIGE_ROW1(floor, a);
   LAIGE_ROW1(ceil, a);
   LAIGE_ROW1(round, a);
+  // abs(x) in [2^23, 2^127), either sign: the exact argument reduction of
+  // sin, cos and tan (its own generator, so the rows above keep their inputs)
+  laige::Prng big(2);
+  for (float& v : fl) v = laige::detail::bitCast<float>(((150u + big.next_u32() % 104u) << 23) | (big.next_u32() & 0x807FFFFFu));
+  std::printf("fp32 sin, cos, tan of abs(x) in [2^23, 2^127) (the exact argument reduction):\n");
+#define LAIGE_ROW_BIG(N)                                                                              \
+  std::printf("%-6s %10s %10.2f %10.2f\n", #N, "-", best([&](int i) { return bits(F::N(fl[i])); }), \
+              best([&](int i) { return bits(std::N(fl[i])); }))
+  LAIGE_ROW_BIG(sin);
+  LAIGE_ROW_BIG(cos);
+  LAIGE_ROW_BIG(tan);
   return 0;
 }

@@ -12,6 +12,8 @@ const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 42949
 const mk = (f) => Float64Array.from({ length: N }, () => Math.fround(f()));
 const fa = mk(() => (rand() - 0.5) * 200), fb = mk(() => (rand() - 0.5) * 200);
 const fu = mk(() => rand() * 2 - 1), fp = mk(() => rand() * 10 + 0.001);
+// abs(x) in [2^23, 2^127), either sign: the exact argument reduction of f32.sin, cos, tan
+const fl = mk(() => (rand() < 0.5 ? -1 : 1) * (1 + rand()) * 2 ** (23 + Math.floor(rand() * 104)));
 const raw = (a) => Int32Array.from(a, (v) => fx.fromFloat(v));
 const xa = raw(fa), xb = raw(fb), xu = raw(fu), xp = raw(fp);
 let sink = 0;
@@ -42,5 +44,9 @@ for (const [name, A, B] of rows) {
     best(two ? (i) => Math[name](fA[i], fB[i]) : (i) => Math[name](fA[i])),
   ];
   console.log(name.padEnd(6), ...cols);
+}
+console.log('f32 sin, cos, tan of abs(x) in [2^23, 2^127) (the exact argument reduction):');
+for (const name of ['sin', 'cos', 'tan']) {
+  console.log(name.padEnd(6), '-'.padStart(10), best((i) => f32[name](fl[i])), best((i) => Math[name](fl[i])));
 }
 if (sink === 42) console.log('');

@@ -9,11 +9,12 @@
 // the error against the exact reduction is at most 1 ulp.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <string>
+#include <vector>
 
 #include "laige/sim_math.h"
 #include "support/f32_trig_extremes.h"
@@ -39,6 +40,17 @@ constexpr LD kHalfPi = 1.570796326794896619231321691639751442098585L;
 
 // Bit j of 2/pi (j = 1 is the first after the point); 0 for j <= 0.
 unsigned twoOverPiBit(int j) { return j <= 0 ? 0u : (kTwoOverPi[(j - 1) / 32] >> (31 - (j - 1) % 32)) & 1u; }
+// Bits e-1 .. e+126 of 2/pi for the float exponent field be (e = be - 150), built once.
+U128 twoOverPiWindow(std::uint32_t be) {
+  static const auto windows = [] {
+    std::vector<U128> w(255);
+    for (int b = 0; b < 255; ++b) {
+      for (int j = b - 151; j <= b - 24; ++j) w[b] = (w[b] << 1) | twoOverPiBit(j);
+    }
+    return w;
+  }();
+  return windows[be];
+}
 
 // x = k pi/2 + r, exactly: for |x| = m 2^e, V = bits e-1 .. e+126 of 2/pi
 // gives |x| 2/pi = m V 2^-126 (mod 4), i.e. the product mod 2^128 (the
@@ -53,10 +65,7 @@ Reduced exactReduce(float x) {
   if (ax >= 0.5f) {
     const std::uint32_t bits = bitCast<std::uint32_t>(ax);
     const std::uint64_t m = (bits & 0x7FFFFFu) | 0x800000u;
-    const int e = static_cast<int>(bits >> 23) - 150;
-    U128 v = 0;
-    for (int j = e - 1; j <= e + 126; ++j) v = (v << 1) | twoOverPiBit(j);
-    const U128 y = m * v;  // mod 2^128 = mod 4 in units of 2^-126
+    const U128 y = m * twoOverPiWindow(bits >> 23);  // mod 2^128 = mod 4 in units of 2^-126
     const U128 k = (y + (U128{1} << 125)) >> 126;
     const auto f = static_cast<__int128>(y - (k << 126));  // y - k, |f| <= 2^125
     out = {static_cast<int>(k & 3u), static_cast<LD>(f) * std::ldexp(1.0L, -126) * kHalfPi};
