@@ -313,7 +313,7 @@ function twoOverPiBits24(p: number): number {
   return ((TWO_OVER_PI_WORDS[i]! << (off - 8)) | (TWO_OVER_PI_WORDS[i + 1]! >>> (40 - off))) & 0xffffff;
 }
 /**
- * reduceF for finite |x| >= 2^23: Payne-Hanek in exact integer steps on
+ * reduceTrig for finite |x| >= 2^23: Payne-Hanek in exact integer steps on
  * doubles (every product m * c < 2^48), the same steps and bits as
  * F32FnCore::reduceLarge, which explains them.
  */
@@ -341,12 +341,18 @@ function reduceLarge(x: number): [number, number] {
   const q = k % 4;
   return x < 0 ? [(4 - q) % 4, -r] : [q, r];
 }
-/** x = k * pi/2 + r: [k mod 4, r], as F32FnCore::reduce (Cody-Waite below 2^23). */
-function reduceF(x: number): [number, number] {
-  if (!(x < 8388608 && x > -8388608)) return reduceLarge(x);
-  const k = Math.floor(x * 0.6366197723675814 + 0.5);
-  const r = x - k * 1.5707963267341256 - k * 6.077100506303966e-11 - k * 2.0222662487959506e-21;
-  return [k - Math.floor(k * 0.25) * 4, r];
+/**
+ * x = k * pi/2 + r for sin, cos and tan: [k mod 4, r], or undefined for NaN
+ * and +-inf; as F32FnCore::reduceTrig (Cody-Waite below 2^23, one test on
+ * that path).
+ */
+function reduceTrig(x: number): [number, number] | undefined {
+  if (Math.abs(x) < 8388608) {
+    const k = Math.floor(x * 0.6366197723675814 + 0.5);
+    const r = x - k * 1.5707963267341256 - k * 6.077100506303966e-11 - k * 2.0222662487959506e-21;
+    return [k - Math.floor(k * 0.25) * 4, r];
+  }
+  return x - x === 0 ? reduceLarge(x) : undefined;
 }
 const ATAN_D = [0.0, 0.12435499454676144, 0.24497866312686414, 0.35877067027057225, 0.4636476090008061,
   0.5585993153435624, 0.6435011087932844, 0.7188299996216245, 0.7853981633974483];
@@ -448,26 +454,29 @@ export const f32 = Object.freeze({
   /** sin(x), within 0.5 ulp for every finite x (docs/sim_math.md#functions); NaN for NaN and +-inf. */
   sin(x: number): number {
     x = fr(x);
-    if (!(x - x === 0)) return NaN;
     if (x === 0) return x;
-    const [q, r] = reduceF(x);
+    const qr = reduceTrig(x);
+    if (qr === undefined) return NaN;
+    const [q, r] = qr;
     const v = (q & 1) === 0 ? sinPoly(r) : cosPoly(r);
     return fr(q >= 2 ? -v : v);
   },
   /** cos(x), within 0.5 ulp for every finite x; NaN for NaN and +-inf. */
   cos(x: number): number {
     x = fr(x);
-    if (!(x - x === 0)) return NaN;
-    const [q, r] = reduceF(x);
+    const qr = reduceTrig(x);
+    if (qr === undefined) return NaN;
+    const [q, r] = qr;
     const v = (q & 1) === 0 ? cosPoly(r) : sinPoly(r);
     return fr(q === 1 || q === 2 ? -v : v);
   },
   /** tan(x) = sin / cos in binary64, within 0.5 ulp for every finite x; NaN for NaN and +-inf. */
   tan(x: number): number {
     x = fr(x);
-    if (!(x - x === 0)) return NaN;
     if (x === 0) return x;
-    const [q, r] = reduceF(x);
+    const qr = reduceTrig(x);
+    if (qr === undefined) return NaN;
+    const [q, r] = qr;
     const s = sinPoly(r);
     const c = cosPoly(r);
     return fr((q & 1) === 0 ? s / c : -c / s);

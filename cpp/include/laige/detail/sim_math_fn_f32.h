@@ -32,8 +32,19 @@ inline To bitCast(const From& v) noexcept {
   return t;
 }
 
+#if defined(__GNUC__)
+#define LAIGE_DETAIL_COLD __attribute__((noinline, cold))
+#else
+#define LAIGE_DETAIL_COLD
+#endif
+
 /// binary64 helpers of the fp32 functions (mirrored in fx_math.ts).
 struct F32FnCore {
+  /// x = k * pi/2 + r: k mod 4 (0..3) and r.
+  struct Reduced {
+    int quadrant;
+    double r;
+  };
   static double mul(double a, double b) noexcept { return opaque(a * b); }
   static bool signBit(double v) noexcept { return std::signbit(v); }
   /// floor(v), exact (|v| >= 2^52 is integral already); as Math.floor except
@@ -70,12 +81,26 @@ struct F32FnCore {
     p = -0.5 + mul(p, z);
     return 1.0 + mul(p, z);
   }
-  /// x = k * pi/2 + r for a finite x (a widened float): returns k mod 4
-  /// (0..3), r in ~[-pi/4, pi/4]. Below 2^23 the three-part Cody-Waite
-  /// steps (exact up to 2^20; from 2^20 to 2^23 every float was checked to
-  /// give the same sin, cos and tan as reduceLarge); from 2^23, reduceLarge.
+  /// x = k * pi/2 + r for sin, cos and tan: q = k mod 4 (0..3), r in
+  /// ~[-pi/4, pi/4]; false for NaN and +-inf. Below 2^23 the three-part
+  /// Cody-Waite steps of reduce (exact up to 2^20; from 2^20 to 2^23 every
+  /// float was checked to give the same sin, cos and tan as reduceLarge);
+  /// from 2^23, reduceLarge. One test on the common path, as before it had
+  /// the NaN test alone.
+  static bool reduceTrig(float x, int& q, double& r) noexcept {
+    if (std::fabs(x) < 8388608.0f) [[likely]] {
+      q = reduce(static_cast<double>(x), r);
+      return true;
+    }
+    if (!(x - x == 0.0f)) return false;
+    const Reduced large = reduceLarge(static_cast<double>(x));
+    q = large.quadrant;
+    r = large.r;
+    return true;
+  }
+  /// x = k * pi/2 + r for abs(x) < 2^23 (a widened float): returns k mod 4
+  /// (0..3), r in ~[-pi/4, pi/4] (Cody-Waite, pi/2 in three parts).
   static int reduce(double x, double& r) noexcept {
-    if (!(x < 8388608.0 && x > -8388608.0)) return reduceLarge(x, r);
     const double k = floorD(mul(x, 0.6366197723675814) + 0.5);
     r = ((x - mul(k, 1.5707963267341256)) - mul(k, 6.077100506303966e-11)) - mul(k, 2.0222662487959506e-21);
     const double q = k - mul(floorD(mul(k, 0.25)), 4.0);
@@ -93,7 +118,7 @@ struct F32FnCore {
     const std::uint64_t w = (std::uint64_t{kTwoOverPiWords[a >> 5]} << 32) | kTwoOverPiWords[(a >> 5) + 1];
     return (w >> (40 - (a & 31))) & 0xFFFFFFu;
   }
-  /// reduce for finite |x| >= 2^23 (Payne-Hanek, in integers, so every
+  /// x = k * pi/2 + r as reduce, for finite abs(x) >= 2^23 (Payne-Hanek, in integers, so every
   /// target computes the same bits; fx_math.ts mirrors it step by step).
   /// |x| = m 2^e with m < 2^24 an integer; |x| * 2/pi = sum_j m b_j 2^(e-j)
   /// over the bits b_j of 2/pi, and the bits j <= e - 2 add multiples of 4,
@@ -103,7 +128,9 @@ struct F32FnCore {
   /// Dropped bits weigh < 2^-94 in y; the closest float to a multiple of
   /// pi/2 (16367173 * 2^72) has |y - k| = 2^-29.9, so y - k keeps more than
   /// 60 correct bits, and r is within ~2 ulp (binary64) of the exact value.
-  static int reduceLarge(double x, double& r) noexcept {
+  /// Out of line (and, with g++ and clang, marked cold) so that the common
+  /// path of sin, cos and tan keeps its registers and no stack frame.
+  LAIGE_DETAIL_COLD static Reduced reduceLarge(double x) noexcept {
     constexpr std::uint64_t kDigit = 0xFFFFFFu;
     const std::uint32_t bits = bitCast<std::uint32_t>(static_cast<float>(x < 0 ? -x : x));
     const std::uint64_t m = (bits & 0x7FFFFFu) | 0x800000u;
@@ -125,12 +152,8 @@ struct F32FnCore {
     const double lo = static_cast<double>(d3) * 0x1p-48 + static_cast<double>(d4) * 0x1p-72;
     const double rr = mul((hi + lo) * 0x1p-22, 1.5707963267948966);
     const int q = static_cast<int>(k & 3u);
-    if (x < 0) {  // -|x| = (-k) pi/2 - r
-      r = -rr;
-      return (4 - q) & 3;
-    }
-    r = rr;
-    return q;
+    if (x < 0) return {(4 - q) & 3, -rr};  // -|x| = (-k) pi/2 - r
+    return {q, rr};
   }
   /// atan(y / x) for finite 0 <= y, 0 <= x, not both 0: [0, pi/2].
   static double atanQuadrant(double y, double x) noexcept {
@@ -227,27 +250,27 @@ struct F32MathFunctions {
  public:
   /// sin(x); NaN for NaN and +-inf; sin(-0) = -0.
   static float sin(float x) noexcept {
-    if (!(x - x == 0.0f)) return nan();
     if (x == 0.0f) return x;  // keeps -0
+    int q = 0;
     double r = 0;
-    const int q = C::reduce(static_cast<double>(x), r);
+    if (!C::reduceTrig(x, q, r)) return nan();
     const double v = (q & 1) == 0 ? C::sinPoly(r) : C::cosPoly(r);
     return static_cast<float>(q >= 2 ? -v : v);
   }
   /// cos(x); NaN for NaN and +-inf.
   static float cos(float x) noexcept {
-    if (!(x - x == 0.0f)) return nan();
+    int q = 0;
     double r = 0;
-    const int q = C::reduce(static_cast<double>(x), r);
+    if (!C::reduceTrig(x, q, r)) return nan();
     const double v = (q & 1) == 0 ? C::cosPoly(r) : C::sinPoly(r);
     return static_cast<float>(q == 1 || q == 2 ? -v : v);
   }
   /// tan(x) = sin / cos in binary64, rounded once; NaN for NaN and +-inf.
   static float tan(float x) noexcept {
-    if (!(x - x == 0.0f)) return nan();
     if (x == 0.0f) return x;  // keeps -0
+    int q = 0;
     double r = 0;
-    const int q = C::reduce(static_cast<double>(x), r);
+    if (!C::reduceTrig(x, q, r)) return nan();
     const double s = C::sinPoly(r);
     const double c = C::cosPoly(r);
     return static_cast<float>((q & 1) == 0 ? s / c : -c / s);
