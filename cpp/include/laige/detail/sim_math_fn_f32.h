@@ -7,8 +7,10 @@
 // barrier), and the result is rounded once to binary32. JavaScript numbers
 // are binary64 with exactly these operations, so the TypeScript twin
 // (web/src/fx_math.ts, `f32`) performs the same steps and returns the same
-// bits, and so does wasm. Reductions: Cody-Waite with pi/2 in three parts
-// (two of 33 bits, so k * part is exact for |k| < 2^20) and ln2 in two;
+// bits, and so does wasm. Reductions: for sin, cos, tan below 2^23
+// Cody-Waite with pi/2 in three parts (two of 33 bits, so k * part is exact
+// for |k| < 2^20), from 2^23 an exact Payne-Hanek reduction in integers
+// (reduceLarge); for exp, Cody-Waite with ln2 in two parts;
 // polynomials are truncated Taylor series whose first dropped term is below
 // 2^-44 relative; atan uses a 9-entry table of atan(i/8) and a series on
 // [-1/16, 1/16]. Special values follow C99 Annex F (NaN, +-inf, +-0).
@@ -85,8 +87,8 @@ struct F32FnCore {
   /// ~[-pi/4, pi/4]; false for NaN and +-inf. Below 2^23 the three-part
   /// Cody-Waite steps of reduce (exact up to 2^20; from 2^20 to 2^23 every
   /// float was checked to give the same sin, cos and tan as reduceLarge);
-  /// from 2^23, reduceLarge. One test on the common path, as before it had
-  /// the NaN test alone.
+  /// from 2^23, reduceLarge. The common path costs one test, which also
+  /// rejects NaN and +-inf.
   static bool reduceTrig(float x, int& q, double& r) noexcept {
     if (std::fabs(x) < 8388608.0f) [[likely]] {
       q = reduce(static_cast<double>(x), r);
@@ -118,14 +120,15 @@ struct F32FnCore {
     const std::uint64_t w = (std::uint64_t{kTwoOverPiWords[a >> 5]} << 32) | kTwoOverPiWords[(a >> 5) + 1];
     return (w >> (40 - (a & 31))) & 0xFFFFFFu;
   }
-  /// x = k * pi/2 + r as reduce, for finite abs(x) >= 2^23 (Payne-Hanek, in integers, so every
-  /// target computes the same bits; fx_math.ts mirrors it step by step).
+  /// x = k * pi/2 + r as reduce, for finite abs(x) >= 2^23 (Payne-Hanek in
+  /// integers, so every target computes the same bits; fx_math.ts mirrors
+  /// it step by step).
   /// |x| = m 2^e with m < 2^24 an integer; |x| * 2/pi = sum_j m b_j 2^(e-j)
   /// over the bits b_j of 2/pi, and the bits j <= e - 2 add multiples of 4,
   /// which change no quadrant. The next 120 bits, in 24-bit chunks c_i from
   /// bit e - 1 on, give y = sum_i m c_i 2^(-22-24i) (mod 4): each product
   /// is an exact 48-bit integer, added up as 24-bit digits with carries.
-  /// Dropped bits weigh < 2^-94 in y; the closest float to a multiple of
+  /// Dropped bits weigh < 2^-93 in y; the closest float to a multiple of
   /// pi/2 (16367173 * 2^72) has |y - k| = 2^-29.9, so y - k keeps more than
   /// 60 correct bits, and r is within ~2 ulp (binary64) of the exact value.
   /// Out of line (and, with g++ and clang, marked cold) so that the common
