@@ -43,12 +43,14 @@ const where = (m) => m.outside.map((b) => `${b.sel} at (${b.left}, ${b.top})-(${
 export async function layoutHoldsWithLargeCounters(page, expect, url) {
   await page.goto(`${url}?fast=1&view=netplay&counterBase=${COUNTER_BASE}`, { waitUntil: 'load' });
   await page.waitForFunction(() => (window.__demo && window.__demo.netplay.status() !== null) || window.__demoError, { timeout: 60_000, polling: 50 });
+  // The view the URL opened (swarm), paused; 600 network ticks with 20% loss.
   const s = await page.evaluate(() => {
     const d = window.__demo;
-    d.netplay.open('swarm', { latency: 6, jitter: 3, loss: 0.2 });
+    d.setPaused(true);
+    d.netplay.setNetwork({ latency: 6, jitter: 3, loss: 0.2 });
     return d.netplay.tick(600);
   });
-  expect(s.now === COUNTER_BASE + 600 && s.net.sent >= COUNTER_BASE + 1200 && s.net.lost > COUNTER_BASE,
+  expect(s.scenario === 'swarm' && s.now >= COUNTER_BASE + 600 && s.net.sent >= COUNTER_BASE + 1200 && s.net.lost > COUNTER_BASE,
     `?counterBase=${COUNTER_BASE} starts the network counters there (network tick ${s.now}, ${s.net.sent} sent, ${s.net.lost} lost)`);
   // The page redraws its panel within 100 ms (requestAnimationFrame).
   await page.waitForFunction((now) => document.getElementById('np-net').textContent.includes(String(now)), { timeout: 10_000, polling: 50 }, s.now)
@@ -73,13 +75,15 @@ export async function layoutHoldsWithLargeCounters(page, expect, url) {
  * The page's scrollbars follow its dark theme: the computed color-scheme and
  * scrollbar-color of the event log, and its scrollbar's pixels in a
  * screenshot (test-results/events-scrollbar-<browser>.png) are dark, not the
- * light default. Runs in the netplay view (paused), where the page leaves the
- * event log's text alone, so the log can be filled until it scrolls.
+ * light default. Runs in the netplay view the caller left open (paused here),
+ * where the page leaves the event log's text alone, so the log can be filled
+ * until it scrolls. (Not a view opened here: closing it while its native
+ * peer's WebSocket still connects is a page error in firefox.)
  */
 export async function darkScrollbars(page, expect, browserName) {
   const style = await page.evaluate(() => {
     const d = window.__demo;
-    d.netplay.open('swarm', {});
+    if (d.netplay.status() === null) throw new Error('darkScrollbars needs the netplay view open');
     d.setPaused(true);
     const ev = document.getElementById('events');
     ev.textContent = Array.from({ length: 40 }, (_, i) => `[${i}] warn scheduler/budget_exceeded system=SwarmMove ms=1.25 budget=1`).join('\n');
