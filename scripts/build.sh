@@ -51,6 +51,8 @@ for spec in "$@"; do
   echo "laige: building $preset: $what (log: $log)" >&2
   start=$SECONDS
   status=0
+  # The log grows over builds: only this build's lines count below.
+  logged=$(wc -l <"$log")
   if [ "$progress" -eq 1 ]; then
     set +e
     cmake --build --preset "$preset" -j "$jobs" "${target_args[@]}" 2>&1 | show_progress "$preset" "$log"
@@ -65,6 +67,6 @@ for spec in "$@"; do
     exit 1
   fi
   echo "laige: built $preset: $what in $((SECONDS - start)) s" >&2
-  warnings=$(grep -c "warning:" "$log" || true)
-  if [ "$warnings" != "0" ]; then echo "laige: $preset: $warnings compiler warnings (see $log)" >&2; fi
+  warnings=$(tail -n +"$((logged + 1))" "$log" | grep -c "warning:" || true)
+  if [ "$warnings" != "0" ]; then echo "laige: $preset: $warnings compiler warnings in this build (see $log)" >&2; fi
 done

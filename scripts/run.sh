@@ -41,10 +41,8 @@ bash scripts/wasm-size.sh || true
 step "building @laige/sim (tsc, embedded wasm)"
 npm run --silent build:ts
 
-step "native self-check"
-build/native-release/laige-selfcheck
-step "wasm self-check (node)"
-node --no-experimental-fetch build/wasm/laige-selfcheck.js
+step "self-check of both builds (native, then wasm under node)"
+bash scripts/selfcheck.sh
 
 step "building the browser demo (demo/, Vite)"
 bash demo/build.sh

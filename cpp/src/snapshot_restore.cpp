@@ -73,6 +73,13 @@ bool zeros(const std::uint8_t* p, std::size_t n) noexcept {
   return true;
 }
 
+// The zero padding after `used` bytes of an 8-aligned section: pad8(used) -
+// used, 0..7 bytes. Computed from the low three bits, so the narrowing to
+// size_t (32 bits in wasm) is exact for any `used`.
+std::size_t paddingAfter(std::uint64_t used) noexcept {
+  return static_cast<std::size_t>((std::uint64_t{0} - used) & 7u);
+}
+
 // The header: magic, version, size, checksum, setup. Reads nothing past
 // the header before the size check.
 Status checkHeader(const detail::WorldState& ws, std::span<const std::uint8_t> b) noexcept {
@@ -209,8 +216,8 @@ Status plan(const detail::WorldState& ws, std::span<const std::uint8_t> b, Resto
   out.freed = out.living + liveBytes;
   std::uint32_t living = 0;
   if (Status f = checkSlotFlags(out, at, genBytes, living); !f.ok()) return f;
-  if (!zeros(out.generations + 2 * out.high, genBytes - 2 * out.high)) return corrupt("padding", at);
-  if (!zeros(out.living + out.high, liveBytes - out.high)) return corrupt("padding", at + genBytes);
+  if (!zeros(out.generations + 2 * out.high, paddingAfter(2 * std::uint64_t{out.high}))) return corrupt("padding", at);
+  if (!zeros(out.living + out.high, paddingAfter(out.high))) return corrupt("padding", at + genBytes);
   if (living != out.live) return corrupt("living_count", at + genBytes);
   seen.clear();
   for (std::uint32_t k = 0; k < out.freeCount; ++k) {
@@ -219,7 +226,7 @@ Status plan(const detail::WorldState& ws, std::span<const std::uint8_t> b, Resto
       return corrupt("free_list", at + genBytes + liveBytes + 2 * k);
     }
   }
-  if (!zeros(out.freed + 2 * out.freeCount, freeBytes - 2 * out.freeCount)) {
+  if (!zeros(out.freed + 2 * out.freeCount, paddingAfter(2 * std::uint64_t{out.freeCount}))) {
     return corrupt("padding", at + genBytes + liveBytes);
   }
   at += genBytes + liveBytes + freeBytes;
@@ -248,7 +255,7 @@ Status plan(const detail::WorldState& ws, std::span<const std::uint8_t> b, Resto
       if (id <= prev || id > components) return corrupt("archetype_signature", at + 2 * k);
       prev = id;
     }
-    if (!zeros(a.sig + 2 * a.componentCount, sigBytes - 2 * a.componentCount)) return corrupt("padding", at);
+    if (!zeros(a.sig + 2 * a.componentCount, paddingAfter(2 * std::uint64_t{a.componentCount}))) return corrupt("padding", at);
     for (std::uint32_t j = 1; j < i; ++j) {
       const ArchetypePlan& o = out.arch[j];
       if (o.componentCount == a.componentCount && std::memcmp(o.sig, a.sig, 2 * a.componentCount) == 0) {
@@ -266,14 +273,14 @@ Status plan(const detail::WorldState& ws, std::span<const std::uint8_t> b, Resto
       }
       last = slot;
     }
-    if (!zeros(a.slots + 2 * a.rows, slotBytes - 2 * a.rows)) return corrupt("padding", at);
+    if (!zeros(a.slots + 2 * a.rows, paddingAfter(2 * std::uint64_t{a.rows}))) return corrupt("padding", at);
     at += slotBytes;
     a.columns = base + at;
     for (std::uint32_t k = 0; k < a.componentCount; ++k) {
       const std::uint32_t size = ws.ecs.components[loadU16(a.sig + 2 * k) - 1]->size;
       const std::uint64_t bytes = std::uint64_t{a.rows} * size;
       if (total - at < pad8(bytes)) return corrupt("sections", at);
-      if (!zeros(base + at + bytes, pad8(bytes) - bytes)) return corrupt("padding", at + bytes);
+      if (!zeros(base + at + bytes, paddingAfter(bytes))) return corrupt("padding", at + bytes);
       at += pad8(bytes);
     }
     rowsTotal += a.rows;

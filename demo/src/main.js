@@ -12,8 +12,10 @@
 //
 // URL parameters: ?scenario=<name> picks the first scenario; ?fast=1 steps
 // the loop as fast as the page can (GameLoop.step, no real-time wait) - what
-// the e2e test and `scripts/run.sh --check` use. window.__demo is the test
-// hook (select, status, perturb, runTicks).
+// the e2e test and `scripts/run.sh --check` use; ?view=netplay opens the
+// netplay view; ?counterBase=N starts its network tick and packet counters
+// at N (what hours of netplay would show: the e2e layout check). window.__demo
+// is the test hook (select, status, perturb, runTicks).
 import { loadLaige, formatEntity } from '@laige/sim';
 import { attractorPayload, liveScenarios } from './scenarios.js';
 import { nativeBuild } from './native.js';
@@ -34,6 +36,8 @@ const MAX_CATCH_UP = 5;
 const GOLDEN_TICKS = 600;
 /** Ticks fast mode may run ahead of the native peer's answers. */
 const PEER_WINDOW = 120;
+/** Where the netplay view's network counters start (?counterBase=N; 0 by default). */
+const COUNTER_BASE = Math.max(0, Math.floor(Number(params.get('counterBase') ?? 0)) || 0);
 
 let sim = null;
 let session = null;
@@ -492,7 +496,7 @@ function openNetplay(name) {
   disposeSession();
   netplay?.dispose();
   netplay = null;
-  netplay = new Netplay(sim, name, specOf(name));
+  netplay = new Netplay(sim, name, specOf(name), { counterBase: COUNTER_BASE });
   netplay.setNetwork(networkSettings());
   netplayAcc = 0;
   showNetplay(true);

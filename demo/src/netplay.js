@@ -149,12 +149,16 @@ class NetplayPeer {
 
 /** The netplay view of one scenario: two peers, the network, the checks. */
 export class Netplay {
-  /** `spec`: { seed, build(sim, seed), native } as main.js's specOf gives. */
-  constructor(sim, name, spec) {
+  /**
+   * `spec`: { seed, build(sim, seed), native } as main.js's specOf gives;
+   * `counterBase`: where the network tick and the packet counters start
+   * (what is shown; the peers' ticks and the network's delays do not change).
+   */
+  constructor(sim, name, spec, { counterBase = 0 } = {}) {
     this.name = name;
     this.rules = rulesOf(sim, name);
-    this.net = new SimNetwork(0x5eed);
-    this.now = 0;
+    this.net = new SimNetwork(0x5eed, counterBase);
+    this.now = counterBase;
     this.agreedThrough = 0;
     this.disagreeAt = null;
     this.peers = [];

@@ -17,14 +17,15 @@ export function prng(seed) {
 }
 
 export class SimNetwork {
-  constructor(seed = 0x5eed) {
+  /** `counterBase`: where the packet counters start (the page's ?counterBase=N). */
+  constructor(seed = 0x5eed, counterBase = 0) {
     this.random = prng(seed);
     this.latency = 6;
     this.jitter = 3;
     this.loss = 0;
     this.inFlight = [];
-    this.sent = 0;
-    this.lost = 0;
+    this.sent = counterBase;
+    this.lost = counterBase;
     this.delivered = 0;
   }
 

@@ -66,6 +66,12 @@ export function updateNetplayPanel(st) {
     + row('deepest rollback', (p) => `${p.deepestRollback} ticks`)
     + row('re-simulated ticks', (p) => p.resimulatedTicks)
     + row('waits (prediction limit)', (p) => p.stalls);
-  $('np-net').textContent = `network tick ${st.now}: ${st.net.sent} packets sent, ${st.net.lost} lost; inputs: ${st.inputs}`
-    + (st.perturbed ? `; peer ${st.perturbed.peer}'s world perturbed after its tick ${st.perturbed.tick}` : '');
+  // Grid cells in fixed columns: a counter wraps inside its own cell, never
+  // widens the view (the spaces between cells only keep textContent readable).
+  const cell = (label, v) => `<span>${label} <b>${esc(v)}</b></span>`;
+  $('np-net').innerHTML = [
+    cell('network tick', st.now), cell('packets sent', st.net.sent), cell('lost', st.net.lost),
+    `<span class="np-note">inputs: ${esc(st.inputs)}</span>`,
+    ...(st.perturbed ? [`<span class="np-note">peer ${st.perturbed.peer}'s world perturbed after its tick ${st.perturbed.tick}</span>`] : []),
+  ].join(' ');
 }

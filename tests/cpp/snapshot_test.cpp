@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "laige/prng.h"
@@ -340,6 +341,58 @@ TEST(SnapshotBadBytes, StructuralChecksNameTheirCause) {
     EXPECT_EQ(s.error(), ErrorCode::MalformedInput);
   }
   expectUnchanged(w, b, "structural");
+}
+
+// The padding bytes of a snapshot of smallWorld's setup, walked from the
+// documented layout (docs/snapshots.md#format): [offset, offset + n) each.
+std::vector<std::pair<std::size_t, std::size_t>> paddingOf(const std::vector<std::uint8_t>& s) {
+  const std::size_t componentSize[] = {4, 8, 2, 4};  // SnapA, SnapB, SnapC, SnapD
+  auto u32 = [&](std::size_t at) { std::uint32_t v = 0; std::memcpy(&v, s.data() + at, 4); return std::size_t{v}; };
+  auto u16 = [&](std::size_t at) { std::uint16_t v = 0; std::memcpy(&v, s.data() + at, 2); return std::size_t{v}; };
+  std::vector<std::pair<std::size_t, std::size_t>> out{{64 + 40, 8}};  // the counters' reserved bytes
+  std::size_t at = 64 + 48 + u32(48) * 32;
+  auto section = [&](std::size_t used) {
+    const std::size_t padded = (used + 7) & ~std::size_t{7};
+    if (padded > used) out.emplace_back(at + used, padded - used);
+    at += padded;
+  };
+  section(u32(56) * 2);  // generations
+  section(u32(56));      // living flags
+  section(u32(60) * 2);  // free list
+  for (std::size_t i = 0, n = u32(52); i < n; ++i) {
+    const std::size_t count = u32(at), rows = u32(at + 4), sig = at + 8;
+    at += 8;
+    section(count * 2);
+    section(rows * 2);
+    for (std::size_t k = 0; k < count; ++k) section(rows * componentSize[u16(sig + 2 * k) - 1]);
+  }
+  EXPECT_EQ(at, s.size());
+  return out;
+}
+
+// Every padding byte must be zero: one that is not is refused as "padding"
+// (also where a section's padding is 1..7 bytes long in every section kind).
+TEST(SnapshotBadBytes, EveryNonZeroPaddingByteIsRefused) {
+  World odd = smallWorld();  // 3 slots: the generation and living sections end unaligned
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(odd.addComponent(odd.create().value(), SnapC{7}).ok());
+  World w = smallWorld();
+  const Before b = before(w);
+  std::size_t checked = 0;
+  for (const std::vector<std::uint8_t>& good : {snap(churnedWorld()), snap(odd)}) {
+    for (const auto& [from, n] : paddingOf(good)) {
+      for (std::size_t at = from; at < from + n; ++at) {
+        std::vector<std::uint8_t> bad = good;
+        bad[at] = 0x01;
+        reseal(bad);
+        const Status s = w.restore(bad);
+        EXPECT_STREQ(s.reason(), "snapshot_corrupt") << at;
+        EXPECT_STREQ(s.fieldValue("what"), "padding") << at;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 60u);
+  expectUnchanged(w, b, "padding");
 }
 
 TEST(SnapshotBadBytes, VersionSetupTrailingAndMagic) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/docs/run.sh - the manuals' test: every relative link and #anchor in
-# README.md and docs/ resolves (links.mjs), and every runnable snippet of the
-# manuals compiles and prints what the page says it prints.
+# README.md and docs/ resolves (links.mjs), the README's self-check block is
+# what scripts/selfcheck.sh prints (readme_selfcheck.mjs), and every runnable
+# snippet of the manuals compiles and prints what the page says it prints.
 #
 # Snippets are fenced blocks marked `<!-- snippet: NAME -->` (extract.mjs):
 #   ts     tsc --strict against the packed @laige/sim installed into a fresh
@@ -12,7 +13,7 @@
 #          prefix, with the `NAME-cmake` CMakeLists.txt snippet (or a plain
 #          find_package one), then run.
 # Each output must contain the lines of its `<!-- output: NAME -->` block.
-# Needs: npm run build (dist/, wasm/) and scripts/build.sh native-release.
+# Needs: npm run build (dist/, wasm/) and scripts/build.sh native-release wasm.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
@@ -21,9 +22,12 @@ pages=(docs/quickstart.md docs/concepts.md docs/guide-typescript-systems.md docs
 echo "docs: links"
 node tests/docs/links.mjs
 
-for f in dist/index.js wasm/laige_wasm.mjs wasm/laige_wasm.wasm build/native-release/cmake_install.cmake; do
-  [ -f "$f" ] || { echo "docs: $f is missing (npm run build; bash scripts/build.sh native-release)" >&2; exit 1; }
+for f in dist/index.js wasm/laige_wasm.mjs wasm/laige_wasm.wasm build/native-release/cmake_install.cmake \
+         build/native-release/laige-selfcheck build/wasm/laige-selfcheck.js; do
+  [ -f "$f" ] || { echo "docs: $f is missing (npm run build; bash scripts/build.sh native-release wasm)" >&2; exit 1; }
 done
+echo "docs: the README's self-check block"
+node tests/docs/readme_selfcheck.mjs README.md
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 node tests/docs/extract.mjs "$tmp/snippets" "${pages[@]}" > "$tmp/list"

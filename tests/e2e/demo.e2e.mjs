@@ -9,10 +9,12 @@
 // and native laige-replay must reproduce every tick's hash. The live native
 // peer (laige-peer behind the server's /peer WebSocket) checks the same
 // ticks as they run: peer_checks.mjs; the netplay view (two peers under
-// rollback sessions): netplay_checks.mjs.
+// rollback sessions): netplay_checks.mjs; the layout at 1160x760 with large
+// counters and the dark scrollbars: layout_checks.mjs.
 // Screenshots: test-results/demo.png (chromium, copied to docs/demo.png),
 // test-results/demo-netplay.jpg (chromium, copied to docs/demo-netplay.jpg: the README's image, shipped in the package)
-// and test-results/demo-firefox.png.
+// and test-results/demo-firefox.png; the event log's scrollbar:
+// test-results/events-scrollbar-<browser>.png.
 // Usage: node tests/e2e/demo.e2e.mjs <built demo dir>
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +23,7 @@ import { join } from 'node:path';
 import { launchBrowser, openDemo, runScenario, serveStatic, verdictLine } from './harness.mjs';
 import { peerAbsentOnStaticHosting, peerDivergesAfterPerturb, peerKilledMidRun, peerMatchesPointerSession } from './peer_checks.mjs';
 import { netplayAgrees, netplayDetectsPerturb, netplayEveryScenario } from './netplay_checks.mjs';
+import { darkScrollbars, layoutHoldsWithLargeCounters } from './layout_checks.mjs';
 
 const dir = process.argv[2] ?? 'demo/dist';
 const browsers = (process.env.LAIGE_E2E_BROWSERS ?? 'chromium,firefox').split(',');
@@ -166,9 +169,11 @@ async function e2e(browserName) {
     await netplayDetectsPerturb(page, expect);
     await netplayEveryScenario(page, expect, names);
     if (browserName === 'chromium') await netplayScreenshot(page);
+    await darkScrollbars(page, expect, browserName);
     await page.evaluate(() => window.__demo.netplay.close());
     await peerKilledMidRun(page, expect, server);
     await peerAbsentOnStaticHosting(page, expect, staticOnly.url);
+    await layoutHoldsWithLargeCounters(page, expect, server.url);
     expect(pageErrors.length === 0, `no page errors (${pageErrors.length})`);
   } catch (e) {
     expect(false, `e2e run: ${e.stack ?? e.message}`);
