@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # tests/docs/run.sh - the manuals' test: every relative link and #anchor in
-# README.md and docs/ resolves (links.mjs), and every runnable snippet of the
-# manuals compiles and prints what the page says it prints.
+# README.md and docs/ resolves (links.mjs); no page or source cites a
+# requirement id or names a repository file that does not exist
+# (references.mjs); and every runnable snippet of the manuals compiles and
+# prints what the page says it prints.
 #
 # Snippets are fenced blocks marked `<!-- snippet: NAME -->` (extract.mjs):
 #   ts     tsc --strict against the packed @laige/sim installed into a fresh
@@ -20,6 +22,8 @@ pages=(docs/quickstart.md docs/concepts.md docs/guide-typescript-systems.md docs
 
 echo "docs: links"
 node tests/docs/links.mjs
+echo "docs: references (no requirement ids, no paths to missing files)"
+node tests/docs/references.mjs
 
 for f in dist/index.js wasm/laige_wasm.mjs wasm/laige_wasm.wasm build/native-release/cmake_install.cmake; do
   [ -f "$f" ] || { echo "docs: $f is missing (npm run build; bash scripts/build.sh native-release)" >&2; exit 1; }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run.sh - the npm pack smoke test: `npm pack`; the tarball holds exactly
 # README.md, LICENSE, package.json, dist/, wasm/ (module, .wasm, base64 copy)
-# and the user docs (docs/*.md, docs/guides/*.md), and every relative link of its README and
+# and the user docs (docs/*.md, docs/internals/*.md), and every relative link of its README and
 # docs resolves inside it (links.mjs); then install it into an empty folder,
 # type-check a strict TypeScript consumer with tsc --noEmit and run it under
 # node. Needs dist/ and wasm/ built (npm run build).
@@ -25,7 +25,7 @@ done
 # Nothing else: no sources, tests, build trees or images but the README's
 # screenshot (the measurement journals of docs/internals/ ship because the
 # user pages link them).
-unexpected="$(grep -vxE 'package/(README\.md|LICENSE|package\.json|dist/[a-z_]+(\.gen)?\.(js|d\.ts)|wasm/laige_wasm\.(mjs|wasm|base64\.mjs)|docs/(guides/|internals/)?[A-Za-z_-]+\.md|docs/demo-netplay\.jpg)' "$tmp/contents" || true)"
+unexpected="$(grep -vxE 'package/(README\.md|LICENSE|package\.json|dist/[a-z_]+(\.gen)?\.(js|d\.ts)|wasm/laige_wasm\.(mjs|wasm|base64\.mjs)|docs/(internals/)?[A-Za-z_-]+\.md|docs/demo-netplay\.jpg)' "$tmp/contents" || true)"
 if [ -n "$unexpected" ]; then echo "pack smoke: unexpected files in the tarball:" >&2; echo "$unexpected" >&2; exit 1; fi
 mkdir "$tmp/extracted"
 tar -xzf "$tmp/$tgz" -C "$tmp/extracted"
