@@ -14,11 +14,15 @@
 #          prefix, with the `NAME-cmake` CMakeLists.txt snippet (or a plain
 #          find_package one), then run.
 # Each output must contain the lines of its `<!-- output: NAME -->` block.
+# The quickstart is not run that way but literally (quickstart.mjs): its
+# commands as written in an empty folder, with the packed tarball, the
+# native-release build and the registry's typescript and vite.
 # Needs: npm run build (dist/, wasm/) and scripts/build.sh native-release.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
-pages=(docs/quickstart.md docs/concepts.md docs/guide-typescript-systems.md docs/guide-determinism.md docs/guide-replays.md)
+literal=docs/quickstart.md   # run as a newcomer would (quickstart.mjs); its snippets are type-checked here too
+pages=("$literal" docs/concepts.md docs/guide-typescript-systems.md docs/guide-determinism.md docs/guide-replays.md)
 
 echo "docs: links"
 node tests/docs/links.mjs
@@ -51,12 +55,15 @@ mkdir -p "$app/src"
   npm install --no-audit --no-fund --loglevel=error "../$tgz")
 ts_node=()
 ts_browser=()
-while read -r name lang _; do
+ts_checked=0
+while read -r name lang src; do
   [ "$lang" = ts ] || continue
   cp "$tmp/snippets/$name.ts" "$app/src/$name.ts"
+  ts_checked=$((ts_checked + 1))
+  case "$src" in "$literal":*) continue ;; esac  # run below, as its page says
   case "$name" in browser-*) ts_browser+=("$name") ;; *) ts_node+=("$name") ;; esac
 done < "$tmp/list"
-if [ "${#ts_node[@]}" -gt 0 ] || [ "${#ts_browser[@]}" -gt 0 ]; then
+if [ "$ts_checked" -gt 0 ]; then
   # @types/node from the repository (a Node app has it; the snippets use node:fs).
   cat > "$app/tsconfig.json" <<JSON
 {
@@ -69,7 +76,7 @@ if [ "${#ts_node[@]}" -gt 0 ] || [ "${#ts_browser[@]}" -gt 0 ]; then
   "include": ["src/*.ts"]
 }
 JSON
-  echo "docs: tsc --strict over ${#ts_node[@]} node + ${#ts_browser[@]} browser snippets"
+  echo "docs: tsc --strict over $ts_checked snippets"
   (cd "$app" && "$root/node_modules/.bin/tsc" -p tsconfig.json)
 fi
 for name in "${ts_node[@]}"; do
@@ -97,7 +104,10 @@ fi
 
 # C++: against the installed package.
 cpp=()
-while read -r name lang _; do [ "$lang" = cpp ] && cpp+=("$name"); done < "$tmp/list"
+while read -r name lang src; do
+  case "$src" in "$literal":*) continue ;; esac
+  [ "$lang" = cpp ] && cpp+=("$name")
+done < "$tmp/list"
 if [ "${#cpp[@]}" -gt 0 ]; then
   cmake --install build/native-release --prefix "$tmp/prefix" >/dev/null
   for name in "${cpp[@]}"; do
@@ -119,8 +129,18 @@ if [ "${#cpp[@]}" -gt 0 ]; then
   done
 fi
 
+# The quickstart, followed literally in an empty folder: its commands as
+# written, its files where it says, its page served by Vite in chromium.
+echo "docs: $literal, followed literally in an empty folder"
+if node tests/docs/quickstart.mjs "$literal" "$tmp/$tgz" "$tmp/newcomer"; then
+  echo "  ok   $literal"
+else
+  echo "  FAIL $literal"
+  failed=$((failed + 1))
+fi
+
 if [ "$failed" -gt 0 ]; then
-  echo "docs: $failed snippet(s) failed" >&2
+  echo "docs: $failed snippet(s) or page(s) failed" >&2
   exit 1
 fi
 echo "docs: all snippets OK"
