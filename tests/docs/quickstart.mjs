@@ -167,6 +167,7 @@ function run(step) {
 
 // --- A server the page starts, and the page it serves --------------------------
 const stripAnsi = (t) => t.replace(/\x1b\[[0-9;]*m/g, '');
+let chromium = null;  // one browser for every served page, a fresh tab each
 
 async function serve(step) {
   const child = spawn('bash', ['-eo', 'pipefail', '-c', step.body], { cwd: join(work, step.dir), env, detached: true });
@@ -194,9 +195,9 @@ async function openServed(step, child) {
   });
   const problems = [];
   const printed = [];
-  const chromium = await launchBrowser('chromium');
+  chromium ??= await launchBrowser('chromium');
+  const p = await chromium.browser.newPage();
   try {
-    const p = chromium.page;
     p.on('console', (m) => {
       printed.push(m.text());
       if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
@@ -224,7 +225,7 @@ async function openServed(step, child) {
       problems.push(`the page's icon ${icon.href.slice(0, 80)} answers ${icon.status} ${icon.type}`);
     }
   } finally {
-    await chromium.close();
+    await p.close();
   }
   const missing = missingLine(step.expect, printed.join('\n'));
   if (missing !== null) problems.push(`the console never showed ${JSON.stringify(missing)}`);
@@ -259,5 +260,6 @@ for (const step of steps) {
     break;  // a newcomer stops at the first step that fails, and so do we
   }
 }
+await chromium?.close();
 console.log(`quickstart: ${steps.length - failed} of ${steps.length} steps in ${Math.round((Date.now() - started) / 1000)} s`);
 process.exit(failed === 0 ? 0 : 1);

@@ -1,15 +1,14 @@
 // references.mjs - the product stands alone: its pages and comments state a
 // rule and link the page that explains it, and every file they name exists.
 // Fails on:
-//   - a requirement-id citation (`LOG-004`, `FR-12.1`, `G-R3`: an upper-case
+//   - a requirement-id citation (`ABC-012`, `XY-12.1`, `Q-R7`: an upper-case
 //     tag, a dash, a number) or a numbered seed, issue or design decision,
 //     in any source, script or page of the repository;
-//   - a repository path that names no file or folder (`web/bindings.cpp`
-//     after it became web/bindings/), or a page#anchor that names no heading
-//     of the page, in README.md, docs/ and the comments and strings of the
-//     sources: a path is a word that starts with one of
-//     the repository's top-level source folders (cpp/, web/, docs/, tests/,
-//     ...) and a `/`. Generated trees (build/, dist/, wasm/, node_modules/)
+//   - a repository path that names no file or folder (a file since renamed
+//     or removed), or a page#anchor that names no heading of the page, in
+//     README.md, docs/ and the comments and strings of the sources: a path
+//     is a word that starts with one of the repository's top-level source
+//     folders (cpp/, web/, docs/, tests/, ...) and a `/`. Generated trees (build/, dist/, wasm/, node_modules/)
 //     are not checked, nor words holding a placeholder (`<name>`, `*`, `$`,
 //     `{a,b}`).
 // No dependencies: node tests/docs/references.mjs [root]
@@ -42,15 +41,15 @@ function sourceFiles(dir) {
 const isData = (rel) => rel.startsWith('tests/golden/') || rel.startsWith('tests/fuzz/corpus') || rel.startsWith('tests/fuzz/regressions/') && !rel.endsWith('.md');
 
 // An upper-case tag (2+ letters, or one letter and `-R`), a dash, a number:
-// LOG-004, FR-12.1, ECS-03, G-R3, PERF-003. Names of standards and formats
+// ABC-012, XY-12.1, QA-03, Q-R7. Names of standards and formats
 // that have that shape are not citations.
-const requirementId = /\b(?:[A-Z][A-Z0-9]{1,}|[A-Z]-R)-?[0-9]{1,4}(?:\.[0-9]+)?\b/g;
-const notCitations = new Set(['AVX-512', 'UTF-8', 'UTF-16', 'UTF-32', 'SHA-1', 'SHA-256', 'SHA-512', 'IEEE-754', 'ISO-8601', 'X-1', 'MD5']);
-const looksLikeId = (s) => /-/.test(s) && !notCitations.has(s) && !/^(?:ES|C|U|I|F|R)\d/.test(s);
+const requirementId = /\b(?:[A-Z][A-Z0-9]+-|[A-Z]-R)[0-9]{1,4}(?:\.[0-9]+)?\b/g;
+const notCitations = new Set(['AVX-512', 'UTF-8', 'UTF-16', 'UTF-32', 'SHA-1', 'SHA-256', 'SHA-512', 'IEEE-754', 'ISO-8601']);
+const looksLikeId = (s) => !notCitations.has(s);
 
 // Other citations of material outside the product: a numbered seed, issue or
 // decision, the team's notes.
-const teamReference = /\bseeds? ?0\d\d\b|\bFACTS\b|\bDESIGN\.md\b|\bDecision \d+\b|\b[Ii]ssue[- #]?\d+\b|\bthe issue's\b/g;
+const teamReference = /\bseeds? ?0\d\d\b|\bPRD\b|\bFACTS\b|\bDESIGN\.md\b|\bDecision \d+\b|\b[Ii]ssue[- #]?\d+\b|\bthe issue's\b/g;
 
 const topFolders = readdirSync(root).filter((n) => !generated.has(n) && !n.startsWith('.') && statSync(join(root, n)).isDirectory());
 const pathWord = new RegExp(`(?<![A-Za-z0-9_./@~-])((?:${topFolders.map((f) => f.replace(/[.]/g, '\\.')).join('|')})/[A-Za-z0-9_.@/{},*<>$\\\\-]*)`, 'g');
