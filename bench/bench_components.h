@@ -1,6 +1,6 @@
 // bench_components.h - the Position / Velocity pair every pos += vel
 // benchmark uses (bench/ecs_bench.cpp, bench/pass_timing.cpp), so the
-// native, wasm and issue-3 figures time the same layout.
+// native and wasm figures time the same layout.
 #pragma once
 
 #include "laige/component.h"

@@ -12,8 +12,8 @@
 //             (so the deferred ordering's merge is paid inside the number)
 // It prints Google Benchmark's table, then a summary table of ns per entity
 // (thread CPU time; with --benchmark_repetitions=N the minimum and the
-// median) with the targets. It asserts nothing (benches
-// print).
+// median) next to each workload's target (the table of
+// docs/benchmarks.md#what-it-costs). It asserts nothing (benches print).
 // Run: build/native-release/ecs_bench   (docs/benchmarks.md)
 #include <benchmark/benchmark.h>
 

@@ -2,7 +2,7 @@
 # build-package.sh - `npm run build`: builds the npm package @laige/sim from
 # a fresh clone. Checks (and says) what it needs first:
 #   - node_modules: `npm ci` when it is missing or older than the lockfile;
-#   - em++ and cmake/ninja: installed through apt (scripts/ensure-deps.sh)
+#   - em++, cmake and ninja: installed through apt (scripts/ensure-deps.sh)
 #     when this is root on Debian, else it stops with the command to run;
 # then builds the wasm module only (wasm/: the module, its .wasm and the
 # base64 copy for @laige/sim/embedded; not the wasm GoogleTest suite) and

@@ -124,7 +124,8 @@ Status GameLoop::frame() noexcept {
 Status GameLoop::frameAt(std::int64_t nowNs) noexcept {
   if (Status st = admitFrame(); st.isError()) return st;
   const FrameScope scope(inFrame_);
-  // Decision 12: once per frame, before its ticks, whether or not any run.
+  // Once per frame, before its ticks, whether or not any run
+  // (docs/game_loop.md#frames-and-beginframe).
   world_->beginFrame();
   ++stats_.frames;
   if (!started_) {

@@ -350,7 +350,7 @@ std::uint32_t World::stateDiffImpl(const World& other, std::uint32_t maxItems,
         const detail::Column& colB = b.arch->cols[j++];
         const std::uint8_t* pa = colA.data + std::size_t{a.row} * colA.size;
         const std::uint8_t* pb = colB.data + std::size_t{b.row} * colB.size;
-        // Raw bytes, as the seed says (a differing size can only come from
+        // Raw bytes, as the state hash reads them (a differing size can only come from
         // mismatched registries: reported as a difference).
         if (colA.size != colB.size || (colA.size != 0 && std::memcmp(pa, pb, colA.size) != 0)) {
           item.componentId = ca;

@@ -107,13 +107,13 @@ TEST(Entities, CapacityIsABudget) {
 }
 
 TEST(Entities, GenerationWrapsToTheFirstGeneration) {
-  Entities seed003(1, 0);
+  Entities allocator(1, 0);
   Entities world(1, 1);
   for (int i = 0; i < 65535; ++i) {
-    ASSERT_TRUE(seed003.despawn(seed003.spawn().value()));
+    ASSERT_TRUE(allocator.despawn(allocator.spawn().value()));
     ASSERT_TRUE(world.despawn(world.spawn().value()));
   }
-  EXPECT_EQ(seed003.spawn().value(), Entity(0, 65535));
+  EXPECT_EQ(allocator.spawn().value(), Entity(0, 65535));
   // World mode skips the reserved 0: 65535 -> 1 after one more release.
   EXPECT_EQ(world.spawn().value(), Entity(0, 1));  // 1 + 65535 releases, wrapped past 0
 }

@@ -136,7 +136,7 @@ TEST(GameLoop, FirstFrameRecordsTheStartAndRunsNoTick) {
   EXPECT_EQ(loop.startReferenceNs(), r.clock.now);
   EXPECT_EQ(loop.currentTick(), 0u);
   EXPECT_EQ(loop.stats().frames, 1u);
-  // Decision 12: beginFrame ran although no tick did.
+  // beginFrame ran although no tick did (docs/game_loop.md#frames-and-beginframe).
   EXPECT_EQ(r.world.guardrailStats().frameChurn, 0u);
 }
 

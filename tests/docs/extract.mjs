@@ -12,7 +12,9 @@
 //
 // `<!-- snippet: NAME continues: PREV -->` makes NAME the program PREV plus
 // this block (a page that builds one program step by step, each step run
-// and checked on its own); PREV must come earlier.
+// and checked on its own); PREV must come earlier. `file: PATH` after the
+// name says which file of the reader's app the block is (quickstart.mjs
+// writes it there); it is ignored here.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -23,7 +25,7 @@ if (!outDir || files.length === 0) {
 }
 mkdirSync(outDir, { recursive: true });
 
-const marker = /^<!--\s*(snippet|output):\s*([a-z0-9][a-z0-9-]*)(?:\s+continues:\s*([a-z0-9][a-z0-9-]*))?\s*-->\s*$/;
+const marker = /^<!--\s*(snippet|output):\s*([a-z0-9][a-z0-9-]*)(?:\s+continues:\s*([a-z0-9][a-z0-9-]*))?(?:\s+file:\s*\S+)?\s*-->\s*$/;
 const fence = /^(```+|~~~+)\s*([A-Za-z0-9+-]*)\s*$/;
 const snippets = new Map();
 const outputs = new Map();

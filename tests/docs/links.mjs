@@ -7,6 +7,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { anchorsOf, prose } from './anchors.mjs';
 
 const root = resolve(process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), '../..'));
 
@@ -18,49 +19,6 @@ function markdownFiles(dir) {
     else if (name.endsWith('.md')) out.push(p);
   }
   return out;
-}
-
-/** The page's lines, blank inside fenced code blocks; inline code blanked too unless keepInline. */
-function prose(text, keepInline = false) {
-  const lines = text.split('\n');
-  let fence = null;
-  return lines.map((line) => {
-    const f = /^\s*(```+|~~~+)/.exec(line);
-    if (fence) { if (f && line.trim().startsWith(fence)) fence = null; return ''; }
-    if (f) { fence = f[1]; return ''; }
-    return keepInline ? line : line.replace(/(`+)[^`]*?\1/g, (m) => ' '.repeat(m.length));
-  });
-}
-
-/** GitHub's heading anchor: lowercase, drop punctuation but '-' and '_', spaces to '-'. */
-function slug(heading) {
-  return heading
-    .replace(/<[^>]+>/g, '')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/`/g, '')
-    .trim()
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-    .replace(/\s/g, '-');
-}
-
-const anchorCache = new Map();
-function anchorsOf(file) {
-  if (anchorCache.has(file)) return anchorCache.get(file);
-  const anchors = new Set();
-  const seen = new Map();
-  for (const line of prose(readFileSync(file, 'utf8'), true)) {
-    const h = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
-    if (h) {
-      const base = slug(h[1]);
-      const n = seen.get(base) ?? 0;
-      seen.set(base, n + 1);
-      anchors.add(n === 0 ? base : `${base}-${n}`);
-    }
-    for (const a of line.matchAll(/<a\s+(?:id|name)="([^"]+)"/g)) anchors.add(a[1]);
-  }
-  anchorCache.set(file, anchors);
-  return anchors;
 }
 
 const files = [join(root, 'README.md'), ...markdownFiles(join(root, 'docs'))].filter((f) => existsSync(f));

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # tests/docs/run.sh - the manuals' test: every relative link and #anchor in
-# README.md and docs/ resolves (links.mjs), the README's self-check block is
-# what scripts/selfcheck.sh prints (readme_selfcheck.mjs), and every runnable
+# README.md and docs/ resolves (links.mjs); no page or source cites a
+# requirement id or names a repository file that does not exist
+# (references.mjs); the README's self-check block is what
+# scripts/selfcheck.sh prints (readme_selfcheck.mjs); and every runnable
 # snippet of the manuals compiles and prints what the page says it prints.
 #
 # Snippets are fenced blocks marked `<!-- snippet: NAME -->` (extract.mjs):
@@ -13,14 +15,20 @@
 #          prefix, with the `NAME-cmake` CMakeLists.txt snippet (or a plain
 #          find_package one), then run.
 # Each output must contain the lines of its `<!-- output: NAME -->` block.
+# The quickstart is not run that way but literally (quickstart.mjs): its
+# commands as written in an empty folder, with the packed tarball, the
+# native-release build and the registry's typescript and vite.
 # Needs: npm run build (dist/, wasm/) and scripts/build.sh native-release wasm.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
-pages=(docs/quickstart.md docs/concepts.md docs/guide-typescript-systems.md docs/guide-determinism.md docs/guide-replays.md)
+literal=docs/quickstart.md   # run as a newcomer would (quickstart.mjs); its snippets are type-checked here too
+pages=("$literal" docs/concepts.md docs/guide-typescript-systems.md docs/guide-determinism.md docs/guide-replays.md)
 
 echo "docs: links"
 node tests/docs/links.mjs
+echo "docs: references (no requirement ids, no paths to missing files)"
+node tests/docs/references.mjs
 
 for f in dist/index.js wasm/laige_wasm.mjs wasm/laige_wasm.wasm build/native-release/cmake_install.cmake \
          build/native-release/laige-selfcheck build/wasm/laige-selfcheck.js; do
@@ -51,12 +59,15 @@ mkdir -p "$app/src"
   npm install --no-audit --no-fund --loglevel=error "../$tgz")
 ts_node=()
 ts_browser=()
-while read -r name lang _; do
+ts_checked=0
+while read -r name lang src; do
   [ "$lang" = ts ] || continue
   cp "$tmp/snippets/$name.ts" "$app/src/$name.ts"
+  ts_checked=$((ts_checked + 1))
+  case "$src" in "$literal":*) continue ;; esac  # run below, as its page says
   case "$name" in browser-*) ts_browser+=("$name") ;; *) ts_node+=("$name") ;; esac
 done < "$tmp/list"
-if [ "${#ts_node[@]}" -gt 0 ] || [ "${#ts_browser[@]}" -gt 0 ]; then
+if [ "$ts_checked" -gt 0 ]; then
   # @types/node from the repository (a Node app has it; the snippets use node:fs).
   cat > "$app/tsconfig.json" <<JSON
 {
@@ -69,7 +80,7 @@ if [ "${#ts_node[@]}" -gt 0 ] || [ "${#ts_browser[@]}" -gt 0 ]; then
   "include": ["src/*.ts"]
 }
 JSON
-  echo "docs: tsc --strict over ${#ts_node[@]} node + ${#ts_browser[@]} browser snippets"
+  echo "docs: tsc --strict over $ts_checked snippets"
   (cd "$app" && "$root/node_modules/.bin/tsc" -p tsconfig.json)
 fi
 for name in "${ts_node[@]}"; do
@@ -97,7 +108,10 @@ fi
 
 # C++: against the installed package.
 cpp=()
-while read -r name lang _; do [ "$lang" = cpp ] && cpp+=("$name"); done < "$tmp/list"
+while read -r name lang src; do
+  case "$src" in "$literal":*) continue ;; esac
+  [ "$lang" = cpp ] && cpp+=("$name")
+done < "$tmp/list"
 if [ "${#cpp[@]}" -gt 0 ]; then
   cmake --install build/native-release --prefix "$tmp/prefix" >/dev/null
   for name in "${cpp[@]}"; do
@@ -119,8 +133,18 @@ if [ "${#cpp[@]}" -gt 0 ]; then
   done
 fi
 
+# The quickstart, followed literally in an empty folder: its commands as
+# written, its files where it says, its page served by Vite in chromium.
+echo "docs: $literal, followed literally in an empty folder"
+if node tests/docs/quickstart.mjs "$literal" "$tmp/$tgz" "$tmp/newcomer"; then
+  echo "  ok   $literal"
+else
+  echo "  FAIL $literal"
+  failed=$((failed + 1))
+fi
+
 if [ "$failed" -gt 0 ]; then
-  echo "docs: $failed snippet(s) failed" >&2
+  echo "docs: $failed snippet(s) or page(s) failed" >&2
   exit 1
 fi
 echo "docs: all snippets OK"

@@ -1,5 +1,5 @@
 // links.mjs PACKAGE_DIR - every relative link and image of the packed
-// README.md, docs/*.md and docs/guides/*.md must resolve inside the tarball (extracted at
+// README.md, docs/*.md and docs/internals/*.md must resolve inside the tarball (extracted at
 // PACKAGE_DIR), and a `#anchor` into a markdown page must name one of its
 // headings (GitHub's slugs). Prints each broken link; exits 1 if any.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 
 const pkg = resolve(process.argv[2]);
 const mdIn = (dir) => (existsSync(join(pkg, dir)) ? readdirSync(join(pkg, dir)).filter((f) => f.endsWith('.md')).map((f) => `${dir}/${f}`) : []);
-const pages = ['README.md', ...mdIn('docs'), ...mdIn('docs/guides')];
+const pages = ['README.md', ...mdIn('docs'), ...mdIn('docs/internals')];
 
 function slugs(file) {
   const text = readFileSync(file, 'utf8').replace(/```[\s\S]*?```/g, '');

@@ -36,7 +36,7 @@ export async function instantiate(wasm: WasmBytes, initialMemory?: number): Prom
 }
 
 /**
- * The per-entity hot path: plain wasm exports (bindings.cpp "hot path"),
+ * The per-entity hot path: plain wasm exports (web/bindings/world.cpp, "the per-entity hot path"),
  * called under the names the embind functions would have. Booleans come
  * back as 0/1.
  */

@@ -1,8 +1,9 @@
 // laige/assert.h - the misuse policy: loud in native debug, degrade elsewhere.
 //
-// The seeds say: misuse (a stale handle destroyed, an illegal mutation during
-// iteration) asserts in a native debug build and degrades in release and
-// wasm builds (InvalidArgument + a rate-limited warn, the mutation skipped).
+// Misuse (a stale handle destroyed, an illegal mutation during iteration)
+// asserts in a native debug build and degrades in release and wasm builds
+// (InvalidArgument + a rate-limited warn, the mutation skipped): the table
+// of docs/entity.md#stale-handles.
 // LAIGE_DEBUG_ASSERTS is 1 exactly in native builds without NDEBUG.
 #pragma once
 

@@ -5,7 +5,7 @@
 // allocator (docs/entity.md): fresh indices ascending (0, 1, 2, ...), freed
 // indices LIFO with the generation raised, so the same operation sequence
 // gives the same handles on every platform. World builds on it.
-// Contract: seeds 000 and 003; docs/entity.md.
+// Contract: docs/entity.md.
 #pragma once
 
 #include <cstddef>

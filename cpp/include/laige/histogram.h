@@ -45,7 +45,7 @@ class Histogram {
   Histogram() noexcept = default;
   /// Allocates the window and its sorting scratch (the only allocation this
   /// type ever makes). If the allocation fails the histogram has capacity 0
-  /// instead: the engine never throws (FR-12.1).
+  /// instead: the engine never throws (docs/errors.md).
   explicit Histogram(std::uint32_t capacity) noexcept;
   /// O(1) move; the source becomes an empty histogram of capacity 0.
   Histogram(Histogram&& other) noexcept;
