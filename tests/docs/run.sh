@@ -16,7 +16,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
-pages=(docs/quickstart.md docs/concepts.md docs/guide-typescript-systems.md docs/guide-determinism.md docs/guide-replays.md)
+pages=(docs/quickstart.md docs/concepts.md docs/guide-typescript-systems.md docs/guide-determinism.md docs/guide-replays.md docs/rollback.md)
 
 echo "docs: links"
 node tests/docs/links.mjs
