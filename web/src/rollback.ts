@@ -51,9 +51,12 @@ export interface RollbackSessionOptions {
    */
   combine?: 'lengthPrefixed' | 'concatenate' | RollbackCombine;
   /**
-   * Called after advance() for every tick it confirmed, in tick order. An
-   * error it throws comes out of advance() after all of them were called
-   * (the tick has run then; it is not undone).
+   * Called at the end of advance() for every tick it confirmed, in tick
+   * order. An error it throws comes out of advance() after all of them
+   * were called (the tick has run then; it is not undone). It runs inside
+   * advance(): advance(), setLocalInput, addRemoteInput and dispose() of the
+   * session, and ticks, restore and dispose() of its world, are refused
+   * there (docs/rollback.md#re-entrancy).
    */
   onConfirmed?: (tick: number, hash: bigint) => void;
 }
@@ -276,9 +279,11 @@ export class RollbackSession implements Disposable {
    * run, restores the snapshot before it and re-runs every tick up to the
    * present. Returns (and keeps as lastAdvance) what it did. Throws
    * `local_input_missing`, `prediction_limit`, `tick_inside_callback`
-   * (inside a system, an each or a combine of this world), or what a
-   * TypeScript system or the combine function threw; after a throw the
-   * world is as it was before the call.
+   * (inside any callback on this world: a system, an each, a combine
+   * function or an onConfirmed callback of any of its sessions), or what a
+   * TypeScript system or the combine function threw (after a throw the
+   * world is as it was before the call), or what onConfirmed threw (after
+   * the tick ran).
    */
   advance(): RollbackAdvance {
     const where = 'RollbackSession.advance';
@@ -450,7 +455,7 @@ export class RollbackSession implements Disposable {
     return this.#ptr === 0;
   }
 
-  /** Frees the session (the world stays, at the state it has). Idempotent. Throws inside its own advance(). */
+  /** Frees the session (the world stays, at the state it has). Idempotent. Throws `dispose_inside_call` inside its own advance() (its combine, onConfirmed, or a system of its ticks). */
   dispose(): void {
     if (this.#inAdvance) refuseDisposeInside('RollbackSession.dispose', 'RollbackSession', activeCallback(this.world._calls) ?? 'system');
     this._detach();

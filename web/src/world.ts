@@ -557,7 +557,10 @@ export class World implements Disposable {
     return snapshotWorldInto(this, buf);
   }
 
-  /** Makes the state the one `bytes` holds; bad bytes throw (snapshot_* reasons) and change nothing. */
+  /**
+   * Makes the state the one `bytes` holds; bad bytes throw (snapshot_* reasons) and change nothing.
+   * Refused (restore_inside_callback) inside any callback on this world and during its ticks.
+   */
   restore(bytes: Uint8Array): void {
     restoreWorld(this, bytes);
   }
