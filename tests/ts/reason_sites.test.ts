@@ -177,7 +177,7 @@ describe('every LaigeError the TypeScript layer builds agrees with docs/errors.m
     for (const r of RAISED_IN_TYPESCRIPT) expect(REASON_ROWS.get(r)!.cppOnly, r).toBe(false);
   });
 
-  it('the C++ only marking: explained once, and only on rows', () => {
+  it('the (C++ only) marking is explained, and written one way on every row', () => {
     expect(ERRORS_DOC).toMatch(/\*\*\(C\+\+ only\)\*\*/);
     for (const line of ERRORS_DOC.split('\n')) {
       if (line.includes('(C++ only)') && line.startsWith('| <a id="reason-')) expect(line).toMatch(/^\| <a id="reason-([a-z0-9_]+)"><\/a>`\1` \(C\+\+ only\) \|/);
