@@ -3,6 +3,7 @@
 // confirmation are in rollback_advance.cpp. docs/rollback.md.
 #include "laige/rollback.h"
 
+#include <cstdint>
 #include <cstring>
 #include <utility>
 
@@ -48,8 +49,8 @@ Status checkOptions(const RollbackSession::Options& o) noexcept {
   return Status{};
 }
 
-Status allocFailed(std::size_t bytes) noexcept {
-  return Status::failure(ErrorCode::BudgetExhausted, "rollback_alloc_failed").with("bytes", static_cast<std::uint64_t>(bytes));
+Status allocFailed(std::uint64_t bytes) noexcept {
+  return Status::failure(ErrorCode::BudgetExhausted, "rollback_alloc_failed").with("bytes", bytes);
 }
 
 Status tooLarge(std::uint32_t player, std::size_t size, std::uint32_t max) noexcept {
@@ -90,7 +91,11 @@ Result<RollbackSession> RollbackSession::create(World& world, const SystemSchedu
 
   st.snapSlots = o.depth + 2;
   st.snapCapacity = o.snapshotCapacity;
-  st.snapBytes = detail::allocArray<std::uint8_t>(st.snapCapacity * st.snapSlots);
+  // The ring's byte count can pass SIZE_MAX in wasm (32-bit size_t): then it
+  // cannot be allocated at all, and a wrapped product would be too small.
+  const std::uint64_t ringBytes = std::uint64_t{st.snapCapacity} * st.snapSlots;
+  if (ringBytes > SIZE_MAX) return allocFailed(ringBytes);
+  st.snapBytes = detail::allocArray<std::uint8_t>(static_cast<std::size_t>(ringBytes));
   st.snapSize = detail::allocArray<std::size_t>(st.snapSlots);
   st.inputSlots = o.depth + o.inputLead + 1;
   st.stride = o.maxInputBytes == 0 ? 1 : o.maxInputBytes;
@@ -113,7 +118,7 @@ Result<RollbackSession> RollbackSession::create(World& world, const SystemSchedu
   if (!st.snapBytes || !st.snapSize || !st.inTick || !st.inKnown || !st.inSize || !st.usedSize || !st.inBytes ||
       !st.usedBytes || !st.hashTick || !st.hashValue || !st.confirmedTick ||
       !st.confirmedValue || !st.combined) {
-    return allocFailed(st.snapCapacity * st.snapSlots + slots * (2 * st.stride + 13));
+    return allocFailed(ringBytes + std::uint64_t{slots} * (2 * st.stride + 13));
   }
   // Slot tick 0 means "empty" for every tick >= 1 (tick 0 is never run).
   return RollbackSession(std::move(s));

@@ -1,7 +1,9 @@
 // rollback_advance.cpp - RollbackSession::advance(): the snapshot ring, the
 // rollback (restore + re-simulation), the new tick, the undo of a failed
 // advance, and confirmation. docs/rollback.md.
+#include <cstdint>
 #include <cstring>
+#include <memory>
 
 #include "laige/assert.h"
 #include "laige/logging.h"
@@ -33,21 +35,22 @@ struct AdvanceScope {
 Status takeSnapshot(detail::RollbackState& s, std::uint32_t slot) noexcept {
   const std::size_t need = s.world->snapshotSize();
   if (need > s.snapCapacity) {
-    const std::size_t cap = ((need * 2) + 7) & ~std::size_t{7};
-    auto grown = detail::allocArray<std::uint8_t>(cap * s.snapSlots);
-    if (!grown) {
-      return Status::failure(ErrorCode::BudgetExhausted, "rollback_alloc_failed")
-          .with("bytes", static_cast<std::uint64_t>(cap * s.snapSlots));
-    }
+    // In 64 bits: in wasm (32-bit size_t) the ring's size can pass SIZE_MAX.
+    const std::uint64_t cap = ((std::uint64_t{need} * 2) + 7) & ~std::uint64_t{7};
+    const std::uint64_t ringBytes = cap * s.snapSlots;
+    std::unique_ptr<std::uint8_t[]> grown;
+    if (ringBytes <= SIZE_MAX) grown = detail::allocArray<std::uint8_t>(static_cast<std::size_t>(ringBytes));
+    if (!grown) return Status::failure(ErrorCode::BudgetExhausted, "rollback_alloc_failed").with("bytes", ringBytes);
+    const auto slotBytes = static_cast<std::size_t>(cap);  // <= ringBytes <= SIZE_MAX
     for (std::uint32_t i = 0; i < s.snapSlots; ++i) {
-      if (s.snapSize[i] != 0) std::memcpy(grown.get() + i * cap, s.snapAt(i), s.snapSize[i]);
+      if (s.snapSize[i] != 0) std::memcpy(grown.get() + i * slotBytes, s.snapAt(i), s.snapSize[i]);
     }
     s.snapBytes = std::move(grown);
-    s.snapCapacity = cap;
-    s.o.snapshotCapacity = cap;
+    s.snapCapacity = slotBytes;
+    s.o.snapshotCapacity = slotBytes;
     ++s.stats.ringGrowths;
     LAIGE_LOG_WARN("rollback", "rollback_ring_grown", kRingGrownText, log::field("needed", static_cast<std::uint64_t>(need)),
-                   log::field("capacity", static_cast<std::uint64_t>(cap)));
+                   log::field("capacity", cap));
   }
   const Status st = s.world->snapshot(std::span<std::uint8_t>(s.snapAt(slot), s.snapCapacity));
   s.snapSize[slot] = st.ok() ? need : 0;

@@ -107,6 +107,25 @@ TEST(RollbackErrors, OptionsOutOfRange) {
   EXPECT_STREQ(r.status().reason(), "world_moved_from");
 }
 
+// The ring is (depth + 2) x snapshotCapacity bytes: with a 32-bit size_t
+// (wasm) that product can pass SIZE_MAX. It is refused, never allocated
+// with the wrapped (too small) size: 4 slots of 1 GiB wrapped to 0 bytes,
+// and advance() would have written the snapshots past the allocation.
+TEST(RollbackErrors, RingLargerThanSizeTIsRefused) {
+  if constexpr (sizeof(std::size_t) > 4) {
+    GTEST_SKIP() << "a 64-bit size_t holds every ring size";
+  } else {
+    std::unique_ptr<ScenarioRun> run = openRun("input");
+    RollbackSession::Options o = Fixture::base();
+    o.depth = 2;
+    o.snapshotCapacity = std::size_t{1} << 30;
+    auto r = RollbackSession::create(run->world(), run->schedule(), o);
+    ASSERT_TRUE(r.isError());
+    EXPECT_STREQ(r.status().reason(), "rollback_alloc_failed");
+    EXPECT_STREQ(r.status().fieldValue("bytes"), "4294967296");
+  }
+}
+
 TEST(RollbackErrors, BadPlayerIndex) {
   Fixture f;
   f.advanceTo(3);

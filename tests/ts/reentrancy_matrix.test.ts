@@ -1,14 +1,17 @@
 // The re-entrancy matrix (docs/typescript.md#callbacks-and-re-entrancy):
-// every tick-running and every disposing call, made from every callback
-// kind, has its documented outcome (refused with its reason, or allowed),
-// never a wasm RuntimeError, and the world ends exactly like an untouched
-// twin that ran the same callbacks without making the call.
+// every tick-running, restoring and disposing call, made from every
+// callback kind, has its documented outcome (refused with its reason, or
+// allowed), never a wasm RuntimeError, and the world ends exactly like an
+// untouched twin that ran the same callbacks without making the call.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LaigeError, type GameLoop, type ReplayRecorder, type World } from '../../dist/index.js';
+import { LaigeError, type GameLoop, type ReplayRecorder, type RollbackSession, type World } from '../../dist/index.js';
 import { sim } from './support/sim.js';
 
-interface Hooks { system?: () => void; input?: () => void; onTick?: () => void; clock?: () => void }
-interface Rig { w: World; L: GameLoop; R: ReplayRecorder; hooks: Hooks }
+interface Hooks {
+  system?: () => void; input?: () => void; onTick?: () => void; clock?: () => void; combine?: () => void; onConfirmed?: () => void;
+}
+/** A world with a loop, a recorder and (outside a replay's setup) a rollback session, and the state it started from. */
+interface Rig { w: World; L: GameLoop; R: ReplayRecorder; S: RollbackSession | null; start: Uint8Array; hooks: Hooks }
 
 /** The scene: a counter component, a system that counts, one that reads it and calls a hook, 3 entities. */
 function build(w: World, hooks: Hooks): void {
@@ -24,11 +27,21 @@ function build(w: World, hooks: Hooks): void {
   w.setTimingClock(() => { hooks.clock?.(); return 0; });
 }
 
-function rigOn(w: World, hooks: Hooks): Rig {
+function rigOn(w: World, hooks: Hooks, withSession = true): Rig {
   build(w, hooks);
+  const start = w.snapshot();
   const R = sim.recordReplay(w);
   const L = sim.createGameLoop(w, { input: () => { hooks.input?.(); return undefined; }, onTick: () => hooks.onTick?.() });
-  return { w, L, R, hooks };
+  // One player: every advance confirms its tick (onConfirmed runs each time).
+  const S = withSession
+    ? sim.createRollbackSession(w, {
+      players: 1, maxInputBytes: 1,
+      combine: (_tick, inputs) => { hooks.combine?.(); return inputs[0]!; },
+      onConfirmed: () => hooks.onConfirmed?.(),
+    })
+    : null;
+  for (let t = 1; t <= 8 && S !== null; t++) S.setLocalInput(t, Uint8Array.of(t));
+  return { w, L, R, S, start, hooks };
 }
 function rig(): Rig {
   return rigOn(sim.createWorld({ capacity: 16, seed: 5n }), {});
@@ -49,12 +62,24 @@ const MODULE_TICKS: Record<string, Call> = {
   'sim.runScenario': () => sim.runScenario('hello', { ticks: 3 }),
   'sim.runReplay': () => sim.runReplay(log, replayOptions),
 };
+const SESSION_TICKS: Record<string, Call> = {
+  'session.advance': (r) => r.S!.advance(),
+};
+const RESTORES: Record<string, Call> = {
+  // Valid bytes: outside a callback they restore (checked below).
+  'world.restore': (r) => r.w.restore(r.start),
+};
 const DISPOSALS: Record<string, Call> = {
   'world.dispose': (r) => r.w.dispose(),
   'loop.dispose': (r) => r.L.dispose(),
   'recorder.dispose': (r) => r.R.dispose(),
   'recorder.finish': (r) => r.R.finish(),
 };
+const SESSION_DISPOSALS: Record<string, Call> = {
+  'session.dispose': (r) => r.S!.dispose(),
+};
+/** Every call of the matrix on a rig with a session. */
+const CALLS: Record<string, Call> = { ...TICKS, ...SESSION_TICKS, ...MODULE_TICKS, ...RESTORES, ...DISPOSALS, ...SESSION_DISPOSALS };
 
 type Fire = () => void;
 /** How each callback kind is entered: the driver runs `fire` from inside it. */
@@ -71,6 +96,10 @@ const KINDS: Record<string, (r: Rig, fire: Fire) => void> = {
   'loop input': (r, fire) => { r.hooks.input = fire; r.L.step(1); },
   'loop onTick': (r, fire) => { r.hooks.onTick = fire; r.L.step(1); },
   'timing clock': (r, fire) => { r.hooks.clock = fire; r.w.runSystems(); },
+  defer: (r, fire) => r.w.defer(() => fire()),
+  'session combine': (r, fire) => { r.hooks.combine = fire; r.S!.advance(); },
+  'session onConfirmed': (r, fire) => { r.hooks.onConfirmed = fire; r.S!.advance(); },
+  'system (session.advance)': (r, fire) => { r.hooks.system = fire; r.S!.advance(); },
   // The 4th entity of 16 crosses the 25% budget: create() logs entity_budget_25.
   'onLog (during create)': (r, fire) => {
     sim.onLog(() => fire());
@@ -84,13 +113,23 @@ const KINDS: Record<string, (r: Rig, fire: Fire) => void> = {
 
 /** The documented outcome: the reason of the refusal, or null when the call is allowed. */
 function expected(kind: string, call: string): string | null {
-  if (call in TICKS) return 'tick_inside_callback';
+  if (call in TICKS || call in SESSION_TICKS) return 'tick_inside_callback';
   if (call in MODULE_TICKS) return kind.startsWith('onLog') ? 'tick_inside_callback' : null;
+  if (call in RESTORES) return kind.startsWith('onLog') ? 'call_inside_log_handler' : 'restore_inside_callback';
   if (call === 'world.dispose') return 'dispose_inside_call';
   const loopFrame = kind === 'loop input' || kind === 'loop onTick' || kind === 'system (loop.step)';
   if (call === 'loop.dispose') return loopFrame ? 'dispose_inside_call' : null;
+  const inAdvance = kind.startsWith('session ') || kind === 'system (session.advance)';
+  if (call === 'session.dispose') return inAdvance ? 'dispose_inside_call' : null;
   return kind === 'system (recorder.step)' ? 'dispose_inside_call' : null; // recorder.dispose / finish
 }
+
+/** The callback kind a refusal names (fields.callback), by matrix kind. */
+const CALLBACK_OF: Record<string, string> = {
+  each: 'each', eachChunk: 'eachChunk', 'system (runSystems)': 'system', 'system (loop.step)': 'system', 'system (recorder.step)': 'system',
+  'each in a system': 'each', 'loop input': 'input', 'loop onTick': 'onTick', 'timing clock': 'clock', 'onLog (during create)': 'onLog',
+  defer: 'defer', 'session combine': 'combine', 'session onConfirmed': 'onConfirmed', 'system (session.advance)': 'system',
+};
 
 /** Runs `call` once from inside the callback; returns what it threw (or 'ok'). */
 function fireOnce(r: Rig, call: Call | null): { fire: Fire; result: () => unknown } {
@@ -125,7 +164,7 @@ beforeAll(() => {
 });
 afterAll(() => sim.setLogRateLimiting(true));
 
-function checkOutcome(label: string, got: unknown, want: string | null): void {
+function checkOutcome(label: string, got: unknown, want: string | null, callback?: string): void {
   expect(got, `${label}: the callback ran`).not.toBe('not called');
   if (got !== 'ok') {
     expect((got as Error).name, `${label}: ${String(got)}`).not.toBe('RuntimeError'); // a wasm trap
@@ -138,12 +177,16 @@ function checkOutcome(label: string, got: unknown, want: string | null): void {
     expect(e.code, label).toBe('invalid_argument');
     expect(e.reason, label).toBe(want);
     expect(e.message.startsWith('World') || e.message.includes(':'), label).toBe(true);
+    if (callback !== undefined && want !== 'call_inside_log_handler') {
+      // The refusal names the refused call and the callback it came from.
+      expect(e.fields, `${label}: ${e.message}`).toMatchObject({ call: expect.any(String), callback });
+    }
   }
 }
 
 describe('re-entrancy matrix: every call from every callback kind', () => {
   for (const [kind, drive] of Object.entries(KINDS)) {
-    for (const [call, fn] of Object.entries({ ...TICKS, ...MODULE_TICKS, ...DISPOSALS })) {
+    for (const [call, fn] of Object.entries(CALLS)) {
       it(`${call} from ${kind}`, () => {
         const a = rig();
         const b = rig();
@@ -151,15 +194,24 @@ describe('re-entrancy matrix: every call from every callback kind', () => {
         const fb = fireOnce(b, null);
         drive(a, fa.fire);
         drive(b, fb.fire);
-        checkOutcome(`${call} from ${kind}`, fa.result(), expected(kind, call));
+        checkOutcome(`${call} from ${kind}`, fa.result(), expected(kind, call), CALLBACK_OF[kind]);
         expect(a.w.disposed, 'the world is still there').toBe(false);
         expect(a.w.systemTicksRun).toBe(b.w.systemTicksRun);
         expect(hashOf(a.w), 'state hash equals the untouched twin').toBe(hashOf(b.w));
+        if (a.S !== null && !a.S.disposed) {
+          // The session is exactly as its twin's: ticks, confirmations, counters.
+          expect([a.S.currentTick, a.S.confirmedTick, a.S.stats.advances]).toEqual([b.S!.currentTick, b.S!.confirmedTick, b.S!.stats.advances]);
+          expect(a.S.confirmedHashes()).toEqual(b.S!.confirmedHashes());
+        }
         // Both stay usable and stay equal.
         a.hooks.system = a.hooks.clock = undefined;
         b.hooks.system = b.hooks.clock = undefined;
         a.w.runSystems();
         b.w.runSystems();
+        expect(hashOf(a.w)).toBe(hashOf(b.w));
+        // Outside every callback the same bytes restore.
+        a.w.restore(a.start);
+        b.w.restore(b.start);
         expect(hashOf(a.w)).toBe(hashOf(b.w));
         a.w.dispose();
         b.w.dispose();
@@ -169,13 +221,14 @@ describe('re-entrancy matrix: every call from every callback kind', () => {
 });
 
 describe('re-entrancy matrix: a replay setup', () => {
-  for (const [call, fn] of Object.entries({ ...TICKS, ...MODULE_TICKS, ...DISPOSALS })) {
+  // A session cannot be created inside setup (it is refused like a tick): the rig has none.
+  for (const [call, fn] of Object.entries({ ...TICKS, ...MODULE_TICKS, ...RESTORES, ...DISPOSALS })) {
     it(`${call} from a replay's setup`, () => {
       let outcome: unknown = 'not called';
       const withCall = sim.runReplay(log, {
         world: { capacity: 16 },
         setup: (w) => {
-          const r = rigOn(w, {});
+          const r = rigOn(w, {}, false);
           try {
             fn(r);
             outcome = 'ok';
@@ -184,32 +237,46 @@ describe('re-entrancy matrix: a replay setup', () => {
           }
         },
       });
-      const twin = sim.runReplay(log, { world: { capacity: 16 }, setup: (w) => { rigOn(w, {}); } });
+      const twin = sim.runReplay(log, { world: { capacity: 16 }, setup: (w) => { rigOn(w, {}, false); } });
       const want = call in MODULE_TICKS || call === 'loop.dispose' || call.startsWith('recorder.') && call !== 'recorder.step'
-        ? null : call === 'world.dispose' ? 'dispose_inside_call' : 'tick_inside_callback';
-      checkOutcome(`${call} from setup`, outcome, want);
+        ? null : call === 'world.dispose' ? 'dispose_inside_call' : call in RESTORES ? 'restore_inside_callback' : 'tick_inside_callback';
+      checkOutcome(`${call} from setup`, outcome, want, 'setup');
       expect(withCall, 'every tick hash equals the twin').toEqual(twin);
     });
   }
 });
 
 describe('re-entrancy matrix: a C++ scenario run', () => {
-  type RunRig = { run: ReturnType<typeof sim.openScenario>; L: GameLoop; hooks: Hooks };
+  type RunRig = { run: ReturnType<typeof sim.openScenario>; L: GameLoop; S: RollbackSession; start: Uint8Array; hooks: Hooks };
   function runRig(): RunRig {
     const hooks: Hooks = {};
     const run = sim.openScenario('hello');
+    const start = run.world.snapshot();
     const L = sim.createGameLoop(run, { input: () => { hooks.input?.(); return undefined; }, onTick: () => hooks.onTick?.() });
-    return { run, L, hooks };
+    const S = sim.createRollbackSession(run, {
+      players: 1, maxInputBytes: 1,
+      combine: (_tick, inputs) => { hooks.combine?.(); return inputs[0]!; },
+      onConfirmed: () => hooks.onConfirmed?.(),
+    });
+    for (let t = 1; t <= 4; t++) S.setLocalInput(t, new Uint8Array(0));
+    return { run, L, S, start, hooks };
   }
   const calls: Record<string, (r: RunRig) => unknown> = {
     'run.step': (r) => r.run.step(),
     'loop.step': (r) => r.L.step(1),
+    'session.advance': (r) => r.S.advance(),
+    'run.world.restore': (r) => r.run.world.restore(r.start),
     'run.dispose': (r) => r.run.dispose(),
   };
   const kinds: Record<string, (r: RunRig, fire: Fire) => void> = {
     each: (r, fire) => r.run.world.each([], [], () => fire()),
     'loop input': (r, fire) => { r.hooks.input = fire; r.L.step(1); },
     'loop onTick': (r, fire) => { r.hooks.onTick = fire; r.L.step(1); },
+    'session combine': (r, fire) => { r.hooks.combine = fire; r.S.advance(); },
+    'session onConfirmed': (r, fire) => { r.hooks.onConfirmed = fire; r.S.advance(); },
+  };
+  const callbackOf: Record<string, string> = {
+    each: 'each', 'loop input': 'input', 'loop onTick': 'onTick', 'session combine': 'combine', 'session onConfirmed': 'onConfirmed',
   };
   for (const [kind, drive] of Object.entries(kinds)) {
     for (const [call, fn] of Object.entries(calls)) {
@@ -231,7 +298,8 @@ describe('re-entrancy matrix: a C++ scenario run', () => {
           }
         });
         drive(b, () => {});
-        checkOutcome(`${call} from ${kind}`, outcome, call === 'run.dispose' ? 'dispose_inside_call' : 'tick_inside_callback');
+        const want = call === 'run.dispose' ? 'dispose_inside_call' : call === 'run.world.restore' ? 'restore_inside_callback' : 'tick_inside_callback';
+        checkOutcome(`${call} from ${kind}`, outcome, want, callbackOf[kind]);
         expect(a.run.disposed).toBe(false);
         expect(a.run.tick).toBe(b.run.tick);
         expect(a.run.stateHash()).toBe(b.run.stateHash());

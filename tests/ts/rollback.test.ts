@@ -266,9 +266,16 @@ describe('rollback refusals change nothing', () => {
 
   it('options out of range and a scenario run\'s world', () => {
     const w = tsGame();
-    expect(reasonOf(() => session(w, { players: 9 }))).toBe('out_of_range');
-    expect(reasonOf(() => session(w, { localPlayer: 2 }))).toBe('out_of_range');
-    expect(reasonOf(() => session(w, { maxPredictionTicks: 9 }))).toBe('out_of_range');
+    // An integer out of range is the core's reason, with its fields; a non-integer is out_of_range.
+    for (const [option, value, min, max] of [['players', 9, 1, 8], ['localPlayer', 2, 0, 1], ['depth', 0, 1, 120], ['maxInputBytes', 256, 0, 255],
+      ['inputLead', 1025, 1, 1024], ['maxPredictionTicks', 9, 0, 8], ['hashHistory', 0, 1, 4096], ['maxCombinedBytes', 0, 1, 1 << 20]] as const) {
+      const e = thrown(() => session(w, { depth: 8, [option]: value })) as LaigeError;
+      expect(e.reason, option).toBe('rollback_option_invalid');
+      expect(e.fields).toEqual({ where: 'createRollbackSession', option, value, min, max });
+      expect(e.detail).toBe(`createRollbackSession: the session option '${option}' is ${value}, outside ${min}..${max}`);
+    }
+    expect(reasonOf(() => session(w, { players: 1.5 }))).toBe('out_of_range');
+    expect(reasonOf(() => session(w, { depth: '8' as never }))).toBe('wrong_type');
     expect(reasonOf(() => session(w, { combine: 'sum' as never }))).toBe('invalid_value');
     const run = sim.openScenario('input');
     expect(reasonOf(() => sim.createRollbackSession(run.world, {}))).toBe('scenario_world');

@@ -3,6 +3,7 @@
 // cross the wasm boundary. A bad value is LaigeError invalid_argument with
 // reason wrong_type or out_of_range and the field it came in.
 import { invalid, typeName, whereField } from './errors.js';
+import { messageFor } from './error_messages.js';
 import { describe } from './schema.js';
 
 export const MAX_U32 = 0xffffffff;
@@ -14,6 +15,23 @@ export function u32(where: string, v: unknown, min = 0, max = MAX_U32): number {
       typeof v === 'number' ? 'out_of_range' : 'wrong_type', { ...whereField(where), got: typeof v === 'number' ? v : typeName(v), min, max });
   }
   return v;
+}
+
+/**
+ * @internal A u32 option whose range the core checks with a reason of its
+ * own (tick_rate_invalid, rollback_option_invalid, ...): an integer outside
+ * min..max is refused here with that reason and the core's fields (plus
+ * `where`), so TypeScript and C++ name the same cause; a value that is not
+ * an integer is `wrong_type` / `out_of_range` as for u32.
+ */
+export function coreRange(where: string, v: unknown, min: number, max: number, reason: string,
+  fields: (v: number) => Record<string, string | number>): number {
+  if (typeof v === 'number' && Number.isInteger(v) && (v < min || v > max)) {
+    const call = whereField(where).where;
+    const f = { where: call, ...fields(v) };
+    throw invalid(`${call}: ${messageFor(reason, f)}`, reason, f);
+  }
+  return u32(where, v, min, max);
 }
 
 /** @internal Validates a u64 given as a bigint. */

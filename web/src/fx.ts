@@ -25,7 +25,7 @@ const TWO16 = 65536;
 // Cold: builds the message only to throw.
 function wrongType(where: string, arg: string, v: unknown): never {
   throw invalid(`fx.${where}: ${arg} must be a number, got ${describe(v)} (type ${typeof v})`, 'wrong_type',
-    { field: arg, type: typeof v });
+    { where: `fx.${where}`, field: arg, type: typeof v });
 }
 function num1(where: string, a: unknown): void {
   if (typeof a !== 'number') wrongType(where, 'a', a);
@@ -197,7 +197,7 @@ export const fx = Object.freeze({
     if (typeof raw !== 'number') wrongType('fromRaw', 'raw', raw);
     if ((raw | 0) !== raw) {
       throw invalid(`fx.fromRaw: a raw Q16.16 value is an integer in ${MIN}..${MAX}, got ${describe(raw)} (use fx.fromFloat for a real number)`,
-        'out_of_range', { field: 'raw', value: String(raw) });
+        'out_of_range', { where: 'fx.fromRaw', field: 'raw', got: raw, min: MIN, max: MAX });
     }
     return raw | 0; // -0 -> 0
   },

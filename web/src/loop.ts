@@ -9,7 +9,7 @@ import { readGameLoopStats } from './layouts.gen.js';
 import { describe } from './schema.js';
 import { activeCallback, refuseDisposeInside, refuseTickInside } from './reentrancy.js';
 import type { ScenarioRun } from './sim.js';
-import { u32 } from './args.js';
+import { MAX_U32, coreRange, u32 } from './args.js';
 import type { World } from './world.js';
 
 /** The largest payload `input` may return (the replay frame limit, 1 MiB). */
@@ -91,8 +91,14 @@ export class GameLoop implements Disposable {
     const where = 'createGameLoop';
     if (typeof options !== 'object' || options === null) throw invalid(`${where}: options must be an object, got ${describe(options)}`, 'wrong_type', { where, field: 'options', got: typeName(options) });
     const w = world._live(where);
-    this.tickRateHz = options.tickRateHz === undefined ? 60 : u32(`${where}: tickRateHz`, options.tickRateHz, 20, 120);
-    this.maxCatchUpTicks = options.maxCatchUpTicks === undefined ? 5 : u32(`${where}: maxCatchUpTicks`, options.maxCatchUpTicks, 1);
+    // Out-of-range integers get the core's reasons (tick_rate_invalid, catchup_invalid).
+    this.tickRateHz = options.tickRateHz === undefined ? 60
+      : coreRange(`${where}: tickRateHz`, options.tickRateHz, 20, 120, 'tick_rate_invalid', (v) => ({ tick_rate_hz: v, min_hz: 20, max_hz: 120 }));
+    const catchUp = options.maxCatchUpTicks;
+    const catchUpWhere = `${where}: maxCatchUpTicks`;
+    this.maxCatchUpTicks = catchUp === undefined ? 5
+      : typeof catchUp === 'number' && catchUp > MAX_U32 ? u32(catchUpWhere, catchUp, 1) // over u32: out_of_range
+        : coreRange(catchUpWhere, catchUp, 1, MAX_U32, 'catchup_invalid', (v) => ({ max_catch_up: v }));
     const { input, onTick } = options;
     if (input !== undefined && typeof input !== 'function') throw invalid(`${where}: input must be a function (tick) => Uint8Array | undefined, got ${describe(input)}`, 'wrong_type', { where, field: 'input', got: typeName(input) });
     if (onTick !== undefined && typeof onTick !== 'function') throw invalid(`${where}: onTick must be a function (tick) => void, got ${describe(onTick)}`, 'wrong_type', { where, field: 'onTick', got: typeName(onTick) });
@@ -238,7 +244,7 @@ export class GameLoop implements Disposable {
   /** Frees the loop (the world stays). Idempotent. Throws inside one of its own frames (from `input` or `onTick`). */
   dispose(): void {
     // Refused, never deferred, while one of its frames is on the stack.
-    if (this.#inFrame) refuseDisposeInside('GameLoop.dispose', 'game loop', activeCallback(this.world._calls) ?? 'system');
+    if (this.#inFrame) refuseDisposeInside('GameLoop.dispose', 'GameLoop', activeCallback(this.world._calls) ?? 'system');
     this._detach();
     this.world._dependents.delete(this);
   }

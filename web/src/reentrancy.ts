@@ -16,7 +16,7 @@
 import { invalid } from './errors.js';
 
 /** What JavaScript can be running inside a call on a world. */
-export type CallbackKind = 'each' | 'eachChunk' | 'system' | 'input' | 'onTick' | 'clock' | 'setup' | 'onLog' | 'combine' | 'defer';
+export type CallbackKind = 'each' | 'eachChunk' | 'system' | 'input' | 'onTick' | 'clock' | 'setup' | 'onLog' | 'combine' | 'onConfirmed' | 'defer';
 
 /**
  * @internal The calls with user code on the stack of one world, innermost
@@ -64,7 +64,13 @@ const CALLBACK_WORDS: Readonly<Record<CallbackKind, string>> = {
   each: 'an each callback', eachChunk: 'an eachChunk callback', system: "a system's run",
   input: "a GameLoop's input callback", onTick: "a GameLoop's onTick callback", clock: 'the timing clock',
   setup: "a replay's setup", onLog: 'a log handler', combine: "a rollback session's combine function",
-  defer: 'a World.defer callback',
+  onConfirmed: "a rollback session's onConfirmed callback", defer: 'a World.defer callback',
+};
+
+/** What can be disposed while in use (the `object` field of dispose_inside_call), in words. */
+export type DisposableObject = 'World' | 'ScenarioRun' | 'GameLoop' | 'ReplayRecorder' | 'RollbackSession';
+const OBJECT_WORDS: Readonly<Record<DisposableObject, string>> = {
+  World: 'world', ScenarioRun: 'scenario run', GameLoop: 'game loop', ReplayRecorder: 'replay recorder', RollbackSession: 'rollback session',
 };
 
 /**
@@ -84,10 +90,24 @@ export function refuseTickInside(where: string, stack: CallStack | null, running
  * @internal Throws `dispose_inside_call` when `object` is in use by a call
  * on the stack (`kind`, from activeCallback or the object's own flag).
  */
-export function refuseDisposeInside(where: string, object: string, kind: CallbackKind | undefined): void {
+export function refuseDisposeInside(where: string, object: DisposableObject, kind: CallbackKind | undefined): void {
   if (kind === undefined) return;
-  throw invalid(`${where}: the ${object} is in use by a call that is still running (called from ${CALLBACK_WORDS[kind]}); dispose it after that call returns (docs/typescript.md#callbacks-and-re-entrancy)`,
+  throw invalid(`${where}: the ${OBJECT_WORDS[object]} is in use by a call that is still running (called from ${CALLBACK_WORDS[kind]}); dispose it after that call returns (docs/typescript.md#callbacks-and-re-entrancy)`,
     'dispose_inside_call', { call: where, object, callback: kind });
+}
+
+/**
+ * @internal Throws `restore_inside_callback` when the world behind `stack`
+ * may not be restored now: a callback runs inside a call on it, or a tick
+ * of it is running (`running`: a game loop's frame, a rollback session's
+ * advance, a replay between two systems). A restore there would replace
+ * the state the outer call is walking or ticking.
+ */
+export function refuseRestoreInside(where: string, stack: CallStack, running: boolean): void {
+  const kind = stack.innermost ?? (running ? 'system' : undefined);
+  if (kind === undefined) return;
+  throw invalid(`${where}: a world cannot be restored inside ${CALLBACK_WORDS[kind]} on it: the call that runs the callback is still walking or ticking the state; restore after it returns, between ticks (docs/typescript.md#callbacks-and-re-entrancy)`,
+    'restore_inside_callback', { call: where, callback: kind });
 }
 
 /**

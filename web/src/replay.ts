@@ -6,6 +6,7 @@
 import { LaigeError, check, coreError, invalid, typeName, whereField } from './errors.js';
 import { describe } from './schema.js';
 import { refuseDisposeInside, refuseTickInside } from './reentrancy.js';
+import { messageFor } from './error_messages.js';
 import { u32 } from './args.js';
 import type { World, WorldOptions } from './world.js';
 
@@ -55,6 +56,7 @@ export class ReplayRecorder implements Disposable {
   readonly world: World;
   #ptr: number;
   #bytes: Uint8Array | null = null;
+  #finishedFrames = 0;
   /** True while step() runs (its tick may call back into JS). */
   #stepping = false;
 
@@ -75,20 +77,27 @@ export class ReplayRecorder implements Disposable {
     world._dependents.add(this);
   }
 
-  #live(where: string): number {
+  // After a successful finish() the recorder is freed but not disposed: a
+  // step is the core's recorder_finished, a frame its record_after_finish.
+  #live(where: string, after: 'recorder_finished' | 'record_after_finish' = 'recorder_finished'): number {
+    if (this.#ptr === 0 && this.#bytes !== null && this.world._ptr !== 0) {
+      const fields: Record<string, string | number> = after === 'record_after_finish' ? { where, frames: this.#finishedFrames } : { where };
+      throw invalid(`${where}: ${messageFor(after, fields)}`, after, fields);
+    }
     if (this.#ptr === 0) throw invalid(`${where}: the recorder is disposed (or its world is)`, 'disposed', { where, object: 'ReplayRecorder' });
     return this.#ptr;
   }
 
-  /** Frames written so far. */
+  /** Frames written so far (after finish(): the log's frames). */
   get frameCount(): number {
+    if (this.#bytes !== null && this.#ptr === 0) return this.#finishedFrames;
     return this.world._raw.replayWriterFrameCount(this.#live('ReplayRecorder.frameCount'));
   }
 
   /** Appends the input of completed tick `tick` (1, 2, 3, ...). */
   writeFrame(tick: number, input?: Uint8Array): void {
     const where = 'ReplayRecorder.writeFrame';
-    const r = this.#live(where);
+    const r = this.#live(where, 'record_after_finish');
     if (typeof tick !== 'number' || !Number.isSafeInteger(tick) || tick < 1) {
       throw invalid(`${where}: tick must be an integer >= 1, got ${describe(tick)}`, typeof tick === 'number' ? 'out_of_range' : 'wrong_type',
         { where, field: 'tick', got: typeof tick === 'number' ? tick : typeName(tick), min: 1 });
@@ -146,11 +155,12 @@ export class ReplayRecorder implements Disposable {
   finish(): Uint8Array {
     if (this.#bytes !== null) return this.#bytes.slice();
     const where = 'ReplayRecorder.finish';
-    if (this.#stepping) refuseDisposeInside(where, 'replay recorder', this.world._calls.innermost ?? 'system');
+    if (this.#stepping) refuseDisposeInside(where, 'ReplayRecorder', this.world._calls.innermost ?? 'system');
     const r = this.#live(where);
     check(this.world._raw.replayWriterFinish(r), where);
     const bytes = this.world._raw.replayWriterBytes(r);
     this.world._mem.sync();
+    this.#finishedFrames = this.frameCount;
     this.#bytes = bytes;
     this.dispose();
     return bytes.slice();
@@ -158,7 +168,7 @@ export class ReplayRecorder implements Disposable {
 
   /** Frees the recorder. Idempotent. Refused while its step() runs (from a system or callback of that tick). */
   dispose(): void {
-    if (this.#stepping) refuseDisposeInside('ReplayRecorder.dispose', 'replay recorder', this.world._calls.innermost ?? 'system');
+    if (this.#stepping) refuseDisposeInside('ReplayRecorder.dispose', 'ReplayRecorder', this.world._calls.innermost ?? 'system');
     this._detach();
     this.world._dependents.delete(this);
   }

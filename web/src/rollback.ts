@@ -7,8 +7,9 @@
 // live in wasm memory, allocated once by the session; inputs are copied into
 // the session's own wasm buffer, so setLocalInput / addRemoteInput allocate
 // nothing in wasm.
-import { coreError, invalid, typeName } from './errors.js';
-import { u32 } from './args.js';
+import { ErrorCodes, LaigeError, coreError, invalid, typeName } from './errors.js';
+import { messageFor } from './error_messages.js';
+import { coreRange, u32 } from './args.js';
 import { activeCallback, refuseDisposeInside, refuseTickInside } from './reentrancy.js';
 import { describe } from './schema.js';
 import type { ScenarioRun } from './sim.js';
@@ -50,9 +51,12 @@ export interface RollbackSessionOptions {
    */
   combine?: 'lengthPrefixed' | 'concatenate' | RollbackCombine;
   /**
-   * Called after advance() for every tick it confirmed, in tick order. An
-   * error it throws comes out of advance() after all of them were called
-   * (the tick has run then; it is not undone).
+   * Called at the end of advance() for every tick it confirmed, in tick
+   * order. An error it throws comes out of advance() after all of them
+   * were called (the tick has run then; it is not undone). It runs inside
+   * advance(): advance(), setLocalInput, addRemoteInput and dispose() of the
+   * session, and ticks, restore and dispose() of its world, are refused
+   * there (docs/rollback.md#re-entrancy).
    */
   onConfirmed?: (tick: number, hash: bigint) => void;
 }
@@ -124,6 +128,15 @@ function tickArg(where: string, v: unknown): number {
   return v;
 }
 
+/**
+ * A numeric session option: an integer outside min..max is the core's
+ * `rollback_option_invalid` (fields option, value, min, max); a value that
+ * is not an integer is `wrong_type` / `out_of_range`.
+ */
+function optionArg(option: string, v: unknown, min: number, max: number): number {
+  return coreRange(`createRollbackSession: ${option}`, v, min, max, 'rollback_option_invalid', (value) => ({ option, value, min, max }));
+}
+
 function bytesArg(where: string, v: unknown): Uint8Array {
   if (!(v instanceof Uint8Array)) throw invalid(`${where}: the input must be a Uint8Array, got ${describe(v)}`, 'wrong_type', { where, field: 'bytes', got: typeName(v) });
   return v;
@@ -162,14 +175,14 @@ export class RollbackSession implements Disposable {
     if (typeof options !== 'object' || options === null) throw invalid(`${where}: options must be an object, got ${describe(options)}`, 'wrong_type', { where, field: 'options', got: typeName(options) });
     const w = world._live(where);
     refuseTickInside(where, world._calls, world._systems.running);
-    const players = options.players === undefined ? 2 : u32(`${where}: players`, options.players, 1, 8);
-    const localPlayer = options.localPlayer === undefined ? 0 : u32(`${where}: localPlayer`, options.localPlayer, 0, players - 1);
-    const depth = options.depth === undefined ? 12 : u32(`${where}: depth`, options.depth, 1, 120);
-    const maxInputBytes = options.maxInputBytes === undefined ? 16 : u32(`${where}: maxInputBytes`, options.maxInputBytes, 0, 255);
-    const inputLead = options.inputLead === undefined ? 32 : u32(`${where}: inputLead`, options.inputLead, 1, 1024);
-    const maxPrediction = options.maxPredictionTicks === undefined ? 0 : u32(`${where}: maxPredictionTicks`, options.maxPredictionTicks, 0, depth);
-    const hashHistory = options.hashHistory === undefined ? 64 : u32(`${where}: hashHistory`, options.hashHistory, 1, 4096);
-    const maxCombined = options.maxCombinedBytes === undefined ? 0 : u32(`${where}: maxCombinedBytes`, options.maxCombinedBytes, 1, 1 << 20);
+    const players = options.players === undefined ? 2 : optionArg('players', options.players, 1, 8);
+    const localPlayer = options.localPlayer === undefined ? 0 : optionArg('localPlayer', options.localPlayer, 0, players - 1);
+    const depth = options.depth === undefined ? 12 : optionArg('depth', options.depth, 1, 120);
+    const maxInputBytes = options.maxInputBytes === undefined ? 16 : optionArg('maxInputBytes', options.maxInputBytes, 0, 255);
+    const inputLead = options.inputLead === undefined ? 32 : optionArg('inputLead', options.inputLead, 1, 1024);
+    const maxPrediction = options.maxPredictionTicks === undefined ? 0 : optionArg('maxPredictionTicks', options.maxPredictionTicks, 0, depth);
+    const hashHistory = options.hashHistory === undefined ? 64 : optionArg('hashHistory', options.hashHistory, 1, 4096);
+    const maxCombined = options.maxCombinedBytes === undefined ? 0 : optionArg('maxCombinedBytes', options.maxCombinedBytes, 1, 1 << 20);
     const { combine, onConfirmed } = options;
     let mode = 0;
     if (combine === 'concatenate') mode = 1;
@@ -207,6 +220,15 @@ export class RollbackSession implements Disposable {
     return this.#ptr;
   }
 
+  // The core refuses inputs inside its advance(); the onConfirmed callbacks
+  // run after the core call returned but still inside advance(), so this
+  // layer refuses them there too, with the core's reason and fields.
+  #refuseInsideAdvance(where: string, call: string): void {
+    if (!this.#inAdvance) return;
+    const fields = { call };
+    throw invalid(`${where}: ${messageFor('input_inside_advance', fields)}`, 'input_inside_advance', fields);
+  }
+
   // Copies `bytes` into the session's input buffer (only when they fit:
   // a longer input is refused by the core with its size, unread).
   #stage(bytes: Uint8Array): void {
@@ -225,6 +247,7 @@ export class RollbackSession implements Disposable {
   setLocalInput(tick: number, bytes: Uint8Array): void {
     const where = 'RollbackSession.setLocalInput';
     const s = this.#live(where);
+    this.#refuseInsideAdvance(where, 'setLocalInput');
     const t = tickArg(where, tick);
     const b = bytesArg(where, bytes);
     this.#stage(b);
@@ -242,6 +265,7 @@ export class RollbackSession implements Disposable {
   addRemoteInput(player: number, tick: number, bytes: Uint8Array): void {
     const where = 'RollbackSession.addRemoteInput';
     const s = this.#live(where);
+    this.#refuseInsideAdvance(where, 'addRemoteInput');
     const p = u32(`${where}: player`, player);
     const t = tickArg(where, tick);
     const b = bytesArg(where, bytes);
@@ -255,26 +279,42 @@ export class RollbackSession implements Disposable {
    * run, restores the snapshot before it and re-runs every tick up to the
    * present. Returns (and keeps as lastAdvance) what it did. Throws
    * `local_input_missing`, `prediction_limit`, `tick_inside_callback`
-   * (inside a system, an each or a combine of this world), or what a
-   * TypeScript system or the combine function threw; after a throw the
-   * world is as it was before the call.
+   * (inside any callback on this world: a system, an each, a combine
+   * function or an onConfirmed callback of any of its sessions), or what a
+   * TypeScript system or the combine function threw (after a throw the
+   * world is as it was before the call), or what onConfirmed threw (after
+   * the tick ran).
    */
   advance(): RollbackAdvance {
     const where = 'RollbackSession.advance';
     const s = this.#live(where);
     const world = this.world;
+    // Refused while anything of an advance() of this world is on the stack:
+    // a system, an each, a combine function, an onConfirmed callback (this
+    // session's or another's), and this session's own advance() however it
+    // was re-entered (docs/rollback.md#re-entrancy).
     refuseTickInside(where, world._calls, world._systems.running || this.#inAdvance);
     if (this.scenario === null) world._systems.ensureScheduled();
     const before = this.confirmedTick;
     const t0 = performance.now();
     this.#inAdvance = true;
+    try {
+      return this.#advance(s, where, before, t0);
+    } finally {
+      this.#inAdvance = false;
+    }
+  }
+
+  // advance() after its checks; #inAdvance is set for all of it, the
+  // onConfirmed callbacks included.
+  #advance(s: number, where: string, before: number, t0: number): RollbackAdvance {
+    const world = this.world;
     this.#error = null;
     let code: number;
     let error: { value: unknown } | null;
     try {
       code = world._systems.guard(() => world._raw.rollbackAdvance(s)); // rethrows a TypeScript system's error
     } finally {
-      this.#inAdvance = false;
       error = this.#error as { value: unknown } | null; // set by _combine during the call
       this.#error = null;
     }
@@ -287,14 +327,21 @@ export class RollbackSession implements Disposable {
     this.lastAdvance = { tick: st[0]!, rolledBackTicks: st[11]!, resimulatedTicks: st[12]!, ms, confirmed };
     const fn = this.#onConfirmed;
     if (fn !== null) {
-      // The tick has run: every callback is called, then the first error is rethrown.
+      // The tick has run: every callback is called, then the first error is
+      // rethrown. The callbacks run inside the advance: a tick of the world,
+      // an advance, a restore or a dispose from one is refused.
       let failure: { value: unknown } | null = null;
-      for (const c of confirmed) {
-        try {
-          fn(c.tick, c.hash);
-        } catch (e) {
-          failure ??= { value: e };
+      world._calls.enter('onConfirmed');
+      try {
+        for (const c of confirmed) {
+          try {
+            fn(c.tick, c.hash);
+          } catch (e) {
+            failure ??= { value: e };
+          }
         }
+      } finally {
+        world._calls.leave();
       }
       if (failure !== null) throw failure.value;
     }
@@ -377,8 +424,10 @@ export class RollbackSession implements Disposable {
       const r: unknown = fn(tick, inputs);
       if (!(r instanceof Uint8Array)) throw invalid(`RollbackSession combine(${tick}): must return a Uint8Array, got ${describe(r)}`, 'wrong_type', { where: 'RollbackSession combine', field: 'return value', got: typeName(r), tick });
       if (r.length > capacity) {
-        throw invalid(`RollbackSession combine(${tick}): returned ${r.length} bytes, over the session's maxCombinedBytes (${capacity})`, 'out_of_range',
-          { where: 'RollbackSession combine', field: 'return value.length', got: r.length, max: capacity, tick });
+        // The core's reason for a combiner that wrote too much (it never sees these bytes).
+        const fields = { size: r.length, max: capacity };
+        throw new LaigeError(ErrorCodes.budget_exhausted, `RollbackSession combine(${tick}): ${messageFor('combined_input_too_large', fields)}`,
+          'combined_input_too_large', fields);
       }
       m.sync();
       m.u8.set(r, out);
@@ -406,9 +455,9 @@ export class RollbackSession implements Disposable {
     return this.#ptr === 0;
   }
 
-  /** Frees the session (the world stays, at the state it has). Idempotent. Throws inside its own advance(). */
+  /** Frees the session (the world stays, at the state it has). Idempotent. Throws `dispose_inside_call` inside its own advance() (its combine, onConfirmed, or a system of its ticks). */
   dispose(): void {
-    if (this.#inAdvance) refuseDisposeInside('RollbackSession.dispose', 'rollback session', activeCallback(this.world._calls) ?? 'system');
+    if (this.#inAdvance) refuseDisposeInside('RollbackSession.dispose', 'RollbackSession', activeCallback(this.world._calls) ?? 'system');
     this._detach();
     this.world._dependents.delete(this);
   }

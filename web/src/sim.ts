@@ -10,7 +10,7 @@ import {
 } from './replay.js';
 import { describe } from './schema.js';
 import { logHandlers, refuseInsideLog, refuseTickInside, within } from './reentrancy.js';
-import { hi, lo, tickOf, u32, u64 } from './args.js';
+import { coreRange, hi, lo, tickOf, u32, u64 } from './args.js';
 import { World, type WorldOptions } from './world.js';
 import { RollbackSession, type RollbackSessionOptions } from './rollback.js';
 
@@ -99,9 +99,15 @@ export class ScenarioRun implements Disposable {
     this.world = world;
   }
 
+  // The run's world, or `disposed` naming the run (its world dies with it).
+  #live(where: string): number {
+    if (this.world.disposed) throw invalid(`${where}: the scenario run is disposed`, 'disposed', { where, object: 'ScenarioRun' });
+    return this.world._ptr;
+  }
+
   /** Completed ticks (0 right after setup). */
   get tick(): number {
-    return this.#sim.raw.scenarioTick(this.world._live('ScenarioRun.tick'));
+    return this.#sim.raw.scenarioTick(this.#live('ScenarioRun.tick'));
   }
 
   /**
@@ -111,7 +117,7 @@ export class ScenarioRun implements Disposable {
    */
   step(input?: Uint8Array): void {
     const where = `ScenarioRun(${this.name}).step`;
-    const w = this.world._live(where);
+    const w = this.#live(where);
     if (input !== undefined && !(input instanceof Uint8Array)) throw invalid(`${where}: input must be a Uint8Array, got ${describe(input)}`, 'wrong_type', { where, field: 'input', got: typeName(input) });
     if (input !== undefined && input.length > 1 << 20) throw invalid(`${where}: input is over 1 MiB (${input.length} bytes)`, 'out_of_range', { where, field: 'input.length', got: input.length, max: 1 << 20 });
     refuseTickInside(where, this.world._calls, this.world._systems.running);
@@ -131,7 +137,7 @@ export class ScenarioRun implements Disposable {
   /** The payload the scenario's generator writes for `tick` (empty when it writes none). */
   generatedInput(tick: number): Uint8Array {
     const where = `ScenarioRun(${this.name}).generatedInput`;
-    const w = this.world._live(where);
+    const w = this.#live(where);
     if (typeof tick !== 'number' || !Number.isSafeInteger(tick) || tick < 1) {
       throw invalid(`${where}: tick must be an integer >= 1, got ${describe(tick)}`, typeof tick === 'number' ? 'out_of_range' : 'wrong_type',
         { where, field: 'tick', got: typeof tick === 'number' ? tick : typeName(tick), min: 1 });
@@ -144,7 +150,7 @@ export class ScenarioRun implements Disposable {
   /** World::stateHash(tick): this tick's line of the scenario's stream. */
   stateHash(): bigint {
     if (logHandlers.depth !== 0) refuseInsideLog(`ScenarioRun(${this.name}).stateHash`);
-    const w = this.world._live(`ScenarioRun(${this.name}).stateHash`);
+    const w = this.#live(`ScenarioRun(${this.name}).stateHash`);
     const m = this.#sim.mem;
     this.#sim.raw.scenarioHash(w, m.out);
     m.sync();
@@ -417,7 +423,8 @@ export class Laige {
     if (typeof options !== 'object' || options === null) throw invalid(`${where}: options must be an object, got ${describe(options)}`, 'wrong_type', { where: 'runScenario', field: 'options', got: typeName(options) });
     const info = this.scenarios().find((s) => s.name === name);
     if (info === undefined) throw invalid(`${where}: no such scenario (one of ${this.scenarios().map((s) => s.name).join(', ')})`, 'scenario_unknown', { where: 'runScenario', scenario: name });
-    const ticks = options.ticks === undefined ? info.defaultTicks : u32(`${where}: ticks`, options.ticks, 0, 65536);
+    const ticks = options.ticks === undefined ? info.defaultTicks
+      : coreRange(`${where}: ticks`, options.ticks, 0, 65536, 'scenario_ticks_invalid', (v) => ({ scenario: name, ticks: v, max_ticks: 65536 }));
     const seed = options.seed === undefined ? info.defaultSeed : u64(`${where}: seed`, options.seed);
     const r = this.raw.scenarioRun(name, Number(seed & 0xffffffffn), Number(seed >> 32n), false, ticks, false);
     this.mem.sync();

@@ -3,7 +3,7 @@
 // World methods (world.ts) forward here. Every failure is a LaigeError
 // carrying the core's reason (snapshot_truncated, snapshot_corrupt, ...).
 import { check, invalid, typeName } from './errors.js';
-import { logHandlers, refuseInsideLog } from './reentrancy.js';
+import { logHandlers, refuseInsideLog, refuseRestoreInside } from './reentrancy.js';
 import { describe } from './schema.js';
 import type { World } from './world.js';
 import { disableFastTables } from './slot_tables.js';
@@ -69,12 +69,12 @@ export function restoreWorld(world: World, bytes: Uint8Array): void {
   const where = 'World.restore';
   if (logHandlers.depth !== 0) refuseInsideLog(where);
   const w = world._live(where);
+  // Inside any callback on this world, and during any tick of it (a loop's
+  // onTick, a rollback session's combine run between the core's systems,
+  // where the core's own guard is not up): restore_inside_callback.
+  refuseRestoreInside(where, world._calls, world._systems.running);
   const input = bytesArg(where, bytes, 'bytes');
   const m = world._mem;
-  if (world._iterating !== 0 || world._systems.running) {
-    // The core refuses first of all (restore_inside_callback): no copy needed.
-    check(world._raw.worldRestore(w, 0, 0), where);
-  }
   withBuffer(world, input.length, (p) => {
     m.u8.set(input, p);
     const code = world._raw.worldRestore(w, p, input.length);

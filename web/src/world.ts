@@ -38,7 +38,7 @@ export type {
 import type {
   WorldOptions, EntityStats, GuardrailStats, ArchetypeStats, StateDiff, AnyComponent, AccessList, Refs,
 } from './world_types.js';
-import { MAX_U32, u32, u64, tickOf, lo, hi } from './args.js';
+import { MAX_U32, coreRange, u32, u64, tickOf, lo, hi } from './args.js';
 
 /** @internal What a World needs from its module (implemented by Laige). */
 export interface Host {
@@ -92,7 +92,10 @@ export class World implements Disposable {
     const where = 'createWorld';
     this._scenario = adopt?.scenario ?? null;
     if (typeof options !== 'object' || options === null) throw invalid(`${where}: options must be an object with a capacity, got ${describe(options)}`, 'wrong_type', { where, field: 'options', got: typeName(options) });
-    const capacity = u32(`${where}: capacity`, options.capacity, 1, 65536);
+    // Above the 65,536 entity ids: the core's capacity_invalid (0 is out_of_range: a world holds at least one entity).
+    const capacity = typeof options.capacity === 'number' && options.capacity > 65536
+      ? coreRange(`${where}: capacity`, options.capacity, 1, 65536, 'capacity_invalid', (v) => ({ capacity: v, max_capacity: 65536 }))
+      : u32(`${where}: capacity`, options.capacity, 1, 65536);
     const churn = options.churnPerFrameBudget === undefined ? 256 : u32(`${where}: churnPerFrameBudget`, options.churnPerFrameBudget);
     const seed = options.seed === undefined ? 0n : u64(`${where}: seed`, options.seed);
     const deterministic = options.deterministic === undefined ? true : options.deterministic;
@@ -135,7 +138,7 @@ export class World implements Disposable {
     // Refused, never deferred, while a call on this world is on the stack
     // (docs/typescript.md#callbacks-and-re-entrancy).
     refuseDisposeInside(this._scenario === null ? 'World.dispose' : `ScenarioRun(${this._scenario}).dispose`,
-      this._scenario === null ? 'world' : 'scenario run',
+      this._scenario === null ? 'World' : 'ScenarioRun',
       activeCallback(this._calls) ?? (this._systems.running ? 'system' : undefined));
     for (const d of [...this._dependents]) d._detach();
     this._dependents.clear();
@@ -554,7 +557,10 @@ export class World implements Disposable {
     return snapshotWorldInto(this, buf);
   }
 
-  /** Makes the state the one `bytes` holds; bad bytes throw (snapshot_* reasons) and change nothing. */
+  /**
+   * Makes the state the one `bytes` holds; bad bytes throw (snapshot_* reasons) and change nothing.
+   * Refused (restore_inside_callback) inside any callback on this world and during its ticks.
+   */
   restore(bytes: Uint8Array): void {
     restoreWorld(this, bytes);
   }

@@ -1,0 +1,201 @@
+// How to provoke every reason of docs/errors.md#typescript-reasons (the
+// TypeScript layer's own), with the fields the LaigeError must carry; the
+// `disposed` and `used_after_call` cases cover every object the docs list.
+import { expect } from 'vitest';
+import { entityId, fx, loadLaige, type World } from '../../../dist/index.js';
+import { type ReasonCase, onWorld, world } from './reason_cases_core.js';
+import { sim } from './sim.js';
+
+/** A live world with component P on one entity. */
+function withP(fn: (w: World, P: ReturnType<typeof registerP>, e: number) => unknown): () => unknown {
+  return onWorld((w) => {
+    const P = registerP(w);
+    const e = w.create();
+    w.add(e, P, { x: 1 });
+    return fn(w, P, e);
+  });
+}
+function registerP(w: World) {
+  return w.registerComponent('P', { x: 'f32' });
+}
+
+/** Keeps what a callback hands out, to use it after the call returned. */
+function kept<T>(take: (keep: (v: T) => void) => void): T {
+  let out: T | undefined;
+  take((v) => { out ??= v; });
+  if (out === undefined) throw new Error('the callback did not run');
+  return out;
+}
+
+export const TS_CASES: ReasonCase[] = [
+  { reason: 'wrong_type', what: 'a bigint capacity', fields: { where: 'createWorld', field: 'capacity', got: 'bigint' },
+    provoke: () => sim.createWorld({ capacity: 10n as never }) },
+  { reason: 'wrong_type', what: 'a string in fx.add', fields: { where: 'fx.add', field: 'a', type: 'string' },
+    provoke: () => fx.add('a' as never, 1) },
+  { reason: 'out_of_range', what: 'a u8 of 300', fields: { where: 'World.add', field: 'n', got: 300, kind: 'u8' },
+    provoke: onWorld((w) => { const B = w.registerComponent('B', { n: 'u8' }); w.add(w.create(), B, { n: 300 }); }) },
+  { reason: 'out_of_range', what: 'fx.fromRaw(1.5)', fields: { where: 'fx.fromRaw', field: 'raw', got: 1.5 },
+    provoke: () => fx.fromRaw(1.5) },
+  { reason: 'invalid_value', what: 'NaN in a field', fields: { where: 'World.add', field: 'x', got: NaN },
+    provoke: withP((w, P, e) => w.add(e, P, { x: NaN })) },
+  { reason: 'invalid_name', what: 'a schema field name with a space', fields: { where: expect.any(String), field: 'schema', got: 'a b' },
+    provoke: onWorld((w) => w.registerComponent('A', { 'a b': 'f32' })) },
+  { reason: 'invalid_schema', what: 'an unknown kind', fields: { where: expect.any(String), field: 'x' },
+    provoke: onWorld((w) => w.registerComponent('A', { x: 'f16' as never })) },
+  { reason: 'invalid_schema', what: '65 fields', fields: { where: expect.any(String), field: 'schema', got: 65, max: 64 },
+    provoke: onWorld((w) => w.registerComponent('A', Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`f${i}`, 'u8'])) as never)) },
+  { reason: 'duplicate_entry', what: 'P twice in each', fields: { where: 'World.each', component: 'P' },
+    provoke: withP((w, P) => w.each([P, P], ['read', 'read'], () => {})) },
+  { reason: 'unknown_component', what: 'Chunk.field of an unlisted component', fields: { where: 'Chunk.field', field: 'component', got: 'Q' },
+    provoke: withP((w, P) => {
+      const Q = w.registerComponent('Q', { y: 'f32' });
+      let err: unknown = null;
+      w.eachChunk([P], ['read'], (ch) => { try { ch.field(Q as never, 'y' as never); } catch (e) { err = e; } });
+      throw err;
+    }) },
+  { reason: 'unknown_field', what: 'Chunk.field of a field P lacks', fields: { where: 'Chunk.field', component: 'P', field: 'nope' },
+    provoke: withP((w, P) => {
+      let err: unknown = null;
+      w.eachChunk([P], ['read'], (ch) => { try { ch.field(P, 'nope' as never); } catch (e) { err = e; } });
+      throw err;
+    }) },
+  { reason: 'foreign_component', what: 'a component of another world', fields: { where: 'World.add', component: 'P' },
+    provoke: withP((w, _P, e) => {
+      const other = world();
+      try {
+        w.add(e, registerP(other), { x: 1 });
+      } finally {
+        other.dispose();
+      }
+    }) },
+  { reason: 'foreign_world', what: 'a world of another loadLaige()', fields: { where: 'createGameLoop', field: 'world' },
+    provoke: async () => {
+      const other = await loadLaige();
+      const w = other.createWorld({ capacity: 4 });
+      try {
+        sim.createGameLoop(w);
+      } finally {
+        w.dispose();
+      }
+    } },
+  { reason: 'read_only_field', what: 'an assignment to a read ref', fields: { where: 'each', component: 'P', field: 'x' },
+    provoke: withP((w, P) => w.each([P], ['read'], (_e, p) => { (p as { x: number }).x = 3; })) },
+  { reason: 'scenario_world', what: "a loop over a scenario run's world", fields: { where: 'createGameLoop', scenario: 'hello' },
+    provoke: () => { const run = sim.openScenario('hello'); try { sim.createGameLoop(run.world); } finally { run.dispose(); } } },
+  { reason: 'tick_sequence', what: 'frame 2 first', fields: { where: 'ReplayRecorder.writeFrame', field: 'tick', got: 2, expected: 1 },
+    provoke: onWorld((w) => sim.recordReplay(w).writeFrame(2)) },
+  { reason: 'component_missing', what: "a field handle's get on an entity without P", fields: { where: expect.any(String), component: 'P' },
+    provoke: onWorld((w) => { const P = registerP(w); P.field.x.get(w.create()); }) },
+  { reason: 'dispose_inside_call', what: 'world.dispose inside each', fields: { call: 'World.dispose', object: 'World', callback: 'each' },
+    provoke: withP((w, P) => { let err: unknown = null; w.each([P], ['read'], () => { try { w.dispose(); } catch (e) { err ??= e; } }); throw err; }) },
+  { reason: 'dispose_inside_call', what: 'session.dispose inside its combine', fields: { call: 'RollbackSession.dispose', object: 'RollbackSession', callback: 'combine' },
+    provoke: onWorld((w) => {
+      let err: unknown = null;
+      const s = sim.createRollbackSession(w, { players: 1, combine: (_t, inputs) => { try { s.dispose(); } catch (e) { err ??= e; } return inputs[0]!; } });
+      s.setLocalInput(1, new Uint8Array(0));
+      s.advance();
+      throw err;
+    }) },
+  { reason: 'dispose_inside_call', what: "run.dispose inside a loop's onTick", fields: { object: 'ScenarioRun', callback: 'onTick' },
+    provoke: () => {
+      const run = sim.openScenario('hello');
+      let err: unknown = null;
+      try {
+        sim.createGameLoop(run, { onTick: () => { try { run.dispose(); } catch (e) { err ??= e; } } }).step(1);
+      } finally {
+        run.dispose();
+      }
+      throw err;
+    } },
+  { reason: 'dispose_inside_call', what: 'loop.dispose inside its input', fields: { call: 'GameLoop.dispose', object: 'GameLoop', callback: 'input' },
+    provoke: onWorld((w) => {
+      let err: unknown = null;
+      const loop = sim.createGameLoop(w, { input: () => { try { loop.dispose(); } catch (e) { err ??= e; } return undefined; } });
+      loop.step(1);
+      throw err;
+    }) },
+  { reason: 'dispose_inside_call', what: 'recorder.finish inside its step', fields: { object: 'ReplayRecorder', callback: 'system' },
+    provoke: onWorld((w) => {
+      let err: unknown = null;
+      const r = sim.recordReplay(w);
+      w.registerSystem({ name: 'F', budgetMs: 5, run() { try { r.finish(); } catch (e) { err ??= e; } } });
+      r.step();
+      throw err;
+    }) },
+  { reason: 'call_inside_log_handler', what: 'create from a log handler', fields: { call: 'World.create', callback: 'onLog' },
+    provoke: onWorld((w) => {
+      let err: unknown = null;
+      sim.setLogRateLimiting(false);
+      sim.onLog(() => { try { w.create(); } catch (e) { err ??= e; } });
+      try {
+        for (let i = 0; i < 4; i++) w.create(); // the 4th of 16 logs entity_budget_25
+      } finally {
+        sim.onLog(null);
+        sim.setLogRateLimiting(true);
+      }
+      throw err;
+    }) },
+  { reason: 'entity_handle_invalid', what: 'entityId(-1)', fields: { type: 'number' },
+    provoke: () => entityId(-1) },
+  { reason: 'clamp_bounds_invalid', what: 'fx.clamp with lo > hi', fields: { lo: expect.any(Number), hi: expect.any(Number) },
+    provoke: () => fx.clamp(0, fx.fromInt(2), fx.fromInt(1)) },
+  { reason: 'archetype_unknown', what: 'archetypeComponents(99)', fields: { archetype: 99, count: 0 },
+    provoke: onWorld((w) => w.archetypeComponents(99)) },
+  { reason: 'wasm_not_found', what: 'no file at the path', fields: { url: '/nonexistent/laige_wasm.wasm' },
+    provoke: () => loadLaige({ wasmUrl: '/nonexistent/laige_wasm.wasm' }) },
+  { reason: 'wasm_invalid', what: '8 zero bytes', fields: { source: 'wasmBinary' },
+    provoke: () => loadLaige({ wasmBinary: new Uint8Array(8) }) },
+  { reason: 'wasm_incompatible', what: 'a module importing a function this build lacks', fields: { source: 'wasmBinary' },
+    provoke: () => loadLaige({ wasmBinary: Uint8Array.of(0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 1, 4, 1, 0x60, 0, 0, 2, 8, 1, 1, 0x61, 2, 0x7a, 0x7a, 0, 0) }) },
+  { reason: 'wasm_url_invalid', what: 'wasmUrl 42', fields: {},
+    provoke: () => loadLaige({ wasmUrl: 42 as never }) },
+  { reason: 'system_io_violation', what: 'a system writing what it declared read', fields: { system: 'S', component: 'P', access: 'write', declared: 'read' },
+    provoke: withP((w, P, e) => {
+      let err: unknown = null;
+      w.registerSystem({ name: 'S', budgetMs: 5, io: [[P, 'read']], run() { try { w.add(e, P, { x: 2 }); } catch (x) { err ??= x; } } });
+      w.runSystems();
+      throw err;
+    }) },
+
+  // disposed: every object with a lifetime.
+  { reason: 'disposed', what: 'a disposed World', fields: { where: 'World.create', object: 'World' },
+    provoke: () => { const w = world(); w.dispose(); w.create(); } },
+  { reason: 'disposed', what: 'a disposed ScenarioRun', fields: { where: 'ScenarioRun(hello).step', object: 'ScenarioRun' },
+    provoke: () => { const run = sim.openScenario('hello'); run.dispose(); run.step(); } },
+  { reason: 'disposed', what: 'a disposed GameLoop', fields: { where: 'GameLoop.step', object: 'GameLoop' },
+    provoke: onWorld((w) => { const l = sim.createGameLoop(w); l.dispose(); l.step(); }) },
+  { reason: 'disposed', what: 'a disposed ReplayRecorder', fields: { where: 'ReplayRecorder.step', object: 'ReplayRecorder' },
+    provoke: onWorld((w) => { const r = sim.recordReplay(w); r.dispose(); r.step(); }) },
+  { reason: 'disposed', what: 'a disposed RollbackSession', fields: { where: 'RollbackSession.advance', object: 'RollbackSession' },
+    provoke: onWorld((w) => { const s = sim.createRollbackSession(w); s.dispose(); s.advance(); }) },
+  { reason: 'disposed', what: 'a SystemRng kept after its run', fields: { object: 'SystemRng' },
+    provoke: onWorld((w) => {
+      const rng = kept<{ nextU32(): number }>((keep) => {
+        w.registerSystem({ name: 'R', budgetMs: 5, run(ctx) { keep(ctx.rng!); } });
+        w.runSystems();
+      });
+      rng.nextU32();
+    }) },
+
+  // used_after_call: everything that lives for one call.
+  { reason: 'used_after_call', what: 'a SystemContext kept after its run', fields: { object: 'SystemContext' },
+    provoke: onWorld((w) => {
+      const ctx = kept<{ each: World['each'] }>((keep) => {
+        w.registerSystem({ name: 'K', budgetMs: 5, run(c) { keep(c); } });
+        w.runSystems();
+      });
+      ctx.each([], [], () => {});
+    }) },
+  { reason: 'used_after_call', what: 'a Chunk kept after its eachChunk', fields: { where: 'Chunk.field', object: 'Chunk' },
+    provoke: withP((w, P) => kept<{ field: (c: unknown, f: string) => unknown }>((keep) => w.eachChunk([P], ['read'], (ch) => keep(ch as never))).field(P, 'x')) },
+  { reason: 'used_after_call', what: "a system's query outside its run", fields: { object: 'Query' },
+    provoke: withP((w, P) => {
+      const q = kept<{ count(): number }>((keep) => {
+        w.registerSystem({ name: 'Q', budgetMs: 5, queries: { q: { p: P.read } }, run(ctx: { queries: { q: unknown } }) { keep(ctx.queries.q as never); } } as never);
+        w.runSystems();
+      });
+      q.count();
+    }) },
+  { reason: 'used_after_call', what: "a defer's Commands kept after it returned", fields: { object: 'Commands' },
+    provoke: onWorld((w) => { const c = kept<{ create(): number }>((keep) => w.defer((cmds) => keep(cmds))); c.create(); }) },
+];
