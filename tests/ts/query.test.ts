@@ -365,7 +365,7 @@ describe('Write-ref array fields', () => {
     const bytes = (): number => (w as unknown as { _mem: { u8: Uint8Array } })._mem.u8.buffer.byteLength;
     for (const path of ['query', 'each'] as const) {
       const before = bytes();
-      const body = (arr: { v: Float64Array }): void => {
+      const body = (arr: { v: number[] }): void => {
         arr.v[0] = arr.v[0]! + 10;
         for (let i = 0; i < 20000; i++) w.add(w.create(), Big, big); // ~10 MB of columns: memory grows
         arr.v[3] = arr.v[3]! + 10;

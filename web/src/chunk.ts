@@ -14,7 +14,7 @@ const CURSOR_HEADER = IterationCursorLayout.size;
 
 /** One field of one archetype's column: `array[index + row * stride + i]` is element i of `row`. */
 export interface FieldColumn<K extends ScalarKind> {
-  /** The wasm heap as this field's typed array; dies when memory grows (re-derive, never keep). */
+  /** The wasm heap as this field's typed array: a write through it is stored unchecked, as the typed array converts it; dies when memory grows (re-derive, never keep). */
   readonly array: TypedArrayOf<K>;
   /** Element index of row 0's field. */
   readonly index: number;
