@@ -9,6 +9,7 @@ import { invalid, typeName } from './errors.js';
 import type { Mem } from './raw.js';
 import { type FieldLayout, type Schema, type ScalarKind, HEAP_OF, badScalar, describe, scalarOk } from './schema.js';
 import { checkAccess } from './system_io.js';
+import { logHandlers, refuseInsideLog } from './reentrancy.js';
 import { type ColumnPlaces, fastTablesOf, refilledAddress, slotTablesOf } from './slot_tables.js';
 import type { World } from './world.js';
 
@@ -108,6 +109,8 @@ class FieldHandleImpl implements ScalarFieldHandle {
     if (p === 0) this.#missing(world, e as number);
     const f = this.#f;
     if (i === 0) return p + f.offset;
+    // An array field without an index: refused, not element 0 (after the entity checks, like a bad index).
+    if (i === undefined) this._indexMissing(access === 'read' ? 'get' : 'set');
     if (typeof i !== 'number' || !Number.isInteger(i) || i < 0 || i >= f.count) {
       const where = `${this.#where}.${access === 'read' ? 'get' : 'set'}`;
       throw invalid(`${where}: element index ${describe(i)} outside 0..${f.count - 1}`, typeof i === 'number' ? 'out_of_range' : 'wrong_type',
@@ -160,10 +163,12 @@ class FieldHandleImpl implements ScalarFieldHandle {
   }
 
   set(e: Entity, a: number, b?: number): void {
+    if (logHandlers.depth !== 0) refuseInsideLog(`${this.#where}.set`);
     const f = this.#f;
     const isArray = f.isArray;
+    // set(e, v) of an array field: the entity is checked, then the missing index refused (#at).
     // eslint-disable-next-line prefer-rest-params
-    if (isArray && arguments.length < 3) this._indexMissing('set');
+    if (isArray && arguments.length < 3) this.#at(e, 'write', undefined);
     const v = isArray ? b : a;
     if (!this.#ok(v)) {
       // An element names itself as World.add and each do (`arr[1]`) once its index is valid.
@@ -203,7 +208,7 @@ class FieldHandleImpl implements ScalarFieldHandle {
 // processes). The others load through the switch of loadScalar. `get` works detached from its
 // handle too (`const read = Position.field.x.get`).
 function makeGetter(h: FieldHandleImpl): (e: Entity, i?: number) => number {
-  if (!h._scalar) return (e, i) => (i === undefined ? h._indexMissing('get') : h._getChecked(e, i));
+  if (!h._scalar) return (e, i) => h._getChecked(e, i as number); // (a missing i is refused there)
   const t = h._world._fast;
   const { off, gen, arch, row, u32 } = t;
   h._gen = gen;

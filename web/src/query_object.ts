@@ -11,6 +11,7 @@ import { MATCH, type WalkTables, walkQuery } from './row_walk.js';
 import { type ReadRef, type Ref, type Schema, describe } from './schema.js';
 import type { Chunk } from './chunk.js';
 import { checkQueryIo, usedAfterCall } from './system_io.js';
+import { logHandlers, refuseInsideLog } from './reentrancy.js';
 import type { World } from './world.js';
 import { IterationCursorLayout } from './layouts.gen.js';
 
@@ -215,6 +216,7 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
   eachChunk(fn: (chunk: Chunk) => void): void {
     const where = 'Query.eachChunk';
     const world = this.#world;
+    if (logHandlers.depth !== 0) refuseInsideLog(where);
     this.#live(where);
     if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`, 'wrong_type', { where, field: 'fn', got: typeName(fn) });
     this.#access(where);
@@ -232,6 +234,7 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
   /** @internal each with a callback taking the refs positionally (World.each) or by name (Query.each). */
   _run(where: string, fn: RowFn): void {
     const world = this.#world;
+    if (logHandlers.depth !== 0) refuseInsideLog(where);
     if (world._ptr === 0) world._live(where);
     if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`, 'wrong_type', { where, field: 'fn', got: typeName(fn) });
     if (world._sys !== this._checkedFor || this._owner !== null) this.#access(where);

@@ -9,7 +9,7 @@ import type { Access } from './component.js';
 import { check, invalid, typeName } from './errors.js';
 import { fx } from './fx.js';
 import { describe } from './schema.js';
-import { refuseTickInside } from './reentrancy.js';
+import { logHandlers, refuseInsideLog, refuseTickInside } from './reentrancy.js';
 import { checkName, systemNameProblem } from './names.js';
 import type { AccessList, AnyComponent, Chunk, Refs, World } from './world.js';
 import { disableFastTables } from './slot_tables.js';
@@ -144,6 +144,8 @@ class Rng implements SystemRng {
     this.ptr = ptr;
   }
   #p(where: string): number {
+    // A draw changes the system's substream, which is world state (in the hash).
+    if (logHandlers.depth !== 0) refuseInsideLog(`SystemRng.${where}`);
     if (this.ptr === 0) throw invalid(`SystemRng.${where}: the system run this rng belongs to has ended`, 'disposed', { where: `SystemRng.${where}`, object: 'SystemRng' });
     return this.ptr;
   }

@@ -134,6 +134,7 @@ export class World implements Disposable {
     if (this._ptr === 0) return;
     // Refused, never deferred, while a call on this world is on the stack
     // (docs/typescript.md#callbacks-and-re-entrancy).
+    if (logHandlers.depth !== 0) refuseInsideLog(this._scenario === null ? 'World.dispose' : `ScenarioRun(${this._scenario}).dispose`);
     refuseDisposeInside(this._scenario === null ? 'World.dispose' : `ScenarioRun(${this._scenario}).dispose`,
       this._scenario === null ? 'world' : 'scenario run',
       activeCallback(this._calls) ?? (this._systems.running ? 'system' : undefined));
@@ -526,6 +527,7 @@ export class World implements Disposable {
 
   /** Replaces the clock systems are timed with (ns; tests), or restores the default with null. */
   setTimingClock(nowNs: (() => number) | null): void {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.setTimingClock');
     this._systems.setClock(nowNs);
   }
 
