@@ -151,6 +151,7 @@ const MATRIX: Record<string, Record<string, Case>> = {
   'field handle': {
     set: refused((r) => r.P.field.v.set(r.e, 9)),
     get: allowed((r) => r.P.field.v.get(r.e)),
+    toString: allowed((r) => String(r.P.field.v)),
   },
   Commands: {
     create: refused((r) => r.cmds!.create(), 'defer'),
@@ -171,6 +172,8 @@ const MATRIX: Record<string, Record<string, Case>> = {
     'rng.nextFloat01': refused((r) => r.ctx!.rng!.nextFloat01(), 'system'),
     world: allowed((r) => r.ctx!.world.entityCount, 'system'),
     'id, name, tick, input': allowed((r) => [r.ctx!.id, r.ctx!.name, r.ctx!.tick, r.ctx!.input], 'system'),
+    toString: allowed((r) => String(r.ctx!), 'system'),
+    'rng.toString': allowed((r) => String(r.ctx!.rng), 'system'),
   },
   GameLoop: {
     frame: refused((r) => r.L.frame(1000)),

@@ -10,6 +10,7 @@ import type { Mem } from './raw.js';
 import { type FieldLayout, type Schema, type ScalarKind, HEAP_OF, badScalar, describe, scalarOk } from './schema.js';
 import { checkAccess } from './system_io.js';
 import { logHandlers, refuseInsideLog } from './reentrancy.js';
+import { INSPECT } from './inspect.js';
 import { type ColumnPlaces, fastTablesOf, refilledAddress, slotTablesOf } from './slot_tables.js';
 import type { World } from './world.js';
 
@@ -152,6 +153,17 @@ class FieldHandleImpl implements ScalarFieldHandle {
       v = this.#heap(m)[at >> this.#shift]!;
     }
     return v;
+  }
+
+  /** "FieldHandle(Position.field.x: f32)" (console.log and util.inspect show it too). */
+  toString(): string {
+    const f = this.#f;
+    return `FieldHandle(${this.#where}: ${f.kind}${f.isArray ? `[${f.count}]` : ''})`;
+  }
+
+  /** @internal util.inspect / console.log: toString(), not the internals (inspect.ts). */
+  [INSPECT](): string {
+    return this.toString();
   }
 
   /** @internal An array field read or written without an element index: refused (it would be element 0). */
