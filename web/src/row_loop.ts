@@ -238,7 +238,7 @@ function generate(comps: readonly Component[], write: readonly boolean[], reuse:
           slow.push(`const d${i}_${j} = ${y} !== ${x} || !(${same});`, `if (d${i}_${j} && ${invalid}) bad(${i}, ${j}, ${y});`);
           const st = (idx: (k: number) => string) => f.count <= INLINE_ARRAY_MAX
             ? Array.from({ length: f.count }, (_, k) => `${H}[${idx(k)}] = ${y}[${k}];`).join(' ')
-            : `for (let k = 0; k < ${f.count}; k++) ${H}[${idx(0)} + k] = ${y}[k];`;
+            : `for (let ek = 0; ek < ${f.count}; ek++) ${H}[${idx(0)} + ek] = ${y}[ek];`; // (ek: the walk loop has a k of its own)
           fastStores.push(st(el));
           slowStores.push(`if (d${i}_${j}) { ${st(sel)} }`);
         } else {

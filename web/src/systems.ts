@@ -140,11 +140,11 @@ export interface SystemRngState {
 class Rng implements SystemRng {
   ptr: number;
   readonly #world: World;
-  readonly system: string;
+  readonly #system: string;
   constructor(world: World, ptr: number, system: string) {
     this.#world = world;
     this.ptr = ptr;
-    this.system = system;
+    this.#system = system;
   }
   #p(where: string): number {
     // A draw changes the system's substream, which is world state (in the hash).
@@ -177,7 +177,7 @@ class Rng implements SystemRng {
 
   /** "SystemRng(system 'Move')", or "(run ended)" once its run returned. */
   toString(): string {
-    return `SystemRng(system '${this.system}'${this.ptr === 0 ? ', run ended' : ''})`;
+    return `SystemRng(system '${this.#system}'${this.ptr === 0 ? ', run ended' : ''})`;
   }
 
   /** @internal util.inspect / console.log: toString(), not the internals (inspect.ts). */
