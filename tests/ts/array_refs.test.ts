@@ -65,7 +65,7 @@ describe('element writes through a write ref are checked like every write', () =
       for (const src of badValues(kind)) {
         const value = valueOf(src);
         for (const path of LOOP_PATHS) {
-          const { w, C, e } = arrayWorld(kind);
+          const { w, C, L, e } = arrayWorld(kind);
           useLoopPath(w, path);
           const want = addVerdict(w, C, e, value);
           const hash = w.stateHash(0);
@@ -81,6 +81,9 @@ describe('element writes through a write ref are checked like every write', () =
           expectRefused(`${kind} ${src} ${path} two writes`, thrown(() => q.each((_e, { c }) => { c.arr[0] = 0; c.arr[2] = value as number; })),
             { ...want, fields: { ...want.fields, field: 'arr[2]' } });
           expectRefused(`${kind} ${src} ${path} World.each`, thrown(() => w.each([C], ['write'], (_e, c) => { c.arr[1] = value as number; })), want);
+          // A query with an optional term takes one loop per presence mask instead of the walk over all archetypes.
+          const withOptional = w.query({ c: C.write }, { optional: { l: L.write } });
+          expectRefused(`${kind} ${src} ${path} optional term`, thrown(() => withOptional.each((_e, { c }) => { c.arr[1] = value as number; })), want);
           expect(w.get(e, C)!.arr, `${kind} ${src} ${path}`).toEqual(ORIGINAL);
           expect(w.stateHash(0), `${kind} ${src} ${path}: the world is unchanged`).toBe(hash);
           w.dispose();
