@@ -340,6 +340,29 @@ describe('the objects a system run hands out have a verdict too', () => {
   });
 });
 
+describe('a call that is a read unless it must schedule first', () => {
+  it('createGameLoop over a world with a system not scheduled yet is refused (it would schedule); the schedule is unchanged', () => {
+    const r = rig();
+    r.w.registerSystem({ name: 'Late', budgetMs: 1, run() {} });
+    let outcome: unknown = 'not called';
+    trigger(r, 'plain', () => {
+      try {
+        sim.createGameLoop(r.w);
+        outcome = 'ok';
+      } catch (e) {
+        outcome = e;
+      }
+    });
+    expect([(outcome as LaigeError).reason, (outcome as LaigeError).fields.call]).toEqual(['call_inside_log_handler', 'World.scheduleSystems']);
+    expect(r.w.systems().map((s) => s.name)).toEqual(['Count', 'Hook', 'Late']);
+    const L = sim.createGameLoop(r.w); // after the handler: schedules, then runs all three
+    L.step(1);
+    expect(r.w.systemTicksRun).toBe(1);
+    L.dispose();
+    disposeRig(r);
+  });
+});
+
 describe('inside a log handler: the one rule', () => {
   for (const [cls, cases] of Object.entries(MATRIX)) {
     for (const [member, c] of Object.entries(cases)) {

@@ -257,8 +257,10 @@ export class SystemRegistry {
     return Object.freeze({ id, name });
   }
 
+  /** Every scheduling goes through here (World.scheduleSystems, and a loop, a session or runSystems scheduling first). */
   schedule(): number[] {
     const world = this.#world;
+    if (logHandlers.depth !== 0) refuseInsideLog('World.scheduleSystems');
     const w = world._live('World.scheduleSystems');
     if (this.running) {
       // The core walks the world's schedule during the tick: rescheduling
