@@ -90,7 +90,7 @@ function build(interpreted: boolean) {
 }
 
 // Call-free callbacks (asserted below): every kind, a fixed array, read and write refs, the entity.
-type KRef = { a: number; b: number; c: number; d: number; e: number; f: number; g: number; h: number; q: number; arr: Int16Array };
+type KRef = { a: number; b: number; c: number; d: number; e: number; f: number; g: number; h: number; q: number; arr: number[] };
 const step = (e: number, { k, p }: { k: KRef; p: { x: number; y: number } }) => {
   k.a = (k.a + 3) % 100;
   k.b = (k.b + 5) & 0xff;

@@ -189,7 +189,7 @@ describe('each', () => {
       k.path[1] = 20;
       k.s -= 1;
       k.t = 65535;
-      expect(k.path).toBeInstanceOf(Float32Array);
+      expect(Array.isArray(k.path)).toBe(true); // a plain copy: element writes are checked when the callback returns
     });
     expect(w.get(e, K)).toEqual({ d: 1, q: 65537, path: [1, 20, 3], s: -4, t: 65535, pad: [0, 0] });
     w.each([K], ['read'], (_e, k) => {

@@ -18,6 +18,25 @@ describe('LaigeError', () => {
     expect(e.message).toBe(`World.add: field x\n${e.line}`);
     expect(e.detail).toBe('World.add: field x');
   });
+  it("the message is the reason's own sentence; the generic 5-field line only where nothing more specific exists", () => {
+    const specific = new LaigeError(ErrorCodes.malformed_input, "loadLaige: wasmBinary is empty", 'wasm_invalid', { source: 'wasmBinary' });
+    expect(specific.message).toBe('loadLaige: wasmBinary is empty');
+    expect(specific.line).toBe(errorText(ErrorCodes.malformed_input)); // still there, as a property
+    // A failure that names no reason (or only its code's id): the code's line is the only explanation, so it stays.
+    expect(new LaigeError(ErrorCodes.io_error, 'x: failed', 'io_error').message).toBe(`x: failed\n${errorText(ErrorCodes.io_error)}`);
+    expect(new LaigeError(ErrorCodes.io_error).message).toBe(errorText(ErrorCodes.io_error));
+    // Real failures, from the TypeScript layer and from the core.
+    const w = sim.createWorld({ capacity: 4 });
+    const P = w.registerComponent('P', { x: 'f32' });
+    for (const fn of [() => w.add(w.create(), P, { x: 'a' as never }), () => sim.parseReplay(new Uint8Array(3)), () => w.destroy(99)]) {
+      let e: unknown;
+      try { fn(); } catch (err) { e = err; }
+      expect(e).toBeInstanceOf(LaigeError);
+      expect((e as LaigeError).message).toBe((e as LaigeError).detail);
+      expect((e as LaigeError).message).not.toContain(' | ');
+    }
+    w.dispose();
+  });
   it('maps every code and unknown values', () => {
     expect(['unknown', 'invalid_argument', 'malformed_input', 'budget_exhausted', 'io_error'].map((_, i) => errorName(i + 1)))
       .toEqual(['unknown', 'invalid_argument', 'malformed_input', 'budget_exhausted', 'io_error']);

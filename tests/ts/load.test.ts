@@ -17,6 +17,9 @@ async function loadError(options: Parameters<typeof loadLaige>[0]): Promise<Laig
     expect(e).toBeInstanceOf(LaigeError);
     const err = e as LaigeError;
     expect(err.message).not.toMatch(/Aborted|ASSERTIONS/);
+    // A load failure's message is its own sentence: no generic 5-field line of the code after it.
+    expect(err.message).toBe(err.detail);
+    expect(err.message).not.toContain(' | ');
     return err;
   }
   throw new Error('loadLaige did not fail');

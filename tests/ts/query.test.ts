@@ -365,7 +365,7 @@ describe('Write-ref array fields', () => {
     const bytes = (): number => (w as unknown as { _mem: { u8: Uint8Array } })._mem.u8.buffer.byteLength;
     for (const path of ['query', 'each'] as const) {
       const before = bytes();
-      const body = (arr: { v: Float64Array }): void => {
+      const body = (arr: { v: number[] }): void => {
         arr.v[0] = arr.v[0]! + 10;
         for (let i = 0; i < 20000; i++) w.add(w.create(), Big, big); // ~10 MB of columns: memory grows
         arr.v[3] = arr.v[3]! + 10;
@@ -401,6 +401,37 @@ describe('field handles', () => {
     w.destroy(stale);
     expect(thrown(() => A.field.x.get(stale))).toMatchObject({ reason: 'stale_entity_access' });
     expect(thrown(() => A.field.x.get(-1 as Entity))).toBeInstanceOf(LaigeError);
+    expect(w.stateHash(0)).toBe(h);
+    w.dispose();
+  });
+
+  it('an array field needs its element index: get(e) and set(e, v) are refused, never element 0', () => {
+    const { w } = rig();
+    const Arr = w.registerComponent('Arr', { v: ['u8', 4] });
+    const e = w.create();
+    w.add(e, Arr, { v: [3, 4, 5, 6] });
+    const h = w.stateHash(0);
+    const get = Arr.field.v.get as (e: Entity, i?: number) => number;
+    const set = Arr.field.v.set as unknown as (e: Entity, a: number, b?: number) => void;
+    const cases: Array<[string, () => unknown, Record<string, unknown>]> = [
+      ['get(e)', () => get(e), { where: 'Arr.field.v.get', field: 'i', got: 'undefined', min: 0, max: 3 }],
+      ['get(e, undefined)', () => get(e, undefined), { where: 'Arr.field.v.get', field: 'i', got: 'undefined', min: 0, max: 3 }],
+      ['detached get(e)', () => { const read = Arr.field.v.get as (e: Entity) => number; return read(e); }, { where: 'Arr.field.v.get', field: 'i' }],
+      ['set(e, 9)', () => set.call(Arr.field.v, e, 9), { where: 'Arr.field.v.set', field: 'i', got: 'undefined', min: 0, max: 3 }],
+      ['get(e, 4)', () => get(e, 4), { where: 'Arr.field.v.get', field: 'i', got: 4 }],
+      ["get(e, '1')", () => get(e, '1' as unknown as number), { where: 'Arr.field.v.get', field: 'i', got: 'string' }],
+      ['set(e, 1, 300)', () => set.call(Arr.field.v, e, 1, 300), { where: 'Arr.field.v.set', field: 'v[1]', got: 300, kind: 'u8' }],
+    ];
+    for (const [label, run, fields] of cases) {
+      const err = thrown(run) as LaigeError;
+      expect(err, label).toBeInstanceOf(LaigeError);
+      expect(err.fields, label).toMatchObject(fields);
+      if (fields.got === 'undefined') {
+        expect([label, err.reason]).toEqual([label, 'wrong_type']);
+        expect(err.message, label).toMatch(/'v' is an array of 4; name the element/);
+      }
+    }
+    expect(w.get(e, Arr)!.v).toEqual([3, 4, 5, 6]);
     expect(w.stateHash(0)).toBe(h);
     w.dispose();
   });

@@ -113,6 +113,8 @@ const KINDS: Record<string, (r: Rig, fire: Fire) => void> = {
 
 /** The documented outcome: the reason of the refusal, or null when the call is allowed. */
 function expected(kind: string, call: string): string | null {
+  // Inside a log handler one rule comes first (tests/ts/log_handler_calls.test.ts).
+  if (kind.startsWith('onLog') && (call in TICKS || call in SESSION_TICKS || call in MODULE_TICKS || call === 'world.dispose')) return 'call_inside_log_handler';
   if (call in TICKS || call in SESSION_TICKS) return 'tick_inside_callback';
   if (call in MODULE_TICKS) return kind.startsWith('onLog') ? 'tick_inside_callback' : null;
   if (call in RESTORES) return kind.startsWith('onLog') ? 'call_inside_log_handler' : 'restore_inside_callback';

@@ -8,13 +8,14 @@ import { type KindOf, type Schema, type ScalarKind, type TypedArrayOf, describe,
 import { type RunningSystem, ioViolation, usedAfterCall } from './system_io.js';
 import type { World } from './world.js';
 import { IterationCursorLayout } from './layouts.gen.js';
+import { INSPECT, count } from './inspect.js';
 
 // Words before the column pointers in one iteration cursor (web/layouts.json).
 const CURSOR_HEADER = IterationCursorLayout.size;
 
 /** One field of one archetype's column: `array[index + row * stride + i]` is element i of `row`. */
 export interface FieldColumn<K extends ScalarKind> {
-  /** The wasm heap as this field's typed array; dies when memory grows (re-derive, never keep). */
+  /** The wasm heap as this field's typed array: a write through it is stored unchecked, as the typed array converts it; dies when memory grows (re-derive, never keep). */
   readonly array: TypedArrayOf<K>;
   /** Element index of row 0's field. */
   readonly index: number;
@@ -65,6 +66,16 @@ export class ChunkImpl implements Chunk {
     this.#sys = sys;
     this.archetype = cur[k]!;
     this.rows = rows;
+  }
+
+  /** "Chunk(archetype 3, 100 rows)". */
+  toString(): string {
+    return this.#open ? `Chunk(archetype ${this.archetype}, ${count(this.rows, 'row')})` : `Chunk(archetype ${this.archetype}, call returned)`;
+  }
+
+  /** @internal util.inspect / console.log (inspect.ts). */
+  [INSPECT](): string {
+    return this.toString();
   }
 
   #alive(where: string): void {

@@ -12,6 +12,7 @@ import { coreError, invalid, typeName } from './errors.js';
 import { describe, type Schema, type ValueInput } from './schema.js';
 import { logHandlers, refuseInsideLog } from './reentrancy.js';
 import { usedAfterCall } from './system_io.js';
+import { INSPECT } from './inspect.js';
 import type { AnyComponent, World } from './world.js';
 
 /** The command counters of a world since its creation (diagnostics, never simulation state). */
@@ -103,6 +104,17 @@ export class Commands {
     const code = world._raw.worldCommandRemove(w, e, comp.id);
     world._mem.sync();
     if (code !== 0) throw coreError(code, `${where}(${formatEntity(e)}, ${comp.name})`);
+  }
+
+  /** "Commands(run of system 'Move', 2 pending)", or "(closed)" once its call returned. */
+  toString(): string {
+    if (!this.#open || this.#world._ptr === 0) return `Commands(${this.#owner}, closed)`;
+    return `Commands(${this.#owner}, ${commandStats(this.#world).pending} pending)`;
+  }
+
+  /** @internal util.inspect / console.log (inspect.ts). */
+  [INSPECT](): string {
+    return this.toString();
   }
 
   /** Commands recorded in this world and not applied yet. */

@@ -8,6 +8,7 @@ import {
 import type { QueryTerm } from './query_object.js';
 import { type FieldHandles, makeFieldHandles } from './field_handle.js';
 import { ColumnPlaces } from './slot_tables.js';
+import { INSPECT, schemaText } from './inspect.js';
 
 /** One field of a registered component, as laid out in its C struct. */
 export interface FieldInfo {
@@ -84,9 +85,14 @@ export class Component<S extends Schema = Schema> {
     Object.freeze(this);
   }
 
-  /** "Component(Position#1)". */
+  /** "Component(Position#1 { x: f32, y: f32 })": name, id and schema (console.log and util.inspect show it too). */
   toString(): string {
-    return `Component(${this.name}#${this.id})`;
+    return `Component(${this.name}#${this.id} ${schemaText(this._layout)})`;
+  }
+
+  /** @internal util.inspect / console.log: toString(), not the internals (inspect.ts). */
+  [INSPECT](): string {
+    return this.toString();
   }
 }
 

@@ -5,6 +5,7 @@
 
 import { invalid } from './errors.js';
 import { describe } from './schema.js';
+import { INSPECT } from './inspect.js';
 
 /** A 32-bit generational entity handle (id << 16 | generation), as a number. */
 export type Entity = number;
@@ -127,6 +128,16 @@ export class Entities {
   /** How many entities are alive. */
   get length(): number {
     return this.#live;
+  }
+
+  /** "Entities(3 alive of 8)". */
+  toString(): string {
+    return `Entities(${this.#live} alive of ${this.#capacity})`;
+  }
+
+  /** @internal util.inspect / console.log: toString(), not the internals (inspect.ts). */
+  [INSPECT](): string {
+    return this.toString();
   }
 
   /** The declared capacity. */

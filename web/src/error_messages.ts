@@ -37,6 +37,34 @@ function callbackWords(c: string | number | undefined): string {
     : c === 'rollback_hook' ? "a rollback session's own hook" : c === 'combine' ? "a rollback session's combine function" : "a system's run";
 }
 
+/**
+ * @internal The fix of a system_io_violation: the exact declaration the
+ * call needs (docs/typescript.md#enforced-access). A structural change (an
+ * add of a component the entity lacks, a remove, a destroy) and a read need
+ * the component declared, 'read' is enough; a value write and an add over
+ * a value the entity has need 'write'. `overwrite` undefined: not known
+ * whether the add overwrites.
+ */
+export function ioDeclarationFix(component: string, access: string, overwrite?: boolean): string {
+  const c = component;
+  if (access === 'write' || (access === 'add' && overwrite === true)) {
+    return `declare it 'write': [${c}, 'write'] in the system's io (or ${c}.write in one of its queries)`;
+  }
+  if (access === 'add') {
+    return overwrite === false
+      ? `declare it: [${c}, 'read'] in the system's io is enough to add it to an entity that lacks it (a structural change needs the declaration, not 'write')`
+      : `declare it: [${c}, 'read'] in the system's io is enough to add it to an entity that lacks it, [${c}, 'write'] to overwrite one it has`;
+  }
+  const what = access === 'remove' ? 'to remove it' : access === 'destroy' ? 'to destroy an entity that has it' : 'to read it';
+  return `declare it: [${c}, 'read'] in the system's io (or a query term naming it) is enough ${what}`;
+}
+
+/** The deferred form of a structural change inside an each (iteration_mutation). */
+function deferredCall(f: Fields): string {
+  const call = f.operation === 'destroy' ? 'destroy(e)' : f.operation === 'remove' ? `remove(e, ${f.component})` : `add(e, ${f.component}, value)`;
+  return `record it with world.commands.${call} (ctx.commands.${call} inside a system) to apply it after the walk (docs/commands.md)`;
+}
+
 /** "side a: " for the diff driver's two sides, "" for a single run. */
 function side(f: Fields): string {
   return f.side === 'a' || f.side === 'b' ? `log ${f.side}: ` : '';
@@ -65,7 +93,7 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   run_nested: (f) => `a tick (${f.tick}) cannot start while a system of this world is running`,
   schedule_stale: (f) => `the schedule covers ${f.scheduled_systems} systems but ${f.current_systems} are registered; schedule again after the last registration`,
   schedule_invalid: (f) => `the schedule is corrupt at slot ${f.slot} (system id ${f.id})`,
-  system_io_violation: (f) => `system ${q(f.system)} may not ${f.access} ${q(f.component)}: its io declares it ${f.declared === 'none' ? 'not at all' : `'${f.declared}'`} (declare it 'write' to change it)`,
+  system_io_violation: (f) => `system ${q(f.system)} may not ${f.access} ${q(f.component)}: its io declares it ${f.declared === 'none' ? 'not at all' : `'${f.declared}'`}; ${ioDeclarationFix(String(f.component), String(f.access))}`,
   world_moved_from: () => 'the world was moved from and is empty',
 
   // --- entities, components, iteration (docs/entity.md, docs/archetype.md, docs/query.md)
@@ -79,10 +107,10 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   archetype_budget: (f) => `adding or removing ${q(f.component)} needs a new component combination, and the world already has ${f.archetype_count} (at most ${f.max_archetypes})`,
   archetype_alloc_failed: () => 'the archetype storage could not be allocated (out of memory)',
   iteration_mutation: (f) =>
-    `${f.operation === 'destroy' ? 'destroying' : f.operation === 'remove' ? `removing ${q(f.component)} from` : `adding ${q(f.component)} to`} entity ${f.entity_id} would move a row of archetype ${f.archetype_id}, which the live each is walking; defer the change until each returns`,
-  iteration_clear: (f) => `clear() would destroy the ${f.rows} rows of archetype ${f.archetype_id}, which the live each is walking`,
-  iteration_write_during_read: (f) => `the live each declared ${q(f.component)} 'read'; writing it (entity ${f.entity_id}) is rejected: declare it 'write'`,
-  iteration_nested: () => 'another each is live on this world; an each cannot start inside another',
+    `${f.operation === 'destroy' ? 'destroying' : f.operation === 'remove' ? `removing ${q(f.component)} from` : `adding ${q(f.component)} to`} entity ${f.entity_id} would move a row of archetype ${f.archetype_id}, which the live each is walking; ${deferredCall(f)}`,
+  iteration_clear: (f) => `clear() would destroy the ${f.rows} rows of archetype ${f.archetype_id}, which the live each is walking; call clear() after the each returns`,
+  iteration_write_during_read: (f) => `the live each declared ${q(f.component)} 'read'; writing it (entity ${f.entity_id}) is rejected: declare it 'write' in the each (${f.component}.write in the query, 'write' in World.each's access list)`,
+  iteration_nested: () => "another each is live on this world; an each cannot start inside another: keep what the outer callback finds (entities, values) and walk after it returns, or make it one query",
   iteration_invalid: (f) => `the query is malformed (${f.reason}, ${f.count} components)`,
   component_name_invalid: (f) =>
     `the component name ${q(f.name)} ${f.reason !== undefined ? nameRule(f) : `is ${f.length} bytes`}; a name has 1..${f.max_length ?? 63} bytes, no control character, no space at either end`,

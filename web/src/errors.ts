@@ -87,8 +87,11 @@ export type LaigeErrorFields = Readonly<Record<string, string | number>>;
  * - `fields`: what exactly was involved (`{ first_writer: 'A',
  *   second_writer: 'B', component: 'Position', component_id: 1 }`; for a
  *   rejected argument `{ where, field, got }`).
- * - `message`: the cause in plain words (`detail`), then the build-stable
- *   5-field line of the code (`line`).
+ * - `message`: the cause in plain words (`detail`), which names the call,
+ *   what was wrong and what to do. The code's generic 5-field line (`line`)
+ *   follows it only when the error has no specific reason (then that line
+ *   is all there is to say), or is the whole message when there is no
+ *   detail either (docs/errors.md#in-typescript).
  */
 export class LaigeError extends Error {
   /** The snake_case code id, e.g. 'invalid_argument'. */
@@ -99,14 +102,17 @@ export class LaigeError extends Error {
   readonly reason: string;
   /** What was involved, by name (frozen). */
   readonly fields: LaigeErrorFields;
-  /** The 5-field line exactly as the C++ registry renders it. */
+  /** The code's 5-field line exactly as the C++ registry renders it (in `message` only when the error has no specific reason). */
   readonly line: string;
   /** The cause in plain words (the first line of `message`), or ''. */
   readonly detail: string;
 
   constructor(codeId: number, detail = '', reason?: string, fields: LaigeErrorFields = {}) {
     const line = errorText(codeId);
-    super(detail ? `${detail}\n${line}` : line);
+    const specific = reason !== undefined && reason !== '' && reason !== errorName(codeId);
+    // The reason's own sentence says more than the code's generic line:
+    // the line is kept only where it is the most specific text there is.
+    super(detail === '' ? line : specific ? detail : `${detail}\n${line}`);
     this.name = 'LaigeError';
     this.codeId = lookup(codeId) === REGISTRY[0] ? 1 : codeId;
     this.code = errorName(codeId);

@@ -9,6 +9,8 @@ import { invalid, typeName } from './errors.js';
 import type { Mem } from './raw.js';
 import { type FieldLayout, type Schema, type ScalarKind, HEAP_OF, badScalar, describe, scalarOk } from './schema.js';
 import { checkAccess } from './system_io.js';
+import { logHandlers, refuseInsideLog } from './reentrancy.js';
+import { INSPECT } from './inspect.js';
 import { type ColumnPlaces, fastTablesOf, refilledAddress, slotTablesOf } from './slot_tables.js';
 import type { World } from './world.js';
 
@@ -20,11 +22,11 @@ export interface ScalarFieldHandle {
   set(e: Entity, value: number): void;
 }
 
-/** A fixed-array field of a component, element by element. */
+/** A fixed-array field of a component, element by element (the index is required: without it the call throws). */
 export interface ArrayFieldHandle {
   /** Element `i` of the field on live `e`. */
   get(e: Entity, i: number): number;
-  /** Writes element `i` of the field of live `e`. */
+  /** Writes element `i` of the field of live `e` (validated like World.add). */
   set(e: Entity, i: number, value: number): void;
 }
 
@@ -108,9 +110,12 @@ class FieldHandleImpl implements ScalarFieldHandle {
     if (p === 0) this.#missing(world, e as number);
     const f = this.#f;
     if (i === 0) return p + f.offset;
+    // An array field without an index: refused, not element 0 (after the entity checks, like a bad index).
+    if (i === undefined) this._indexMissing(access === 'read' ? 'get' : 'set');
     if (typeof i !== 'number' || !Number.isInteger(i) || i < 0 || i >= f.count) {
-      throw invalid(`${this.#where}: element index ${describe(i)} outside 0..${f.count - 1}`, typeof i === 'number' ? 'out_of_range' : 'wrong_type',
-        { where: this.#where, field: 'i', got: typeof i === 'number' ? i : typeName(i), min: 0, max: f.count - 1 });
+      const where = `${this.#where}.${access === 'read' ? 'get' : 'set'}`;
+      throw invalid(`${where}: element index ${describe(i)} outside 0..${f.count - 1}`, typeof i === 'number' ? 'out_of_range' : 'wrong_type',
+        { where, field: 'i', got: typeof i === 'number' ? i : typeName(i), min: 0, max: f.count - 1 });
     }
     return p + f.offset + (i << this.#shift);
   }
@@ -150,12 +155,38 @@ class FieldHandleImpl implements ScalarFieldHandle {
     return v;
   }
 
+  /** "FieldHandle(Position.field.x: f32)" (console.log and util.inspect show it too). */
+  toString(): string {
+    const f = this.#f;
+    return `FieldHandle(${this.#where}: ${f.kind}${f.isArray ? `[${f.count}]` : ''})`;
+  }
+
+  /** @internal util.inspect / console.log: toString(), not the internals (inspect.ts). */
+  [INSPECT](): string {
+    return this.toString();
+  }
+
+  /** @internal An array field read or written without an element index: refused (it would be element 0). */
+  _indexMissing(call: 'get' | 'set'): never {
+    const f = this.#f;
+    const where = `${this.#where}.${call}`;
+    throw invalid(`${where}: '${f.name}' is an array of ${f.count}; name the element: ${call === 'get' ? 'get(e, i)' : 'set(e, i, value)'} with i in 0..${f.count - 1}`,
+      'wrong_type', { where, field: 'i', got: 'undefined', min: 0, max: f.count - 1 });
+  }
+
   set(e: Entity, a: number, b?: number): void {
-    const isArray = this.#f.isArray;
+    if (logHandlers.depth !== 0) refuseInsideLog(`${this.#where}.set`);
+    const f = this.#f;
+    const isArray = f.isArray;
+    // set(e, v) of an array field: the entity is checked, then the missing index refused (#at).
+    // eslint-disable-next-line prefer-rest-params
+    if (isArray && arguments.length < 3) this.#at(e, 'write', undefined);
     const v = isArray ? b : a;
     if (!this.#ok(v)) {
-      throw invalid(`${this.#where}.set: ${badScalar(this.#f.kind, v)}`, typeof v === 'number' ? (v !== v ? 'invalid_value' : 'out_of_range') : 'wrong_type',
-        { where: `${this.#where}.set`, field: this.#f.name, got: typeof v === 'number' ? v : typeName(v), kind: this.#f.kind });
+      // An element names itself as World.add and each do (`arr[1]`) once its index is valid.
+      const field = isArray && Number.isInteger(a) && a >= 0 && a < f.count ? `${f.name}[${a}]` : f.name;
+      throw invalid(`${this.#where}.set: ${badScalar(f.kind, v)}`, typeof v === 'number' ? (v !== v ? 'invalid_value' : 'out_of_range') : 'wrong_type',
+        { where: `${this.#where}.set`, field, got: typeof v === 'number' ? v : typeName(v), kind: f.kind });
     }
     const at = this.#at(e, 'write', isArray ? a : 0);
     const m = (this.#c._owner as World)._mem;
@@ -189,7 +220,7 @@ class FieldHandleImpl implements ScalarFieldHandle {
 // processes). The others load through the switch of loadScalar. `get` works detached from its
 // handle too (`const read = Position.field.x.get`).
 function makeGetter(h: FieldHandleImpl): (e: Entity, i?: number) => number {
-  if (!h._scalar) return (e, i = 0) => h._getChecked(e, i);
+  if (!h._scalar) return (e, i) => h._getChecked(e, i as number); // (a missing i is refused there)
   const t = h._world._fast;
   const { off, gen, arch, row, u32 } = t;
   h._gen = gen;

@@ -10,6 +10,7 @@ import { describe } from './schema.js';
 import { activeCallback, refuseDisposeInside, refuseTickInside } from './reentrancy.js';
 import type { ScenarioRun } from './sim.js';
 import { MAX_U32, coreRange, u32 } from './args.js';
+import { INSPECT } from './inspect.js';
 import type { World } from './world.js';
 
 /** The largest payload `input` may return (the replay frame limit, 1 MiB). */
@@ -231,6 +232,17 @@ export class GameLoop implements Disposable {
   /** Completed ticks since creation. */
   get currentTick(): number {
     return this.stats().ticks;
+  }
+
+  /** "GameLoop(60 Hz, tick 12)" (console.log and util.inspect show it too). */
+  toString(): string {
+    return this.#ptr === 0 ? 'GameLoop(disposed)'
+      : `GameLoop(${this.scenario === null ? '' : `scenario ${this.scenario.name}, `}${this.tickRateHz} Hz, tick ${this.currentTick})`;
+  }
+
+  /** @internal util.inspect / console.log: toString(), not the internals (inspect.ts). */
+  [INSPECT](): string {
+    return this.toString();
   }
 
   /** The counters since creation. */

@@ -11,6 +11,8 @@ import { MATCH, type WalkTables, walkQuery } from './row_walk.js';
 import { type ReadRef, type Ref, type Schema, describe } from './schema.js';
 import type { Chunk } from './chunk.js';
 import { checkQueryIo, usedAfterCall } from './system_io.js';
+import { logHandlers, refuseInsideLog } from './reentrancy.js';
+import { INSPECT } from './inspect.js';
 import type { World } from './world.js';
 import { IterationCursorLayout } from './layouts.gen.js';
 
@@ -97,6 +99,8 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
   _checkedFor: object | null = null;
   /** @internal What an access error names it. */
   readonly _where: string;
+  /** The term names (ref terms, then optional terms; null for World.each's positional refs), for toString. */
+  readonly #names: readonly string[] | null;
 
   /** @internal Use World.query. */
   constructor(world: World, where: string, terms: unknown, options: unknown, positional: boolean, owner: object | null = null) {
@@ -156,7 +160,8 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
     for (const [, c, w] of required) if (!w) this._readIds[c.id] = 1;
     for (const [, c, w] of optional) if (!w) this._readIds[c.id] = 2;
     for (const c of this.#tags) this._readIds[c.id] = 1;
-    this.#loops = new RowLoops(this.#comps, this.#write, positional ? null : all.map((t) => t[0]), this.#optionalFrom);
+    this.#names = positional ? null : all.map((t) => t[0]);
+    this.#loops = new RowLoops(this.#comps, this.#write, this.#names, this.#optionalFrom);
     this.#walk = Object.freeze({ loops: this.#loops, cls: this.#class, masks: this.#mask, comps: this.#comps, readIds: this._readIds, resume: new Uint32Array(3) });
   }
 
@@ -172,6 +177,21 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
   /** The world the query belongs to. */
   get world(): World {
     return this.#world;
+  }
+
+  /** "Query(pos: Position write, vel: Velocity read; without Frozen)": its terms and filters (console.log and util.inspect show it too). */
+  toString(): string {
+    const term = (i: number): string => `${this.#names === null ? '' : `${this.#names[i]}: `}${this.#comps[i]!.name} ${this.#write[i] ? 'write' : 'read'}`;
+    const parts = [this.#comps.slice(0, this.#optionalFrom).map((_, i) => term(i)).join(', ')];
+    if (this.#optionalFrom < this.#comps.length) parts.push(`optional ${this.#comps.slice(this.#optionalFrom).map((_, i) => term(this.#optionalFrom + i)).join(', ')}`);
+    if (this.#tags.length > 0) parts.push(`tags ${this.#tags.map((c) => c.name).join(', ')}`);
+    if (this.#without.length > 0) parts.push(`without ${this.#without.map((c) => c.name).join(', ')}`);
+    return `Query(${parts.filter((p) => p !== '').join('; ')})`;
+  }
+
+  /** @internal util.inspect / console.log: toString(), not the internals (inspect.ts). */
+  [INSPECT](): string {
+    return this.toString();
   }
 
   /** The archetypes it matches now (ascending ids; extended as archetypes appear). */
@@ -215,6 +235,7 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
   eachChunk(fn: (chunk: Chunk) => void): void {
     const where = 'Query.eachChunk';
     const world = this.#world;
+    if (logHandlers.depth !== 0) refuseInsideLog(where);
     this.#live(where);
     if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`, 'wrong_type', { where, field: 'fn', got: typeName(fn) });
     this.#access(where);
@@ -232,6 +253,7 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
   /** @internal each with a callback taking the refs positionally (World.each) or by name (Query.each). */
   _run(where: string, fn: RowFn): void {
     const world = this.#world;
+    if (logHandlers.depth !== 0) refuseInsideLog(where);
     if (world._ptr === 0) world._live(where);
     if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`, 'wrong_type', { where, field: 'fn', got: typeName(fn) });
     if (world._sys !== this._checkedFor || this._owner !== null) this.#access(where);

@@ -13,6 +13,15 @@
 // Both are refused with a LaigeError invalid_argument (reasons
 // `tick_inside_callback` and `dispose_inside_call`) before anything changes;
 // nothing is deferred. docs/typescript.md#callbacks-and-re-entrancy.
+//
+// A log handler is the strictest case: the record was emitted in the
+// middle of a core call, of any world of the module, that is still working
+// on that world's storage. One rule holds there: every call that ticks,
+// walks, changes or disposes a world is refused with
+// `call_inside_log_handler` (refuseInsideLog), before it does anything;
+// reads are allowed. Each such call tests `logHandlers.depth` first (one
+// load on the hot path); the ticks do it in refuseTickInside.
+// tests/ts/log_handler_calls.test.ts holds every public call to that rule.
 import { invalid } from './errors.js';
 
 /** What JavaScript can be running inside a call on a world. */
@@ -80,6 +89,7 @@ const OBJECT_WORDS: Readonly<Record<DisposableObject, string>> = {
  * frame of its own on the stack, e.g. a replay run between two systems).
  */
 export function refuseTickInside(where: string, stack: CallStack | null, running = false): void {
+  if (logHandlers.depth !== 0) refuseInsideLog(where); // the log handler's own rule comes first
   const kind = activeCallback(stack) ?? (running ? 'system' : undefined);
   if (kind === undefined) return;
   throw invalid(`${where}: a tick cannot run inside ${CALLBACK_WORDS[kind]} on the same world; return first and run it after the call (docs/typescript.md#callbacks-and-re-entrancy)`,
@@ -111,11 +121,10 @@ export function refuseRestoreInside(where: string, stack: CallStack, running: bo
 }
 
 /**
- * @internal Throws `call_inside_log_handler` for a call that changes or
- * reorganises world storage (add, remove, create, destroy, clear, register,
- * schedule, each, the state hash and diff, beginFrame) made from a log
- * handler: the record was emitted in the middle of a core call that is
- * still working on that storage. Callers test `logHandlers.depth` first
+ * @internal Throws `call_inside_log_handler` for a call that ticks, walks,
+ * changes or disposes a world (the rule at the top of this file) made from
+ * a log handler: the record was emitted in the middle of a core call that
+ * is still working on that storage. Callers test `logHandlers.depth` first
  * (one load on the hot path).
  */
 export function refuseInsideLog(where: string): never {

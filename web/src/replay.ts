@@ -8,6 +8,7 @@ import { describe } from './schema.js';
 import { refuseDisposeInside, refuseTickInside } from './reentrancy.js';
 import { messageFor } from './error_messages.js';
 import { u32 } from './args.js';
+import { INSPECT, count } from './inspect.js';
 import type { World, WorldOptions } from './world.js';
 
 /** The math backends (replay identity). */
@@ -86,6 +87,17 @@ export class ReplayRecorder implements Disposable {
     }
     if (this.#ptr === 0) throw invalid(`${where}: the recorder is disposed (or its world is)`, 'disposed', { where, object: 'ReplayRecorder' });
     return this.#ptr;
+  }
+
+  /** "ReplayRecorder(12 frames)", "(finished, 812 bytes)" or "(disposed)" (console.log and util.inspect show it too). */
+  toString(): string {
+    if (this.#bytes !== null) return `ReplayRecorder(finished, ${count(this.#bytes.length, 'byte')})`;
+    return this.#ptr === 0 ? 'ReplayRecorder(disposed)' : `ReplayRecorder(${count(this.frameCount, 'frame')})`;
+  }
+
+  /** @internal util.inspect / console.log: toString(), not the internals (inspect.ts). */
+  [INSPECT](): string {
+    return this.toString();
   }
 
   /** Frames written so far (after finish(): the log's frames). */

@@ -15,6 +15,7 @@ import { describe } from './schema.js';
 import type { ScenarioRun } from './sim.js';
 import type { World } from './world.js';
 import { noteRestored } from './snapshot.js';
+import { INSPECT } from './inspect.js';
 
 /** Builds a tick's single payload (ctx.input) from the players' inputs (player order). */
 export type RollbackCombine = (tick: number, inputs: readonly Uint8Array[]) => Uint8Array;
@@ -464,6 +465,17 @@ export class RollbackSession implements Disposable {
 
   [Symbol.dispose](): void {
     this.dispose();
+  }
+
+  /** "RollbackSession(2 players, local 0, tick 12, confirmed 10)" (console.log and util.inspect show it too). */
+  toString(): string {
+    return this.#ptr === 0 ? 'RollbackSession(disposed)'
+      : `RollbackSession(${this.players} players, local ${this.localPlayer}, tick ${this.currentTick}, confirmed ${this.confirmedTick})`;
+  }
+
+  /** @internal util.inspect / console.log: toString(), not the internals (inspect.ts). */
+  [INSPECT](): string {
+    return this.toString();
   }
 
   /** @internal */

@@ -1,20 +1,51 @@
 // row_errors.ts - what every row loop of each (row_loop.ts, the generated
-// ones; row_loop_interpreted.ts) shares: the frozen copy of a Read array
-// field, and the errors a row's checks throw (their messages are built only
-// when they are thrown).
+// ones; row_loop_interpreted.ts) shares: the plain array copy of a fixed
+// array field and its checks, and the errors a row's checks throw (their
+// messages are built only when they are thrown).
 import type { Component } from './component.js';
-import { badScalar, badScalarError } from './schema.js';
+import { badScalar, badScalarError, scalarOk } from './schema.js';
 import { invalid, typeName } from './errors.js';
 
 /** @internal Any heap view of the module. */
 export type Heap = Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array;
 
-// The helpers the loops share: the frozen copy of a Read array field, and
-// the errors (messages built only when they are thrown).
-/** @internal The frozen copy of a Read array field and the errors of one loop's components. */
+/** @internal The elements [start, start + count) of `h` as a plain array (a ref's copy of a fixed-array field). */
+export function copyOf(h: Heap, start: number, count: number): number[] {
+  const a: number[] = [];
+  for (let k = 0; k < count; k++) a.push(h[start + k]!);
+  return a;
+}
+
+/** @internal True when `a` holds exactly the elements of `b` (same length, Object.is per element). */
+export function sameElements(a: unknown, b: readonly number[]): boolean {
+  if (typeof a !== 'object' || a === null) return false;
+  const v = a as ArrayLike<unknown>;
+  if (v.length !== b.length) return false;
+  for (let k = 0; k < b.length; k++) if (!Object.is(v[k], b[k])) return false;
+  return true;
+}
+
+// The helpers the loops share: array copies and checks, and the errors
+// (messages built only when they are thrown).
+/** @internal The array helpers and the errors of one loop's components. */
 export function rowErrors(comps: readonly Component[]) {
-  const frozen = (h: Heap, start: number, count: number): readonly number[] => Object.freeze(Array.from(h.subarray(start, start + count)));
+  const oks = comps.map((c) => c._layout.map((f) => scalarOk(f.kind)));
+  /** Whether every element of array field j of component i is a valid value of its kind (the length is checked by the caller). */
+  const arrayOk = (i: number, j: number, v: ArrayLike<unknown>): boolean => {
+    const ok = oks[i]![j]!;
+    for (let k = 0; k < v.length; k++) if (!ok(v[k])) return false;
+    return true;
+  };
   const ro = (i: number, j: number): never => comps[i]!._readOnly(comps[i]!._layout[j]!.name);
+  // A Read ref's array that fn changed: names the first changed element when
+  // fn changed elements of the copy (the array itself replaced, or its length: the field).
+  const roArray = (i: number, j: number, v: unknown, original: readonly number[]): never => {
+    const name = comps[i]!._layout[j]!.name;
+    if (Array.isArray(v) && v.length === original.length) {
+      for (let k = 0; k < original.length; k++) if (!Object.is(v[k], original[k])) comps[i]!._readOnly(`${name}[${k}]`);
+    }
+    return comps[i]!._readOnly(name);
+  };
   const bad = (i: number, j: number, v: unknown): never => {
     const c = comps[i]!;
     const f = c._layout[j]!;
@@ -43,6 +74,6 @@ export function rowErrors(comps: readonly Component[]) {
     if (write) bad(i, j, ref.$o[j]);
     ro(i, j);
   };
-  return { frozen, ro, bad, nonNumber };
+  return { copyOf, sameElements, arrayOk, ro, roArray, bad, nonNumber };
 }
 

@@ -22,9 +22,11 @@
 //   nothing of that row is stored;
 // - all of a row's checks run before any of its stores: a throw leaves the
 //   row as it was (earlier rows keep their writes, as with any exception);
-// - fixed arrays: a Write ref holds a typed-array copy of the field (element
+// - fixed arrays: a ref holds a plain array copy of the field (number[]:
+//   a typed array would convert an element write on the spot, 300 into a
+//   u8 is 44, and the check could not see it); on a Write ref element
 //   writes are checked and stored with the rest of the row, after fn, like
-//   scalars), a Read ref a frozen copy;
+//   scalars; on a Read ref a changed element throws read_only_field;
 // - wasm memory growth inside fn (an allocating call) re-derives the heaps
 //   before the stores (the loop notices a detached heap even when nothing
 //   re-derived the views), and the loop is not run again over the old heap
@@ -93,6 +95,14 @@ const EPOCH_WORD: Readonly<Record<string, string>> = {
  * (measured, pos += vel: 26 ns per entity with literals).
  */
 export const INLINE_SOURCE_LIMIT = 800;
+
+/**
+ * Fixed arrays up to this length are copied, compared, checked and stored
+ * element by element in the generated code (a literal `[H[i], H[i + 1]]`
+ * V8 may keep in registers); longer ones through the helpers of
+ * row_errors.ts, so that the source stays small.
+ */
+export const INLINE_ARRAY_MAX = 16;
 
 /** Generated loops kept per query shape (the oldest is dropped beyond it, so the path a callback takes depends only on its own source). */
 export const LOOPS_PER_QUERY = 64;
@@ -205,25 +215,35 @@ function generate(comps: readonly Component[], write: readonly boolean[], reuse:
       const check = (v: string) => CHECK_OF[f.kind](v);
       after.push(`const ${y} = ${field};`);
       if (f.isArray) {
-        // A Write array is a copy (`x`), and `o` the untouched original: element
-        // writes are checked with the row and stored after fn, never half-applied.
+        // A plain array copy (`x`) and a second one (`o`) to compare with: a
+        // typed array would convert an element write on the spot (300 into
+        // a u8 is 44), so the check after fn could not see it. Element
+        // writes are checked with the row and stored after fn, never half-applied;
+        // on a Read ref a changed element throws read_only_field.
         const o = `o${i}_${j}`;
-        load.push(w ? `const ${x} = ${H}.slice(${el(0)}, ${el(f.count)});` : `const ${x} = frozen(${H}, ${el(0)}, ${f.count});`);
+        const copy = f.count <= INLINE_ARRAY_MAX
+          ? `[${Array.from({ length: f.count }, (_, k) => `${H}[${el(k)}]`).join(', ')}]`
+          : `copyOf(${H}, ${el(0)}, ${f.count})`;
+        load.push(`const ${x} = ${copy};`, `const ${o} = ${copy};`);
+        xs.push(o);
+        const same = f.count <= INLINE_ARRAY_MAX
+          ? `${y}.length === ${f.count} && ${Array.from({ length: f.count }, (_, k) => `Object.is(${y}[${k}], ${o}[${k}])`).join(' && ')}`
+          : `sameElements(${y}, ${o})`;
         if (w) {
-          load.push(`const ${o} = ${x}.slice();`);
-          xs.push(o);
           const ok = [`typeof v === 'object'`, `v !== null`, `v.length === ${f.count}`];
-          for (let k = 0; k < f.count; k++) ok.push(check(`v[${k}]`));
+          if (f.count <= INLINE_ARRAY_MAX) for (let k = 0; k < f.count; k++) ok.push(check(`v[${k}]`));
+          else ok.push(`arrayOk(${i}, ${j}, v)`);
           const invalid = `!((v) => ${ok.join(' && ')})(${y})`;
           odd.push(invalid);
-          const same = Array.from({ length: f.count }, (_, k) => `Object.is(${y}[${k}], ${o}[${k}])`).join(' && ');
           slow.push(`const d${i}_${j} = ${y} !== ${x} || !(${same});`, `if (d${i}_${j} && ${invalid}) bad(${i}, ${j}, ${y});`);
-          const st = (idx: (k: number) => string) => Array.from({ length: f.count }, (_, k) => `${H}[${idx(k)}] = ${y}[${k}];`).join(' ');
+          const st = (idx: (k: number) => string) => f.count <= INLINE_ARRAY_MAX
+            ? Array.from({ length: f.count }, (_, k) => `${H}[${idx(k)}] = ${y}[${k}];`).join(' ')
+            : `for (let ek = 0; ek < ${f.count}; ek++) ${H}[${idx(0)} + ek] = ${y}[ek];`; // (ek: the walk loop has a k of its own)
           fastStores.push(st(el));
           slowStores.push(`if (d${i}_${j}) { ${st(sel)} }`);
         } else {
-          odd.push(`${y} !== ${x}`);
-          slow.push(`if (${y} !== ${x}) ro(${i}, ${j});`);
+          odd.push(`${y} !== ${x} || !(${same})`);
+          slow.push(`if (${y} !== ${x} || !(${same})) roArray(${i}, ${j}, ${y}, ${o});`);
         }
       } else {
         load.push(`const ${x} = ${H}[${el(0)}];`);
@@ -350,12 +370,12 @@ function generate(comps: readonly Component[], write: readonly boolean[], reuse:
     'return true;',
   ].join('\n');
   const commit = ['m.sync();', `const ${heapDecl}`, ...slow, ...slowStores].join('\n');
-  const { frozen, ro, bad, nonNumber } = rowErrors(comps);
+  const { copyOf, sameElements, arrayOk, ro, roArray, bad, nonNumber } = rowErrors(comps);
   // The serial makes every source unique: V8 caches `new Function` by source
   // text and the cached copies share type feedback, which would make the
   // callback call site polymorphic again (measured: 18-22 ns instead of 6).
   // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  const make = new Function('frozen', 'ro', 'bad', 'nonNumber', 'm', [
+  const make = new Function('copyOf', 'sameElements', 'arrayOk', 'ro', 'roArray', 'bad', 'nonNumber', 'm', [
     `// row loop ${++loopSerial}`,
     `const ${hs.map((h) => `C_${h} = m.${h}`).join(', ')};`,
     ...shared,
@@ -365,7 +385,7 @@ function generate(comps: readonly Component[], write: readonly boolean[], reuse:
   ].join('\n')) as (...h: unknown[]) => RowLoop | WalkLoop;
   return (m) => {
     m.sync();
-    return make(frozen, ro, bad, nonNumber, m);
+    return make(copyOf, sameElements, arrayOk, ro, roArray, bad, nonNumber, m);
   };
 }
 

@@ -4,7 +4,7 @@
 // stores, only changed fields stored), with closures only.
 import type { Component } from './component.js';
 import { HEAP_OF, heapOf, scalarOk } from './schema.js';
-import { type Heap, rowErrors } from './row_errors.js';
+import { type Heap, copyOf, rowErrors, sameElements } from './row_errors.js';
 import type { RefShape, RowLoop } from './row_loop.js';
 
 /** The ref of one component in the interpreted loop: `s` holds the row's values, fields are accessors over it. */
@@ -49,7 +49,7 @@ function snapshotClass(c: Component): new () => SnapshotRef {
  * fields are accessors over the row's snapshot.
  */
 export function makeInterpretedRowLoop(comps: readonly Component[], write: readonly boolean[], shape: RefShape): RowLoop {
-  const { frozen, ro, bad } = rowErrors(comps);
+  const { ro, roArray, bad } = rowErrors(comps);
   const n = comps.length;
   const plans = comps.map((c) => c._layout.map((f) => ({
     kind: f.kind, shift: HEAP_OF[f.kind][1], offset: f.offset, count: f.count, isArray: f.isArray,
@@ -66,12 +66,8 @@ export function makeInterpretedRowLoop(comps: readonly Component[], write: reado
   const refs = comps.map((c) => new (snapshotClass(c))());
   const snaps = plans.map((plan) => new Array<unknown>(plan.length).fill(0));
   const changed = plans.map((plan) => new Array<boolean>(plan.length).fill(false));
-  const originals = plans.map((plan) => new Array<ArrayLike<number> | null>(plan.length).fill(null));
+  const originals = plans.map((plan) => new Array<number[] | null>(plan.length).fill(null));
   const named: Record<string, unknown> | null = shape.names === null ? null : {};
-  const sameElements = (a: ArrayLike<unknown>, b: ArrayLike<number>): boolean => {
-    for (let k = 0; k < b.length; k++) if (!Object.is(a[k], b[k])) return false;
-    return true;
-  };
   return (f, m, hb, start, rows, cols, at) => {
     const heaps = (): Heap[][] => plans.map((plan) => plan.map((p) => heapOf(m, p.kind)));
     let hs = heaps();
@@ -87,9 +83,10 @@ export function makeInterpretedRowLoop(comps: readonly Component[], write: reado
         for (let j = 0; j < plan.length; j++) {
           const p = plan[j]!;
           const idx = (base + p.offset) >>> p.shift;
-          // A Write array is a copy, checked and stored after fn with the row.
-          if (p.isArray && write[i]) originals[i]![j] = h[j]!.slice(idx, idx + p.count);
-          x[j] = s[j] = p.isArray ? (write[i] ? h[j]!.slice(idx, idx + p.count) : frozen(h[j]!, idx, p.count)) : h[j]![idx];
+          // An array is a plain copy (a typed array would convert an element
+          // write on the spot), compared with a second one after fn.
+          if (p.isArray) originals[i]![j] = copyOf(h[j]!, idx, p.count);
+          x[j] = s[j] = p.isArray ? copyOf(h[j]!, idx, p.count) : h[j]![idx];
         }
       }
       const e = m.u32[hb + r];
@@ -120,9 +117,9 @@ export function makeInterpretedRowLoop(comps: readonly Component[], write: reado
           const p = plan[j]!;
           const v = s[j];
           const orig = originals[i]![j];
-          d[j] = p.isArray && write[i] ? v !== x[j] || !sameElements(v as ArrayLike<unknown>, orig!) : !(p.float ? Object.is(v, x[j]) : v === x[j]);
+          d[j] = p.isArray ? v !== x[j] || !sameElements(v, orig!) : !(p.float ? Object.is(v, x[j]) : v === x[j]);
           if (!d[j]) continue;
-          if (!write[i]) ro(i, j);
+          if (!write[i]) (p.isArray ? roArray(i, j, v, orig!) : ro(i, j));
           if (!(p.isArray ? arrayOk(p, v) : p.ok(v))) bad(i, j, v);
         }
       }

@@ -34,11 +34,15 @@ export type Value<S extends Schema> = {
 export type ValueInput<S extends Schema> = {
   readonly [K in keyof S]: S[K] extends ScalarKind ? number : S[K] extends readonly [ScalarKind, number] ? ArrayLike<number> : number | ArrayLike<number>;
 };
-/** A Write-declared component inside `each`: assignable fields over the column, arrays as live typed arrays. */
+/**
+ * A Write-declared component inside `each`: assignable fields, a fixed
+ * array as a plain `number[]` copy whose element writes are checked (like
+ * `add`) and stored when the callback returns.
+ */
 export type Ref<S extends Schema> = {
-  -readonly [K in keyof S]: S[K] extends ScalarKind ? number : TypedArrayOf<KindOf<S[K]>>;
+  -readonly [K in keyof S]: S[K] extends ScalarKind ? number : number[];
 };
-/** A Read-declared component inside `each`: fields read from the column; a write throws. */
+/** A Read-declared component inside `each`: fields read from the column; a write (also of an array element) throws. */
 export type ReadRef<S extends Schema> = { readonly [K in keyof S]: S[K] extends ScalarKind ? number : readonly number[] };
 
 /** @internal FieldKind values of the C++ core (component.h). */
@@ -209,7 +213,10 @@ export function scalarOk(kind: ScalarKind): (v: unknown) => boolean {
  */
 export function makeEncoder(fields: readonly FieldLayout[]): Encoder {
   const source = generatedEncoderSource(fields);
-  const hit = sharedEncoders.get(source);
+  // Keyed by the kinds too: an fx and an i32 field generate the same source,
+  // but their errors name their own kind (and an fx error the fx hint).
+  const key = `${fields.map((f) => f.kind).join(',')}\n${source}`;
+  const hit = sharedEncoders.get(key);
   if (hit !== undefined) return hit;
   const slow = makeClosureEncoder(fields);
   let encoder: Encoder;
@@ -219,7 +226,7 @@ export function makeEncoder(fields: readonly FieldLayout[]): Encoder {
   } catch {
     encoder = slow; // no code generation (a Content-Security-Policy without 'unsafe-eval')
   }
-  sharedEncoders.set(source, encoder);
+  sharedEncoders.set(key, encoder);
   return encoder;
 }
 const sharedEncoders = new Map<string, Encoder>();

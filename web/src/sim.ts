@@ -11,6 +11,7 @@ import {
 import { describe } from './schema.js';
 import { logHandlers, refuseInsideLog, refuseTickInside, within } from './reentrancy.js';
 import { coreRange, hi, lo, tickOf, u32, u64 } from './args.js';
+import { INSPECT, count } from './inspect.js';
 import { World, type WorldOptions } from './world.js';
 import { RollbackSession, type RollbackSessionOptions } from './rollback.js';
 
@@ -170,6 +171,16 @@ export class ScenarioRun implements Disposable {
 
   [Symbol.dispose](): void {
     this.dispose();
+  }
+
+  /** "ScenarioRun(swarm, tick 12)" (console.log and util.inspect show it too). */
+  toString(): string {
+    return this.world.disposed ? `ScenarioRun(${this.name}, disposed)` : `ScenarioRun(${this.name}, tick ${this.tick})`;
+  }
+
+  /** @internal util.inspect / console.log: toString(), not the internals (inspect.ts). */
+  [INSPECT](): string {
+    return this.toString();
   }
 }
 
@@ -511,6 +522,16 @@ export class Laige {
     const i = LEVELS.indexOf(level);
     if (i < 0) throw invalid(`setLogLevel: one of ${LEVELS.join(', ')}, got ${describe(level)}`, typeof level === 'string' ? 'invalid_value' : 'wrong_type', { where: 'setLogLevel', field: 'level', got: typeof level === 'string' ? level : typeName(level) });
     this.raw.logSetLevel(i);
+  }
+
+  /** "Laige(0.1.0, 2 worlds, 16 MiB of wasm memory)" (console.log and util.inspect show it too). */
+  toString(): string {
+    return `Laige(${this.version}, ${count(this.worldCount, 'world')}, ${Math.round(this.memoryBytes / 1048576)} MiB of wasm memory)`;
+  }
+
+  /** @internal util.inspect / console.log: toString(), not the internals (inspect.ts). */
+  [INSPECT](): string {
+    return this.toString();
   }
 }
 

@@ -6,6 +6,7 @@
 import type { Access, Component } from './component.js';
 import { formatEntity } from './entity.js';
 import { LaigeError, invalid, typeName } from './errors.js';
+import { ioDeclarationFix } from './error_messages.js';
 import { describe } from './schema.js';
 import type { AnyQuery } from './query_object.js';
 import type { World } from './world.js';
@@ -44,12 +45,15 @@ export function mergeIo(declared: ReadonlyArray<readonly [Component, Access]>,
 /** @internal The attempted access named in a violation: a value read or write, or a structural change. */
 export type AttemptedAccess = Access | 'add' | 'remove' | 'destroy';
 
-/** @internal The error of an access outside the running system's io; nothing was changed. */
-export function ioViolation(sys: RunningSystem, c: Component, access: AttemptedAccess, what: string): LaigeError {
+/**
+ * @internal The error of an access outside the running system's io; nothing
+ * was changed. `overwrite`: for an add, whether the entity has the
+ * component (the add overwrites its value: 'write' needed).
+ */
+export function ioViolation(sys: RunningSystem, c: Component, access: AttemptedAccess, what: string, overwrite?: boolean): LaigeError {
   const declared = sys.io[c.id] === 2 ? 'write' : sys.io[c.id] === 1 ? 'read' : 'none';
-  const verb = access === 'write' ? 'writes' : access === 'read' ? 'reads' : access === 'add' ? 'adds' : access === 'remove' ? 'removes' : 'destroys an entity with';
-  const need = access === 'write' ? 'write' : 'read';
-  return invalid(`${what}: system '${sys.name}' ${verb} ${c.name}, but declares ${declared === 'none' ? 'no access to it' : `it ${declared}`}; add [${c.name}, '${need}'] to its io or a query term (docs/typescript.md#enforced-access)`,
+  const verb = access === 'write' ? 'writes' : access === 'read' ? 'reads' : access === 'add' ? (overwrite === true ? 'overwrites' : 'adds') : access === 'remove' ? 'removes' : 'destroys an entity with';
+  return invalid(`${what}: system '${sys.name}' ${verb} ${c.name}, but declares ${declared === 'none' ? 'no access to it' : `it ${declared}`}; ${ioDeclarationFix(c.name, access, overwrite)} (docs/typescript.md#enforced-access)`,
     'system_io_violation', { system: sys.name, component: c.name, access, declared });
 }
 
@@ -81,7 +85,8 @@ export function checkAccess(world: World, where: string, c: Component | null, ac
       // A value write needs write; add of a component the entity lacks,
       // remove, and a value read need it declared (read or write).
       if (have === 0 || (have === 1 && (access === 'write' || (access === 'add' && world._raw.worldHas(world._ptr, e, c.id) !== 0)))) {
-        throw ioViolation(sys, c, access === 'add' && have === 1 ? 'write' : access, `${where}(${formatEntity(e)})`);
+        const overwrite = access === 'add' ? world._raw.worldHas(world._ptr, e, c.id) !== 0 : undefined;
+        throw ioViolation(sys, c, access === 'add' && have === 1 ? 'write' : access, `${where}(${formatEntity(e)})`, overwrite);
       }
     } else {
       const a = world._raw.worldArchetypeOf(world._ptr, e);
@@ -101,7 +106,7 @@ export function checkAccess(world: World, where: string, c: Component | null, ac
   const read = world._liveRead;
   const held = read === null || c === null ? 0 : read[c.id]!;
   if (held !== 0 && (access === 'write' || (access === 'add' && held === 2)) && world._raw.worldHas(world._ptr, e, c!.id) !== 0) {
-    throw invalid(`${where}(${formatEntity(e)}, ${c!.name}): the live each declared '${c!.name}' 'read'; writing it (entity ${e >>> 16}) is rejected: declare it 'write' (docs/query.md#iteration-legality)`,
+    throw invalid(`${where}(${formatEntity(e)}, ${c!.name}): the live each declared '${c!.name}' 'read'; writing it (entity ${e >>> 16}) is rejected: declare it 'write' in the each (${c!.name}.write in the query, 'write' in World.each's access list) (docs/query.md#iteration-legality)`,
       'iteration_write_during_read', { where, entity_id: e >>> 16, component: c!.name, component_id: c!.id });
   }
 }

@@ -9,7 +9,7 @@ import type { Access } from './component.js';
 import { check, invalid, typeName } from './errors.js';
 import { fx } from './fx.js';
 import { describe } from './schema.js';
-import { refuseTickInside } from './reentrancy.js';
+import { logHandlers, refuseInsideLog, refuseTickInside } from './reentrancy.js';
 import { checkName, systemNameProblem } from './names.js';
 import type { AccessList, AnyComponent, Chunk, Refs, World } from './world.js';
 import { disableFastTables } from './slot_tables.js';
@@ -17,6 +17,7 @@ import type { Entity } from './entity.js';
 import { Query, QUERY_OPTION_KEYS, type QueryTerm, type QueryTerms } from './query_object.js';
 import { type RunningSystem, ioPairs, mergeIo, runningSystem, usedAfterCall } from './system_io.js';
 import { Commands } from './commands.js';
+import { INSPECT } from './inspect.js';
 
 /**
  * A query a system declares: its terms, plus `without`, `optional`, `tags`
@@ -139,11 +140,15 @@ export interface SystemRngState {
 class Rng implements SystemRng {
   ptr: number;
   readonly #world: World;
-  constructor(world: World, ptr: number) {
+  readonly #system: string;
+  constructor(world: World, ptr: number, system: string) {
     this.#world = world;
     this.ptr = ptr;
+    this.#system = system;
   }
   #p(where: string): number {
+    // A draw changes the system's substream, which is world state (in the hash).
+    if (logHandlers.depth !== 0) refuseInsideLog(`SystemRng.${where}`);
     if (this.ptr === 0) throw invalid(`SystemRng.${where}: the system run this rng belongs to has ended`, 'disposed', { where: `SystemRng.${where}`, object: 'SystemRng' });
     return this.ptr;
   }
@@ -169,6 +174,21 @@ class Rng implements SystemRng {
   nextFloat01(): number {
     return this.#world._raw.prngNextFloat01(this.#p('nextFloat01'));
   }
+
+  /** "SystemRng(system 'Move')", or "(run ended)" once its run returned. */
+  toString(): string {
+    return `SystemRng(system '${this.#system}'${this.ptr === 0 ? ', run ended' : ''})`;
+  }
+
+  /** @internal util.inspect / console.log: toString(), not the internals (inspect.ts). */
+  [INSPECT](): string {
+    return this.toString();
+  }
+}
+
+/** What console.log, util.inspect and String() show of a SystemContext: "SystemContext(system 'Move' #2, tick 12)". */
+function contextText(this: { name: string; id: number; tick: number }): string {
+  return `SystemContext(system '${this.name}' #${this.id}, tick ${this.tick})`;
 }
 
 /** @internal The TypeScript half of a world's system registry. */
@@ -237,8 +257,10 @@ export class SystemRegistry {
     return Object.freeze({ id, name });
   }
 
+  /** Every scheduling goes through here (World.scheduleSystems, and a loop, a session or runSystems scheduling first). */
   schedule(): number[] {
     const world = this.#world;
+    if (logHandlers.depth !== 0) refuseInsideLog('World.scheduleSystems');
     const w = world._live('World.scheduleSystems');
     if (this.running) {
       // The core walks the world's schedule during the tick: rescheduling
@@ -310,14 +332,14 @@ export class SystemRegistry {
     if (this.#hasError) return; // a system of this tick threw: the remaining TS systems do not run
     const m = world._mem;
     m.sync();
-    const rng = rngPtr === 0 ? null : new Rng(world, rngPtr);
+    const rng = rngPtr === 0 ? null : new Rng(world, rngPtr, body.name);
     const input = inputSize === 0 ? new Uint8Array(0) : m.u8.slice(inputPtr, inputPtr + inputSize);
     let live = true;
     const alive = (where: string): void => {
       if (!live) throw usedAfterCall(`SystemContext.${where}`, 'SystemContext', `SystemContext.${where}: the run of system '${body.name}' this ctx belongs to has returned (use ctx during its run only)`);
     };
     const commands = new Commands(world, `run of system '${body.name}'`);
-    const ctx: SystemContext<Record<string, Query>> = {
+    const ctx = {
       world, id, name: body.name, tick, input, rng,
       get queries() {
         alive('queries');
@@ -335,7 +357,9 @@ export class SystemRegistry {
         alive('eachChunk');
         world.eachChunk(components, access, fn);
       },
-    };
+      toString: contextText,
+      [INSPECT]: contextText,
+    } as SystemContext<Record<string, Query>>;
     const outer = world._sys;
     world._sys = body.sys;
     disableFastTables(world._fast); // reads inside a system take the checked path (its io); refilled on the next read after it

@@ -39,6 +39,8 @@ import type {
   WorldOptions, EntityStats, GuardrailStats, ArchetypeStats, StateDiff, AnyComponent, AccessList, Refs,
 } from './world_types.js';
 import { MAX_U32, coreRange, u32, u64, tickOf, lo, hi } from './args.js';
+import { worldHash, diffWorlds } from './world_state.js';
+import { INSPECT, count } from './inspect.js';
 
 /** @internal What a World needs from its module (implemented by Laige). */
 export interface Host {
@@ -137,6 +139,7 @@ export class World implements Disposable {
     if (this._ptr === 0) return;
     // Refused, never deferred, while a call on this world is on the stack
     // (docs/typescript.md#callbacks-and-re-entrancy).
+    if (logHandlers.depth !== 0) refuseInsideLog(this._scenario === null ? 'World.dispose' : `ScenarioRun(${this._scenario}).dispose`);
     refuseDisposeInside(this._scenario === null ? 'World.dispose' : `ScenarioRun(${this._scenario}).dispose`,
       this._scenario === null ? 'World' : 'ScenarioRun',
       activeCallback(this._calls) ?? (this._systems.running ? 'system' : undefined));
@@ -529,6 +532,7 @@ export class World implements Disposable {
 
   /** Replaces the clock systems are timed with (ns; tests), or restores the default with null. */
   setTimingClock(nowNs: (() => number) | null): void {
+    if (logHandlers.depth !== 0) refuseInsideLog('World.setTimingClock');
     this._systems.setClock(nowNs);
   }
 
@@ -536,13 +540,7 @@ export class World implements Disposable {
 
   /** FNV-1a-64 of the authoritative state after `tick` completed ticks (the `<tick> <hash>` value). */
   stateHash(tick: number | bigint): bigint {
-    if (logHandlers.depth !== 0) refuseInsideLog('World.stateHash');
-    const w = this._live('World.stateHash');
-    const t = tickOf('World.stateHash', tick);
-    const m = this._mem;
-    this._raw.worldStateHash(w, lo(t), hi(t), m.out);
-    m.sync();
-    return m.u64At(m.out);
+    return worldHash(this, tick, false);
   }
 
   // --- snapshots (snapshot.ts; docs/snapshots.md) ------------------------------
@@ -567,40 +565,26 @@ export class World implements Disposable {
 
   /** stateHash without the per-system PRNG part. */
   componentStateHash(tick: number | bigint): bigint {
-    if (logHandlers.depth !== 0) refuseInsideLog('World.componentStateHash');
-    const w = this._live('World.componentStateHash');
-    const t = tickOf('World.componentStateHash', tick);
-    const m = this._mem;
-    this._raw.worldComponentStateHash(w, lo(t), hi(t), m.out);
-    m.sync();
-    return m.u64At(m.out);
+    return worldHash(this, tick, true);
   }
 
   /** Compares this world's live state (A) with `other` (B) per (slot, component); both must register the same components in the same order. */
   stateDiff(other: World, maxItems = 16): StateDiff {
-    if (logHandlers.depth !== 0) refuseInsideLog('World.stateDiff');
-    const where = 'World.stateDiff';
-    const w = this._live(where);
-    if (!(other instanceof World)) throw invalid(`${where}: other must be a World, got ${describe(other)}`, 'wrong_type', { where, field: 'other', got: typeName(other) });
-    if (other._host !== this._host) throw invalid(`${where}: other belongs to another module instance`, 'foreign_world', { where, field: 'other' });
-    const o = other._live(`${where}: other`);
-    const max = u32(`${where}: maxItems`, maxItems, 0, 1 << 20);
-    const a = this._components;
-    const b = other._components;
-    if (a.length !== b.length || a.some((c, i) => c !== undefined && (b[i] === undefined || b[i]!.size !== c.size))) {
-      throw invalid(`${where}: both worlds must register the same components in the same order`, 'diff_schema_mismatch', { where, a_components: Math.max(0, a.length - 1), b_components: Math.max(0, b.length - 1) });
-    }
-    const r = this._raw.worldStateDiff(w, o, max);
-    this._mem.sync();
-    return {
-      total: r.total,
-      items: r.items.map((it) => ({ ...it, component: it.componentId === 0 ? '' : a[it.componentId]?.name ?? '' })),
-    };
+    return diffWorlds(this, other, maxItems, other instanceof World);
   }
 
-  /** "World(capacity 1000, 12 entities)". */
+  /** "World(capacity 1000, 12 entities, 3 components, 4 archetypes, 2 systems)" (console.log and util.inspect show it too). */
   toString(): string {
-    return this._ptr === 0 ? 'World(disposed)' : `World(capacity ${this._options.capacity}, ${this.entityCount} entities)`;
+    const w = this._ptr;
+    if (w === 0) return 'World(disposed)';
+    const r = this._raw;
+    return `World(${this._scenario === null ? '' : `scenario ${this._scenario}, `}capacity ${this._options.capacity}, ${count(r.worldEntityCount(w), 'entity', 'entities')}, `
+      + `${count(r.worldComponentCount(w), 'component')}, ${count(r.worldArchetypeCount(w), 'archetype')}, ${count(r.worldSystemCount(w), 'system')})`;
+  }
+
+  /** @internal util.inspect / console.log: toString(), not the internals (inspect.ts). */
+  [INSPECT](): string {
+    return this.toString();
   }
 }
 
