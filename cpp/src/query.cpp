@@ -24,8 +24,9 @@ constexpr const char* kWriteText =
     "write until each returns | docs/query.md#iteration-legality";
 constexpr const char* kMutationText =
     "iteration_mutation | a structural change was rejected during each | it would move or "
-    "destroy a row of an archetype the live query is walking | defer the change to a "
-    "spawn/despawn phase after each returns | docs/query.md#iteration-legality";
+    "destroy a row of an archetype the live query is walking | record it in the world's "
+    "command buffer (World::commands(), SystemContext::commands in a system), applied after "
+    "each returns | docs/query.md#iteration-legality";
 constexpr const char* kClearText =
     "iteration_clear | clear() was rejected during each | an archetype the live query is walking "
     "still holds live rows | call clear() outside each (it is a shutdown-phase operation) | "
