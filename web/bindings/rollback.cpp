@@ -1,4 +1,4 @@
-// rollback.cpp - laige::RollbackSession for web/src/rollback.ts (part of
+// rollback.cpp - laige::RollbackSession for web/src/rollback/rollback_session.ts (part of
 // the embind layer: web/bindings/common.h says how it is built).
 //
 // A session over a JsWorld (a plain world with TypeScript systems, or a

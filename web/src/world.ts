@@ -5,26 +5,25 @@
 // on it (systems.ts, replay.ts, loop.ts). Every argument is validated here
 // before it reaches wasm; every failing Status becomes a LaigeError, and a
 // throwing call leaves the world unchanged.
-import { IterationCursorLayout, readArchetypeStats, readEntityStats, readGuardrailStats } from './layouts.gen.js';
-import { Component, type Access, type FieldInfo } from './component.js';
-import { type Entity, formatEntity } from './entity.js';
-import { check, coreError, invalid, typeName, whereField } from './errors.js';
-import type { LaigeRawModule, Mem } from './raw.js';
-import {
-  type ReadRef, type Ref, type Schema, type Value, type ValueInput, describe,
-} from './schema.js';
-import { runEach, runEachChunk } from './query.js';
-import type { Chunk, FieldColumn } from './chunk.js';
-import type { EachLoopMode } from './row_loop.js';
-import { FastTables, type SlotTables, disableFastTables, fastAddress, refilledAddress, slotTablesOf } from './slot_tables.js';
-import { restoreWorld, snapshotWorld, snapshotWorldInto } from './snapshot.js';
-import { type AnyQuery, Query, type QueryOptions, type QueryTerms } from './query_object.js';
-import { type RunningSystem, checkAccess, checkClear } from './system_io.js';
+import { IterationCursorLayout, readArchetypeStats, readEntityStats, readGuardrailStats } from './boundary/layouts.gen.js';
+import { Component, type Access, type FieldInfo } from './component/component.js';
+import { type Entity, formatEntity } from './component/entity.js';
+import { check, coreError, invalid, typeName, whereField } from './base/errors.js';
+import type { LaigeRawModule, Mem } from './boundary/raw.js';
+import { type ReadRef, type Ref, type Schema, type Value, type ValueInput } from './component/schema.js';
+import { describe } from './base/describe.js';
+import { runEach, runEachChunk } from './query/world_each.js';
+import type { Chunk, FieldColumn } from './query/chunk.js';
+import type { EachLoopMode } from './query/row_loop.js';
+import { FastTables, type SlotTables, disableFastTables, fastAddress, refilledAddress, slotTablesOf } from './core/slot_tables.js';
+import { restoreWorld, snapshotWorld, snapshotWorldInto } from './core/snapshot.js';
+import { type AnyQuery, Query, type QueryOptions, type QueryTerms } from './query/query.js';
+import { type RunningSystem, checkAccess, checkClear } from './systems/system_io.js';
 import { SystemRegistry, type SystemContext, type SystemQueryDecl, type SystemDef, type SystemHandle, type SystemInfo,
-  type SystemRngState, type SystemTimingStats, type SystemTimingWindow } from './systems.js';
-import { CallStack, activeCallback, logHandlers, refuseDisposeInside, refuseInsideLog } from './reentrancy.js';
-import { adoptComponents, registerComponentOn } from './world_components.js';
-import { type CommandStats, type Commands, commandStats, phaseCommands, runDefer } from './commands.js';
+  type SystemRngState, type SystemTimingStats, type SystemTimingWindow } from './systems/system_registry.js';
+import { CallStack, activeCallback, logHandlers, refuseDisposeInside, refuseInsideLog } from './base/reentrancy.js';
+import { adoptComponents, registerComponentOn } from './component/registration.js';
+import { type CommandStats, type Commands, commandStats, phaseCommands, runDefer } from './systems/commands.js';
 
 // Symbol.dispose for runtimes that lack it (older browsers): the symbol TS
 // and Node use for `using`.
@@ -38,9 +37,9 @@ export type {
 import type {
   WorldOptions, EntityStats, GuardrailStats, ArchetypeStats, StateDiff, AnyComponent, AccessList, Refs,
 } from './world_types.js';
-import { MAX_U32, coreRange, u32, u64, tickOf, lo, hi } from './args.js';
-import { worldHash, diffWorlds } from './world_state.js';
-import { INSPECT, count } from './inspect.js';
+import { MAX_U32, coreRange, u32, u64, tickOf, lo, hi } from './base/args.js';
+import { worldHash, diffWorlds } from './core/world_state.js';
+import { INSPECT, count } from './base/inspect.js';
 
 /** @internal What a World needs from its module (implemented by Laige). */
 export interface Host {
