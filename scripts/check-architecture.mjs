@@ -1,4 +1,4 @@
-// check-architecture.mjs - the shape rules of web/src (the architecture page of docs/internals),
+// check-architecture.mjs - the shape rules of web/src (docs/internals/architecture.md),
 // checked over the TypeScript compiler's own parse and type information:
 //   1. no import circles: every `import`, `import type`, `export ... from` and
 //      `import('...')` type between web/src modules counts;
@@ -10,7 +10,9 @@
 // Prints the import levels (the longest import chain), the file and line
 // counts, the circles and the reach-ins per file; exits 1 when a circle or a
 // reach-in is not on the allow-list below (which is meant to stay empty), or
-// when an allow-list entry no longer applies (so that it shrinks).
+// when an allow-list entry no longer applies (so that it shrinks). The
+// allow-list holds one circle: fx.ts <-> fx_math.ts, whose move into a
+// math folder (its own change) breaks it.
 //   node scripts/check-architecture.mjs [--json]
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -24,29 +26,12 @@ const srcDir = join(root, 'web/src');
 // (paths relative to web/src), with the reason.
 const ALLOWED_CIRCLES = new Map([
   ["fx.ts fx_math.ts", "fx.ts and fx_math.ts move to a math folder in their own change, which breaks this circle; untouched here"],
-  ["component/component.ts component/field_handle.ts component/registration.ts core/snapshot.ts core/world_state.ts query/chunk.ts query/query.ts query/row_errors.ts query/row_loop.ts query/row_loop_interpreted.ts query/row_walk.ts query/world_each.ts systems/commands.ts systems/system_io.ts systems/system_registry.ts world.ts world_types.ts", "to be broken"],
 ]);
 // Reach-ins allowed for now: file (relative to web/src) -> count.
 const ALLOWED_REACH_INS = new Map([
-  ["component/field_handle.ts", 18],
-  ["component/registration.ts", 12],
-  ["core/snapshot.ts", 24],
-  ["core/world_state.ts", 12],
-  ["laige.ts", 18],
-  ["loop/game_loop.ts", 22],
-  ["query/chunk.ts", 3],
-  ["query/query.ts", 29],
-  ["query/row_walk.ts", 4],
-  ["query/world_each.ts", 17],
-  ["replay/replay_recorder.ts", 20],
-  ["rollback/rollback_session.ts", 30],
-  ["scenario/scenario_run.ts", 3],
-  ["systems/commands.ts", 25],
-  ["systems/system_io.ts", 23],
-  ["systems/system_registry.ts", 53],
 ]);
 // The modules that make up the public facade: they may import World as a value.
-const FACADE = new Set(['world.ts', 'laige.ts', 'sim.ts', 'index.ts', 'embedded.ts', 'load.ts']);
+const FACADE = new Set(['world.ts', 'laige.ts', 'index.ts', 'embedded.ts', 'load.ts']);
 
 function listTs(dir) {
   const out = [];

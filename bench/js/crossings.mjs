@@ -12,6 +12,18 @@ const sim = await loadLaige();
 const raw = sim.raw;
 let calls = 0;
 const byName = new Map();
+// JS -> wasm: the module's exported functions (raw); wasm -> JS: the hooks
+// the core calls on the emscripten Module (laigeRunSystem, laigeClockNs, ...).
+const hooks = sim.mem.module;
+for (const k of Object.keys(hooks)) {
+  const f = hooks[k];
+  if (typeof f !== 'function' || !k.startsWith('laige')) continue;
+  hooks[k] = function (...args) {
+    calls++;
+    byName.set(`hook:${k}`, (byName.get(`hook:${k}`) ?? 0) + 1);
+    return f.apply(this, args);
+  };
+}
 for (const k of Object.keys(raw)) {
   const f = raw[k];
   if (typeof f !== 'function' || k.startsWith('HEAP') || k === 'getValue' || k === 'setValue') continue;
@@ -23,17 +35,23 @@ for (const k of Object.keys(raw)) {
   };
 }
 
-function perTick(kind) {
+// kind: what the system's run does with its query; churn: each tick adds an
+// entity in a new archetype the query matches (the query's archetype list grows).
+function perTick(kind, churn = false) {
   const world = sim.createWorld({ capacity: 1000 });
   const P = world.registerComponent('P', { x: 'f32', y: 'f32' });
   const V = world.registerComponent('V', { x: 'f32', y: 'f32' });
+  const T = Array.from({ length: 100 }, (_, i) => world.registerComponent(`T${i}`, { v: 'u8' }));
+  let tags = 0;
   for (let i = 0; i < 100; i++) { const e = world.create(); world.add(e, P, { x: i, y: 0 }); world.add(e, V, { x: 1, y: 1 }); }
   for (let i = 0; i < 10; i++) { const e = world.create(); world.add(e, P, { x: i, y: 0 }); }
   world.registerSystem({
     name: 'S', budgetMs: 100,
     queries: { q: { p: P.write, v: V.read } },
+    io: T.map((c) => [c, 'write']),
     run(ctx) {
       const q = ctx.queries.q;
+      if (churn) { const e = ctx.world.create(); ctx.world.add(e, P, { x: 0, y: 0 }); ctx.world.add(e, V, { x: 0, y: 0 }); ctx.world.add(e, T[tags++ % T.length], { v: 1 }); }
       if (kind === 'each') q.each((e, { p, v }) => { p.x += v.x; });
       else if (kind === 'eachChunk') q.eachChunk((c) => { c.count; });
       else if (kind === 'count') q.count();
@@ -51,11 +69,15 @@ function perTick(kind) {
   return { n, names };
 }
 
-const none = perTick('none');
-const out = { systemTickWithoutQuery: none.n, calls: none.names };
-for (const kind of ['each', 'eachChunk', 'count']) {
-  const r = perTick(kind);
-  out[kind] = r.n - none.n;
-  out[`${kind}Calls`] = Object.fromEntries(Object.entries(r.names).map(([k, v]) => [k, v - (none.names[k] ?? 0)]).filter(([, v]) => v !== 0));
+const out = {};
+for (const churn of [false, true]) {
+  const none = perTick('none', churn);
+  const tag = churn ? 'newArchetypeEveryTick' : 'steady';
+  out[tag] = { systemTickWithoutQuery: none.n, calls: none.names };
+  for (const kind of ['each', 'eachChunk', 'count']) {
+    const r = perTick(kind, churn);
+    out[tag][kind] = r.n - none.n;
+    out[tag][`${kind}Calls`] = Object.fromEntries(Object.entries(r.names).map(([k, v]) => [k, v - (none.names[k] ?? 0)]).filter(([, v]) => v !== 0));
+  }
 }
 console.log(JSON.stringify(out));

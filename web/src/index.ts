@@ -22,9 +22,10 @@ export type { Access, FieldInfo } from './component/component.js';
 export type {
   ScalarKind, FieldSpec, Schema, Value, ValueInput, Ref, ReadRef, TypedArrayOf, KindOf,
 } from './component/schema.js';
+export type { SystemDef, SystemContext } from './world.js';
 export type {
-  SystemDef, SystemContext, SystemQueryDecl, SystemQueries, DeclTerms, DeclOptional, SystemHandle, SystemInfo, SystemRng, SystemRngState, SystemTimingStats, SystemTimingWindow,
-} from './systems/system_registry.js';
+  SystemQueryDecl, SystemQueries, DeclTerms, DeclOptional, SystemHandle, SystemInfo, SystemRng, SystemRngState, SystemTimingStats, SystemTimingWindow,
+} from './systems/system_types.js';
 export { GameLoop } from './loop/game_loop.js';
 export type { GameLoopOptions, GameLoopStats } from './loop/game_loop.js';
 export { RollbackSession } from './rollback/rollback_session.js';

@@ -13,6 +13,7 @@ import { logHandlers, refuseInsideLog, refuseTickInside, within } from './base/r
 import { coreRange, hi, lo, tickOf, u32, u64 } from './base/args.js';
 import { INSPECT, count } from './base/inspect.js';
 import { World, type WorldOptions } from './world.js';
+import { type WorldCore, coreOf } from './core/world_core.js';
 import { type ScenarioInfo, ScenarioRun } from './scenario/scenario_run.js';
 
 export { ScenarioRun };
@@ -69,7 +70,7 @@ export interface OpenScenarioOptions {
 export class Laige {
   /** @internal */ readonly raw: LaigeRawModule;
   /** @internal */ readonly mem: Mem;
-  readonly #worlds = new Map<number, World>();
+  readonly #worlds = new Map<number, WorldCore>();
   readonly #loops = new Map<number, GameLoop>();
   #onLog: ((record: LogRecord) => void) | null = null;
 
@@ -79,12 +80,12 @@ export class Laige {
     this.raw = this.mem.raw;
     const raw = module;
     raw.laigeRunSystem = (w, id, tick, rng, input, size) => {
-      this.#worlds.get(w)?._systems.dispatch(id, tick, rng, input, size);
+      this.#worlds.get(w)?.systems.dispatch(id, tick, rng, input, size);
     };
     raw.laigeSystemError = (w, _id, error) => {
-      this.#worlds.get(w)?._systems.recordError(error);
+      this.#worlds.get(w)?.systems.recordError(error);
     };
-    raw.laigeClockNs = (w) => this.#worlds.get(w)?._systems.clockNs() ?? 0;
+    raw.laigeClockNs = (w) => this.#worlds.get(w)?.systems.clockNs() ?? 0;
     raw.laigeTickInput = (l, tick) => this.#loops.get(l)?._tickInput(tick) ?? -2;
     raw.laigeAfterTick = (l, tick) => this.#loops.get(l)?._afterTick(tick) ?? 1;
     addFailureSource(() => {
@@ -108,8 +109,8 @@ export class Laige {
   }
 
   /** @internal */
-  registerWorld(ptr: number, world: World): void {
-    this.#worlds.set(ptr, world);
+  registerWorld(ptr: number, core: WorldCore): void {
+    this.#worlds.set(ptr, core);
   }
 
   /** @internal */
@@ -167,8 +168,9 @@ export class Laige {
       return new GameLoop(this, target.world, options, target);
     }
     const world = this.#own('createGameLoop', target);
-    if (world._scenario !== null) {
-      throw invalid(`createGameLoop: this world belongs to the C++ scenario run '${world._scenario}': pass the ScenarioRun itself`, 'scenario_world', { where: 'createGameLoop', scenario: world._scenario });
+    const scenario = coreOf(world)!.scenario;
+    if (scenario !== null) {
+      throw invalid(`createGameLoop: this world belongs to the C++ scenario run '${scenario}': pass the ScenarioRun itself`, 'scenario_world', { where: 'createGameLoop', scenario });
     }
     return new GameLoop(this, world, options);
   }
@@ -185,8 +187,9 @@ export class Laige {
       return new RollbackSession(target.world, options, target);
     }
     const world = this.#own('createRollbackSession', target);
-    if (world._scenario !== null) {
-      throw invalid(`createRollbackSession: this world belongs to the C++ scenario run '${world._scenario}': pass the ScenarioRun itself`, 'scenario_world', { where: 'createRollbackSession', scenario: world._scenario });
+    const scenario = coreOf(world)!.scenario;
+    if (scenario !== null) {
+      throw invalid(`createRollbackSession: this world belongs to the C++ scenario run '${scenario}': pass the ScenarioRun itself`, 'scenario_world', { where: 'createRollbackSession', scenario });
     }
     return new RollbackSession(world, options, null);
   }
@@ -198,8 +201,9 @@ export class Laige {
   }
 
   #own(where: string, world: unknown): World {
-    if (!(world instanceof World)) throw invalid(`${where}: expected a World${where === 'createGameLoop' || where === 'createRollbackSession' ? ' or a ScenarioRun' : ''}, got ${describe(world)}`, 'wrong_type', { where, field: 'world', got: typeName(world) });
-    if (world._host !== this) throw invalid(`${where}: the world belongs to another module instance`, 'foreign_world', { where, field: 'world' });
+    const core = coreOf(world);
+    if (!(world instanceof World) || core === undefined) throw invalid(`${where}: expected a World${where === 'createGameLoop' || where === 'createRollbackSession' ? ' or a ScenarioRun' : ''}, got ${describe(world)}`, 'wrong_type', { where, field: 'world', got: typeName(world) });
+    if (core.host !== this) throw invalid(`${where}: the world belongs to another module instance`, 'foreign_world', { where, field: 'world' });
     return world;
   }
 
@@ -230,7 +234,7 @@ export class Laige {
     const info = this.parseReplay(bytes);
     const world = this.createWorld({ ...options.world, seed: options.world.seed ?? info.identity.seed });
     try {
-      within(world._calls, 'setup', () => options.setup(world));
+      within(coreOf(world)!.calls, 'setup', () => options.setup(world));
     } catch (e) {
       world.dispose();
       throw e;
@@ -253,7 +257,8 @@ export class Laige {
     const m = this.mem;
     const p = m.copyIn(bytes);
     try {
-      const r = world._systems.guard(() => this.raw.replayRun(world._ptr, p, bytes.length, rate, math));
+      const core = coreOf(world)!;
+      const r = core.systems.guard(() => this.raw.replayRun(core.ptr, p, bytes.length, rate, math));
       if (r.code !== 0) throw coreError(r.code, where);
       const h = r.hashes!;
       const out: bigint[] = [];
@@ -284,13 +289,15 @@ export class Laige {
       const worldB = wb;
       pa = m.copyIn(a);
       pb = m.copyIn(b);
-      const r = wa._systems.guard(() => worldB._systems.guard(() =>
-        this.raw.replayDiff(wa._ptr, worldB._ptr, pa, a.length, pb, b.length, rate, math, max)));
+      const ca = coreOf(wa)!;
+      const cb = coreOf(worldB)!;
+      const r = ca.systems.guard(() => cb.systems.guard(() =>
+        this.raw.replayDiff(ca.ptr, cb.ptr, pa, a.length, pb, b.length, rate, math, max)));
       if (r.code !== 0) throw coreError(r.code, r.which ? `${where}: log ${r.which}` : where);
       return {
         identical: r.identical!, firstDivergentTick: r.firstDivergentTick!, lengthDivergence: r.lengthDivergence!,
         fullStateDivergent: r.fullStateDivergent!, framesA: r.framesA!, framesB: r.framesB!, differingItems: r.differingItems!,
-        entries: r.entries!.map((e) => ({ ...e, component: wa._components[e.componentId]?.name ?? '' })),
+        entries: r.entries!.map((e) => ({ ...e, component: ca.components[e.componentId]?.name ?? '' })),
       };
     } finally {
       if (pa !== 0) this.raw._free(pa);

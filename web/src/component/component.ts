@@ -5,8 +5,7 @@ import {
   type FieldLayout, type Schema, type ScalarKind, type ReadWriteHandler,
   type Encoder, makeEncoder, makeDecoder, kindSize,
 } from './schema.js';
-import type { QueryTerm } from '../query/query.js';
-import { type FieldHandles, makeFieldHandles } from './field_handle.js';
+import type { Entity } from './entity.js';
 import { ColumnPlaces } from '../core/slot_tables.js';
 import { INSPECT, schemaText } from '../base/inspect.js';
 
@@ -24,6 +23,33 @@ export interface FieldInfo {
 
 /** Access of a listed component in a query or a system's declared I/O. */
 export type Access = 'read' | 'write';
+
+/** One term of a query: a component and how the query accesses it (`Position.read`, `Position.write`). */
+export interface QueryTerm<S extends Schema = Schema, A extends Access = Access> {
+  readonly component: Component<S>;
+  readonly access: A;
+}
+
+/** A scalar field of a component, for one entity at a time. */
+export interface ScalarFieldHandle {
+  /** The field's value on live `e`. Throws for a stale handle and for an entity without the component. */
+  get(e: Entity): number;
+  /** Writes the field of live `e` (validated like World.add; the other fields are untouched). */
+  set(e: Entity, value: number): void;
+}
+
+/** A fixed-array field of a component, element by element (the index is required: without it the call throws). */
+export interface ArrayFieldHandle {
+  /** Element `i` of the field on live `e`. */
+  get(e: Entity, i: number): number;
+  /** Writes element `i` of the field of live `e` (validated like World.add). */
+  set(e: Entity, i: number, value: number): void;
+}
+
+/** The field handles of a component: `Position.field.x`. */
+export type FieldHandles<S extends Schema> = {
+  readonly [K in keyof S]: S[K] extends ScalarKind ? ScalarFieldHandle : ArrayFieldHandle;
+};
 
 /**
  * A component type registered in one World. Its `id` is the world's dense
@@ -47,7 +73,7 @@ export class Component<S extends Schema = Schema> {
   readonly read: QueryTerm<S, 'read'>;
   /** The write term of a query: `world.query({ pos: Position.write })`. */
   readonly write: QueryTerm<S, 'write'>;
-  /** One field for one entity, no object built: `Position.field.x.get(e)`, `.set(e, v)` (field_handle.ts). */
+  /** One field for one entity, no object built: `Position.field.x.get(e)`, `.set(e, v)` (component/field_handle.ts). */
   readonly field: FieldHandles<S>;
   /** @internal The world that registered it (identity only). */
   readonly _owner: object;
@@ -66,7 +92,7 @@ export class Component<S extends Schema = Schema> {
 
   /** @internal Use World.registerComponent. */
   constructor(owner: object, name: string, id: number, schema: S, size: number, alignment: number,
-    layout: readonly FieldLayout[], onReadWrite: ReadWriteHandler) {
+    layout: readonly FieldLayout[], onReadWrite: ReadWriteHandler, fieldHandles: (c: Component<S>) => FieldHandles<S>) {
     this._owner = owner;
     this.name = name;
     this.id = id;
@@ -81,7 +107,7 @@ export class Component<S extends Schema = Schema> {
     this._readOnly = onReadWrite;
     this.read = Object.freeze({ component: this, access: 'read' as const });
     this.write = Object.freeze({ component: this, access: 'write' as const });
-    this.field = makeFieldHandles(this);
+    this.field = fieldHandles(this);
     Object.freeze(this);
   }
 

@@ -3,7 +3,7 @@
 // `Position.field.x.set(e, 3)`. The handle is generation-checked like every
 // entity access; set is validated like World.add and obeys the same rules
 // (a live each's read terms, a running system's io).
-import type { Component } from './component.js';
+import type { ArrayFieldHandle, Component, FieldHandles, ScalarFieldHandle } from './component.js';
 import { type Entity, formatEntity } from './entity.js';
 import { invalid, typeName } from '../base/errors.js';
 import type { Mem } from '../boundary/raw.js';
@@ -13,28 +13,9 @@ import { checkAccess } from '../systems/system_io.js';
 import { logHandlers, refuseInsideLog } from '../base/reentrancy.js';
 import { INSPECT } from '../base/inspect.js';
 import { type ColumnPlaces, fastTablesOf, refilledAddress, slotTablesOf } from '../core/slot_tables.js';
-import type { World } from '../world.js';
+import type { WorldCore } from '../core/world_core.js';
 
-/** A scalar field of a component, for one entity at a time. */
-export interface ScalarFieldHandle {
-  /** The field's value on live `e`. Throws for a stale handle and for an entity without the component. */
-  get(e: Entity): number;
-  /** Writes the field of live `e` (validated like World.add; the other fields are untouched). */
-  set(e: Entity, value: number): void;
-}
-
-/** A fixed-array field of a component, element by element (the index is required: without it the call throws). */
-export interface ArrayFieldHandle {
-  /** Element `i` of the field on live `e`. */
-  get(e: Entity, i: number): number;
-  /** Writes element `i` of the field of live `e` (validated like World.add). */
-  set(e: Entity, i: number, value: number): void;
-}
-
-/** The field handles of a component: `Position.field.x`. */
-export type FieldHandles<S extends Schema> = {
-  readonly [K in keyof S]: S[K] extends ScalarKind ? ScalarFieldHandle : ArrayFieldHandle;
-};
+export type { ScalarFieldHandle, ArrayFieldHandle, FieldHandles };
 
 type Heap = Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array;
 const HEAP: Readonly<Record<string, (m: Mem) => Heap>> = {
@@ -68,7 +49,7 @@ class FieldHandleImpl implements ScalarFieldHandle {
   readonly _size: number;
   readonly _offset: number;
   readonly #c: Component;
-  readonly _world: World;
+  readonly _world: WorldCore;
   readonly _columns: ColumnPlaces;
   readonly _id: number;
   readonly _heapCode: number;
@@ -81,7 +62,7 @@ class FieldHandleImpl implements ScalarFieldHandle {
 
   constructor(c: Component, f: FieldLayout) {
     this.#c = c;
-    this._world = c._owner as World;
+    this._world = c._owner as WorldCore;
     this._columns = c._columns;
     this._id = c.id;
     this._size = c.size;
@@ -94,20 +75,20 @@ class FieldHandleImpl implements ScalarFieldHandle {
     this.#heap = HEAP[heap]!;
     this.#ok = scalarOk(f.kind);
     this.#where = `${c.name}.field.${f.name}`;
-    if (this._world._ptr !== 0) fastTablesOf(this._world);
+    if (this._world.ptr !== 0) fastTablesOf(this._world);
     this.get = makeGetter(this);
   }
 
   // The byte address of the field of live `e` (after the checks), or throws.
   #at(e: unknown, access: 'read' | 'write', i: unknown): number {
-    const world = this.#c._owner as World;
-    const w = world._ptr;
-    if (w === 0) world._live(this.#where);
-    if (typeof e !== 'number' || e >>> 0 !== e) world._entity(`${this.#where}.${access === 'read' ? 'get' : 'set'}`, e);
-    if (world._sys !== null || (access === 'write' && world._liveRead !== null)) {
+    const world = this.#c._owner as WorldCore;
+    const w = world.ptr;
+    if (w === 0) world.live(this.#where);
+    if (typeof e !== 'number' || e >>> 0 !== e) world.entity(`${this.#where}.${access === 'read' ? 'get' : 'set'}`, e);
+    if (world.sys !== null || (access === 'write' && world.liveRead !== null)) {
       checkAccess(world, `${this.#where}.${access === 'read' ? 'get' : 'set'}`, this.#c, access, e as number);
     }
-    const p = world._raw.worldGet(w, e as number, this.#c.id);
+    const p = world.raw.worldGet(w, e as number, this.#c.id);
     if (p === 0) this.#missing(world, e as number);
     const f = this.#f;
     if (i === 0) return p + f.offset;
@@ -121,8 +102,8 @@ class FieldHandleImpl implements ScalarFieldHandle {
     return p + f.offset + (i << this.#shift);
   }
 
-  #missing(world: World, e: number): never {
-    if (!world._raw.worldIsValid(world._ptr, e)) {
+  #missing(world: WorldCore, e: number): never {
+    if (!world.raw.worldIsValid(world.ptr, e)) {
       throw invalid(`${this.#where}(${formatEntity(e)}): not a live entity of this world (destroyed, cleared or never issued)`, 'stale_entity_access',
         { where: this.#where, entity_id: e >>> 16, generation: e & 0xffff });
     }
@@ -138,16 +119,16 @@ class FieldHandleImpl implements ScalarFieldHandle {
    */
   _getChecked(e: Entity, i: number): number {
     const world = this._world;
-    if (world._sys === null && this._scalar && typeof e === 'number' && e >>> 0 === e) {
+    if (world.sys === null && this._scalar && typeof e === 'number' && e >>> 0 === e) {
       const p = refilledAddress(world, this._columns, this._id, this._size, e);
       // The views this handle's get holds were replaced (memory grew, or the
       // tables were empty when it was made): make it again over the current ones.
-      if (world._fast.off[0] === 0 && world._fast.gen !== this._gen) this.get = makeGetter(this);
-      if (p !== 0) return loadScalar(world._mem, this._heapCode, p + this._offset);
+      if (world.fast.off[0] === 0 && world.fast.gen !== this._gen) this.get = makeGetter(this);
+      if (p !== 0) return loadScalar(world.mem, this._heapCode, p + this._offset);
     }
     slotTablesOf(world); // (re-derives the table views after memory growth)
     const at = this.#at(e, 'read', i);
-    const m = (this.#c._owner as World)._mem;
+    const m = (this.#c._owner as WorldCore).mem;
     let v = this.#heap(m)[at >> this.#shift];
     if (v === undefined) {
       m.sync(); // memory grew and nothing re-derived the views yet
@@ -190,11 +171,11 @@ class FieldHandleImpl implements ScalarFieldHandle {
         { where: `${this.#where}.set`, field, got: typeof v === 'number' ? v : typeName(v), kind: f.kind });
     }
     const at = this.#at(e, 'write', isArray ? a : 0);
-    const m = (this.#c._owner as World)._mem;
+    const m = (this.#c._owner as WorldCore).mem;
     m.sync();
     this.#heap(m)[at >> this.#shift] = v as number;
     // As in World.add: only a live each of this world can hold a snapshot of this row.
-    if ((this.#c._owner as World)._iterating !== 0) m.epoch++;
+    if ((this.#c._owner as WorldCore).iterating !== 0) m.epoch++;
   }
 }
 
@@ -222,7 +203,7 @@ class FieldHandleImpl implements ScalarFieldHandle {
 // handle too (`const read = Position.field.x.get`).
 function makeGetter(h: FieldHandleImpl): (e: Entity, i?: number) => number {
   if (!h._scalar) return (e, i) => h._getChecked(e, i as number); // (a missing i is refused there)
-  const t = h._world._fast;
+  const t = h._world.fast;
   const { off, gen, arch, row, u32 } = t;
   h._gen = gen;
   const places = h._columns.places, size = h._size, offset = h._offset;
@@ -252,7 +233,7 @@ function makeGetter(h: FieldHandleImpl): (e: Entity, i?: number) => number {
       return h._getChecked(e, 0);
     };
   }
-  const m = h._world._mem, code = h._heapCode;
+  const m = h._world.mem, code = h._heapCode;
   return (e) => {
     if (typeof e === 'number' && e >>> 0 === e && off[0] === 0) {
       const slot = e >>> 16;

@@ -40,12 +40,12 @@ export class ColumnPlaces {
   readonly places = new Uint32Array(ARCHETYPE_IDS);
 }
 
-/** The module side of a world the lookups need (World implements it). */
+/** The module side of a world the lookups need (WorldCore implements it). */
 export interface SlotTableOwner {
-  _ptr: number;
-  readonly _mem: Mem;
-  _structureEpoch: number;
-  _slots: SlotTables | null | undefined;
+  ptr: number;
+  readonly mem: Mem;
+  structureEpoch: number;
+  slots: SlotTables | null | undefined;
 }
 
 /**
@@ -55,29 +55,29 @@ export interface SlotTableOwner {
  * disposed. Called on the checked paths only.
  */
 export function slotTablesOf(world: SlotTableOwner): SlotTables | null {
-  const old = world._slots;
+  const old = world.slots;
   if (old === null || (old !== undefined && old.gen.length !== 0)) return old;
-  const m = world._mem;
+  const m = world.mem;
   const raw = m.raw;
-  if (raw.worldSlotTables === undefined || world._ptr === 0) {
-    world._slots = null;
+  if (raw.worldSlotTables === undefined || world.ptr === 0) {
+    world.slots = null;
     return null;
   }
-  raw.worldSlotTables(world._ptr, m.out);
+  raw.worldSlotTables(world.ptr, m.out);
   m.sync();
   const o = m.out >>> 2;
   const u32 = m.u32;
   const cap = u32[o + 3]!;
   const buf = u32.buffer;
-  world._slots = Object.freeze({
+  world.slots = Object.freeze({
     gen: new Uint16Array(buf, u32[o]!, cap), arch: new Uint16Array(buf, u32[o + 1]!, cap), row: new Uint32Array(buf, u32[o + 2]!, cap),
   });
-  return world._slots;
+  return world.slots;
 }
 
 // Asks the core once per (archetype, component).
 function columnPlace(world: SlotTableOwner, cols: ColumnPlaces, id: number, a: number): number {
-  const ref = world._mem.raw.worldColumnRef!(world._ptr, a, id);
+  const ref = world.mem.raw.worldColumnRef!(world.ptr, a, id);
   const place = ref === 0 ? ABSENT : ref >>> 2;
   cols.places[a] = place;
   return place;
@@ -127,11 +127,11 @@ export function disableFastTables(t: FastTables): void {
   t.f64 = EMPTYF64;
 }
 
-/** What refilling the fast tables needs of a world (World implements it). */
+/** What refilling the fast tables needs of a world (WorldCore implements it). */
 export interface FastTableOwner extends SlotTableOwner {
-  readonly _fast: FastTables;
-  readonly _sys: unknown;
-  readonly _components: readonly ({ readonly _columns: ColumnPlaces } | undefined)[];
+  readonly fast: FastTables;
+  readonly sys: unknown;
+  readonly components: readonly ({ readonly _columns: ColumnPlaces } | undefined)[];
 }
 
 /**
@@ -141,17 +141,17 @@ export interface FastTableOwner extends SlotTableOwner {
  * first, since the fast read does not compare epochs.
  */
 export function fastTablesOf(world: FastTableOwner): void {
-  const f = world._fast;
-  const t = world._sys === null ? slotTablesOf(world) : null;
+  const f = world.fast;
+  const t = world.sys === null ? slotTablesOf(world) : null;
   if (t === null) {
     disableFastTables(f);
     return;
   }
-  if (f.epoch !== world._structureEpoch) {
-    for (const c of world._components) if (c !== undefined) c._columns.places.fill(0);
-    f.epoch = world._structureEpoch;
+  if (f.epoch !== world.structureEpoch) {
+    for (const c of world.components) if (c !== undefined) c._columns.places.fill(0);
+    f.epoch = world.structureEpoch;
   }
-  const m = world._mem;
+  const m = world.mem;
   m.sync(); // (the views and the tables must be of one buffer)
   f.gen = t.gen;
   f.arch = t.arch;
@@ -188,7 +188,7 @@ export function fastAddress(t: FastTables, places: Uint32Array, size: number, e:
  */
 export function refilledAddress(world: FastTableOwner, cols: ColumnPlaces, id: number, size: number, e: number): number {
   fastTablesOf(world);
-  const t = world._fast;
+  const t = world.fast;
   const slot = e >>> 16;
   // A slot past the capacity, and every slot of emptied tables, read undefined and miss here.
   if (t.gen[slot] !== (e & 0xffff)) return 0;

@@ -12,6 +12,7 @@ import { activeCallback, refuseDisposeInside, refuseTickInside } from '../base/r
 import type { ScenarioRun } from '../scenario/scenario_run.js';
 import { MAX_U32, coreRange, u32 } from '../base/args.js';
 import { INSPECT } from '../base/inspect.js';
+import { type WorldCore, coreOf } from '../core/world_core.js';
 import type { World } from '../world.js';
 
 /** The largest payload `input` may return (the replay frame limit, 1 MiB). */
@@ -75,6 +76,7 @@ export interface LoopHost {
  * maxCatchUpTicks), step(n) runs n more.
  */
 export class GameLoop extends WorldBound implements Disposable {
+  readonly #core: WorldCore;
   readonly world: World;
   /** The scenario run the loop drives (sim.createGameLoop(run)), or null for a plain world. */
   readonly scenario: ScenarioRun | null;
@@ -91,9 +93,11 @@ export class GameLoop extends WorldBound implements Disposable {
   /** @internal Use sim.createGameLoop. */
   constructor(host: LoopHost, world: World, options: GameLoopOptions = {}, scenario: ScenarioRun | null = null) {
     super();
+    const core = coreOf(world)!;
+    this.#core = core;
     const where = 'createGameLoop';
     if (typeof options !== 'object' || options === null) throw invalid(`${where}: options must be an object, got ${describe(options)}`, 'wrong_type', { where, field: 'options', got: typeName(options) });
-    const w = world._live(where);
+    const w = core.live(where);
     // Out-of-range integers get the core's reasons (tick_rate_invalid, catchup_invalid).
     this.tickRateHz = options.tickRateHz === undefined ? 60
       : coreRange(`${where}: tickRateHz`, options.tickRateHz, 20, 120, 'tick_rate_invalid', (v) => ({ tick_rate_hz: v, min_hz: 20, max_hz: 120 }));
@@ -105,11 +109,11 @@ export class GameLoop extends WorldBound implements Disposable {
     const { input, onTick } = options;
     if (input !== undefined && typeof input !== 'function') throw invalid(`${where}: input must be a function (tick) => Uint8Array | undefined, got ${describe(input)}`, 'wrong_type', { where, field: 'input', got: typeName(input) });
     if (onTick !== undefined && typeof onTick !== 'function') throw invalid(`${where}: onTick must be a function (tick) => void, got ${describe(onTick)}`, 'wrong_type', { where, field: 'onTick', got: typeName(onTick) });
-    if (scenario === null) world._systems.ensureScheduled();
+    if (scenario === null) core.systems.ensureScheduled();
     // The after-tick hook also ends a frame whose TypeScript system threw.
     const after = onTick !== undefined || scenario === null;
-    const m = world._mem;
-    const code = world._raw.loopCreate(w, this.tickRateHz, this.maxCatchUpTicks, input !== undefined, after, m.out);
+    const m = core.mem;
+    const code = core.raw.loopCreate(w, this.tickRateHz, this.maxCatchUpTicks, input !== undefined, after, m.out);
     m.sync();
     if (code !== 0) throw coreError(code, where);
     this.#ptr = m.u32[m.out >>> 2]!;
@@ -119,7 +123,7 @@ export class GameLoop extends WorldBound implements Disposable {
     this.world = world;
     this.scenario = scenario;
     host.registerLoop(this.#ptr, this);
-    this.bind(world._dependents);
+    this.bind(core.dependents);
   }
 
   #live(where: string): number {
@@ -141,7 +145,7 @@ export class GameLoop extends WorldBound implements Disposable {
         typeof nowMs === 'number' ? 'out_of_range' : 'wrong_type', { where, field: 'nowMs', got: typeof nowMs === 'number' ? nowMs : typeName(nowMs) });
     }
     const ns = Math.floor(nowMs * 1e6);
-    return this.#ticks(where, () => this.world._raw.loopFrameAt(l, ns));
+    return this.#ticks(where, () => this.#core.raw.loopFrameAt(l, ns));
   }
 
   /** Runs exactly `n` ticks as one frame, without the clock and the cap (tests, tools, a single-step button). */
@@ -152,13 +156,13 @@ export class GameLoop extends WorldBound implements Disposable {
       throw invalid(`${where}: n must be a non-negative integer, got ${describe(n)}`, typeof n === 'number' ? 'out_of_range' : 'wrong_type',
         { where, field: 'n', got: typeof n === 'number' ? n : typeName(n) });
     }
-    return this.#ticks(where, () => this.world._raw.loopStep(l, n));
+    return this.#ticks(where, () => this.#core.raw.loopStep(l, n));
   }
 
   #ticks(where: string, call: () => number): number {
-    this.world._live(where);
-    refuseTickInside(where, this.world._calls, this.world._systems.running || this.#inFrame);
-    if (this.scenario === null) this.world._systems.ensureScheduled();
+    this.#core.live(where);
+    refuseTickInside(where, this.#core.calls, this.#core.systems.running || this.#inFrame);
+    if (this.scenario === null) this.#core.systems.ensureScheduled();
     const before = this.currentTick;
     this.#inFrame = true;
     this.#hasError = false;
@@ -167,7 +171,7 @@ export class GameLoop extends WorldBound implements Disposable {
     let failed: boolean;
     let error: unknown;
     try {
-      code = this.world._systems.guard(call); // rethrows a TypeScript system's error
+      code = this.#core.systems.guard(call); // rethrows a TypeScript system's error
     } finally {
       this.#inFrame = false;
       failed = this.#hasError;
@@ -191,7 +195,7 @@ export class GameLoop extends WorldBound implements Disposable {
   _tickInput(tick: number): number {
     const fn = this.#input;
     if (fn === undefined || this.#ptr === 0) return -1;
-    const calls = this.world._calls;
+    const calls = this.#core.calls;
     calls.enter('input');
     try {
       const p: unknown = fn(tick);
@@ -199,8 +203,8 @@ export class GameLoop extends WorldBound implements Disposable {
       if (!(p instanceof Uint8Array)) throw invalid(`GameLoop input(${tick}): must return a Uint8Array or undefined, got ${describe(p)}`, 'wrong_type', { where: 'GameLoop input', field: 'return value', got: typeName(p), tick });
       if (p.length > MAX_INPUT_BYTES) throw invalid(`GameLoop input(${tick}): the payload is over 1 MiB (${p.length} bytes)`, 'out_of_range', { where: 'GameLoop input', field: 'return value.length', got: p.length, max: MAX_INPUT_BYTES });
       if (p.length === 0) return 0;
-      const m = this.world._mem;
-      const at = this.world._raw.loopInputBuffer(this.#ptr, p.length);
+      const m = this.#core.mem;
+      const at = this.#core.raw.loopInputBuffer(this.#ptr, p.length);
       m.sync();
       m.u8.set(p, at);
       return p.length;
@@ -214,10 +218,10 @@ export class GameLoop extends WorldBound implements Disposable {
 
   /** @internal The C++ after-tick hook (Module.laigeAfterTick): 0 = go on, 1 = end the frame. Never throws. */
   _afterTick(tick: number): number {
-    if (this.world._systems.hasError) return 1; // a TypeScript system of this tick threw: guard rethrows it
+    if (this.#core.systems.hasError) return 1; // a TypeScript system of this tick threw: guard rethrows it
     const fn = this.#onTick;
     if (fn === undefined) return 0;
-    const calls = this.world._calls;
+    const calls = this.#core.calls;
     calls.enter('onTick');
     try {
       fn(tick);
@@ -227,7 +231,7 @@ export class GameLoop extends WorldBound implements Disposable {
       return 1;
     } finally {
       calls.leave();
-      this.world._mem.sync();
+      this.#core.mem.sync();
     }
   }
 
@@ -250,21 +254,21 @@ export class GameLoop extends WorldBound implements Disposable {
   /** The counters since creation. */
   stats(): GameLoopStats {
     const l = this.#live('GameLoop.stats');
-    const m = this.world._mem;
-    this.world._raw.loopStats(l, m.out);
+    const m = this.#core.mem;
+    this.#core.raw.loopStats(l, m.out);
     return readGameLoopStats(m.f64, m.out >>> 3);
   }
 
   /** @internal Refused, never deferred, while one of its own calls is on the stack. */
   protected _refuseDispose(): void {
-    if (this.#inFrame) refuseDisposeInside('GameLoop.dispose', 'GameLoop', activeCallback(this.world._calls) ?? 'system');
+    if (this.#inFrame) refuseDisposeInside('GameLoop.dispose', 'GameLoop', activeCallback(this.#core.calls) ?? 'system');
   }
 
   /** @internal */
   _detach(): void {
     if (this.#ptr === 0) return;
     this.#host.unregisterLoop(this.#ptr);
-    this.world._raw.loopDestroy(this.#ptr);
+    this.#core.raw.loopDestroy(this.#ptr);
     this.#ptr = 0;
   }
 }

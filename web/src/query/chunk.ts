@@ -7,7 +7,7 @@ import type { Mem } from '../boundary/raw.js';
 import { type KindOf, type Schema, type ScalarKind, type TypedArrayOf, heapOf, kindSize } from '../component/schema.js';
 import { describe } from '../base/describe.js';
 import { type RunningSystem, ioViolation, usedAfterCall } from '../systems/system_io.js';
-import type { World } from '../world.js';
+import type { WorldCore } from '../core/world_core.js';
 import { IterationCursorLayout } from '../boundary/layouts.gen.js';
 import { INSPECT, count } from '../base/inspect.js';
 
@@ -44,7 +44,7 @@ export interface Chunk {
 export class ChunkImpl implements Chunk {
   readonly archetype: number;
   readonly rows: number;
-  readonly #world: World;
+  readonly #world: WorldCore;
   readonly #m: Mem;
   readonly #comps: readonly Component[];
   readonly #readIds: Uint8Array;
@@ -56,7 +56,7 @@ export class ChunkImpl implements Chunk {
   /** Inside a system: copies of the read columns handed out, checked when the call returns. */
   #kept: Array<{ component: Component; at: number; bytes: Uint8Array }> | null = null;
 
-  constructor(world: World, m: Mem, comps: readonly Component[], readIds: Uint8Array, cur: Uint32Array, k: number,
+  constructor(world: WorldCore, m: Mem, comps: readonly Component[], readIds: Uint8Array, cur: Uint32Array, k: number,
     rows: number, sys: RunningSystem | null) {
     this.#world = world;
     this.#m = m;
@@ -90,8 +90,8 @@ export class ChunkImpl implements Chunk {
         { where: 'Chunk.entity', field: 'row', got: typeof row === 'number' ? row : typeName(row), min: 0, max: this.rows - 1 });
     }
     if (this.#handles < 0) {
-      this.#handles = this.#world._handleBuffer();
-      this.#world._raw.worldFillHandles(this.#world._ptr, this.#cur[this.#k + 2]!, this.rows, this.#handles);
+      this.#handles = this.#world.handleBuffer();
+      this.#world.raw.worldFillHandles(this.#world.ptr, this.#cur[this.#k + 2]!, this.rows, this.#handles);
     }
     return this.#m.u32[(this.#handles >>> 2) + row]!;
   }

@@ -3,7 +3,7 @@
 // cache, and the row loops compiled for the query's callbacks. World.each is
 // built on one (query.ts). Iteration legality is the core's: every walk runs
 // between beginIteration and endIteration (docs/query.md#iteration-legality).
-import { Component, type Access } from '../component/component.js';
+import { Component, type Access, type QueryTerm } from '../component/component.js';
 import type { Entity } from '../component/entity.js';
 import { coreError, invalid, typeName } from '../base/errors.js';
 import { type RowLoopPlan, RowLoops } from './row_loop.js';
@@ -14,17 +14,13 @@ import type { Chunk } from './chunk.js';
 import { checkQueryIo, usedAfterCall } from '../systems/system_io.js';
 import { logHandlers, refuseInsideLog } from '../base/reentrancy.js';
 import { INSPECT } from '../base/inspect.js';
-import type { World } from '../world.js';
+import type { WorldCore } from '../core/world_core.js';
 import { IterationCursorLayout } from '../boundary/layouts.gen.js';
 
 // Words before the column pointers in one iteration cursor (web/layouts.json).
 const CURSOR_HEADER = IterationCursorLayout.size;
 
-/** One term of a query: a component and how the query accesses it (`Position.read`, `Position.write`). */
-export interface QueryTerm<S extends Schema = Schema, A extends Access = Access> {
-  readonly component: Component<S>;
-  readonly access: A;
-}
+export type { QueryTerm };
 
 /** Named terms: `{ pos: Position.write, vel: Velocity.read }`. */
 export type QueryTerms = { readonly [name: string]: QueryTerm };
@@ -68,7 +64,7 @@ export type AnyQuery = Query<any, any>;
  * declared runs only inside that system's run.
  */
 export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Record<never, never>> {
-  readonly #world: World;
+  readonly #world: WorldCore;
   /** Ref terms, then optional terms: the cursor columns. */
   readonly #comps: Component[];
   readonly #write: boolean[];
@@ -104,13 +100,13 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
   readonly #names: readonly string[] | null;
 
   /** @internal Use World.query. */
-  constructor(world: World, where: string, terms: unknown, options: unknown, positional: boolean, owner: object | null = null) {
+  constructor(world: WorldCore, where: string, terms: unknown, options: unknown, positional: boolean, owner: object | null = null) {
     this.#world = world;
     this._owner = owner;
     this._where = where;
     const seen = new Set<Component>();
     const comp = (c: unknown, list: string, i: number | string): Component => {
-      const k = world._component(where, c, list, i as number);
+      const k = world.component(where, c, list, i as number);
       if (seen.has(k)) throw invalid(`${where}: ${k.name} is listed twice in this query`, 'duplicate_entry', { where, field: `${list}${i === '' ? '' : `[${i}]`}`, component: k.name });
       seen.add(k);
       return k;
@@ -175,9 +171,16 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
     ];
   }
 
-  /** The world the query belongs to. */
-  get world(): World {
-    return this.#world;
+  // `world`, the public World the query belongs to, is typed by world.ts
+  // (the facade, which this module does not import): its getter is defined
+  // here, on the prototype.
+  static {
+    Object.defineProperty(this.prototype, 'world', {
+      configurable: true,
+      get(this: Query) {
+        return this.#world.facade;
+      },
+    });
   }
 
   /** "Query(pos: Position write, vel: Velocity read; without Frozen)": its terms and filters (console.log and util.inspect show it too). */
@@ -208,7 +211,7 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
     this.#access('Query.count');
     this.#extend();
     let n = 0;
-    for (const a of this.#matched) n += this.#world._raw.worldArchetypeRowCount(w, a);
+    for (const a of this.#matched) n += this.#world.raw.worldArchetypeRowCount(w, a);
     return n;
   }
 
@@ -255,17 +258,17 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
   _run(where: string, fn: RowFn): void {
     const world = this.#world;
     if (logHandlers.depth !== 0) refuseInsideLog(where);
-    if (world._ptr === 0) world._live(where);
+    if (world.ptr === 0) world.live(where);
     if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`, 'wrong_type', { where, field: 'fn', got: typeName(fn) });
-    if (world._sys !== this._checkedFor || this._owner !== null) this.#access(where);
+    if (world.sys !== this._checkedFor || this._owner !== null) this.#access(where);
     let plan = this.#lastPlan;
     // The last callback is found by identity (a callback kept in a variable
     // skips the lookup of its source text).
-    if (fn !== this.#lastFn || plan === null || world._eachLoops !== this.#lastMode) {
-      plan = this.#loops.forFn(fn, world._eachLoops);
+    if (fn !== this.#lastFn || plan === null || world.eachLoops !== this.#lastMode) {
+      plan = this.#loops.forFn(fn, world.eachLoops);
       this.#lastFn = fn;
       this.#lastPlan = plan;
-      this.#lastMode = world._eachLoops;
+      this.#lastMode = world.eachLoops;
     }
     const count = this.#begin(where, 'each');
     try {
@@ -274,27 +277,27 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
       // Classify every archetype of the table before the walk (ids ascend:
       // the last one is the largest), so that the walk reads the class table only.
       if (count > 0) this.#classOf(cur[(count - 1) * stride]!);
-      walkQuery(this.#walk, world, cur, count, stride, CURSOR_HEADER, plan, fn, plan.entity ? world._handleBuffer() : 0);
+      walkQuery(this.#walk, world, cur, count, stride, CURSOR_HEADER, plan, fn, plan.entity ? world.handleBuffer() : 0);
     } finally {
       this.#endWalk();
     }
   }
 
   #live(where: string): number {
-    const w = this.#world._live(where);
+    const w = this.#world.live(where);
     return w;
   }
 
   // Owner and system io checks (system_io.ts).
   #access(where: string): void {
     const world = this.#world;
-    if (this._owner !== null && world._sys !== this._owner) throw usedAfterCall(where, 'Query', `${where}: this query belongs to a system and runs only inside that system's run`);
-    if (world._sys !== null) checkQueryIo(world, this, where);
-    this._checkedFor = world._sys;
+    if (this._owner !== null && world.sys !== this._owner) throw usedAfterCall(where, 'Query', `${where}: this query belongs to a system and runs only inside that system's run`);
+    if (world.sys !== null) checkQueryIo(world, this._accesses(), where);
+    this._checkedFor = world.sys;
   }
 
   #classOf(a: number): number {
-    if (this.#epoch !== this.#world._structureEpoch) this.#forget();
+    if (this.#epoch !== this.#world.structureEpoch) this.#forget();
     if (a >= this.#seen) this.#extend();
     return this.#class[a]!;
   }
@@ -306,18 +309,18 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
     this.#mask.fill(0);
     this.#matched.length = 0;
     this.#seen = 1;
-    this.#epoch = this.#world._structureEpoch;
+    this.#epoch = this.#world.structureEpoch;
   }
 
   // Classifies the archetypes created since the last look (archetypes are
   // never destroyed and keep their ids, also across World.clear).
   #extend(): void {
     const world = this.#world;
-    if (this.#epoch !== world._structureEpoch) this.#forget();
-    const w = world._ptr;
-    const last = Math.min(world._raw.worldArchetypeCount(w), 256); // ids 1..count
+    if (this.#epoch !== world.structureEpoch) this.#forget();
+    const w = world.ptr;
+    const last = Math.min(world.raw.worldArchetypeCount(w), 256); // ids 1..count
     for (let a = this.#seen; a <= last; a++) {
-      const ids = world._raw.worldArchetypeComponents(w, a);
+      const ids = world.raw.worldArchetypeComponents(w, a);
       const has = (c: Component): boolean => ids.includes(c.id);
       const ok = this.#beginIds.every((id) => ids.includes(id)) && !this.#without.some(has);
       let mask = 0;
@@ -326,7 +329,7 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
       this.#mask[a] = mask;
       if (ok) this.#matched.push(a);
     }
-    world._mem.sync();
+    world.mem.sync();
     if (last + 1 > this.#seen) this.#seen = last + 1;
   }
 
@@ -337,9 +340,9 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
   // callback reuses the module's cursor buffer). Returns the count.
   #begin(where: string, kind: 'each' | 'eachChunk'): number {
     const world = this.#world;
-    const m = world._mem;
-    const raw = world._raw;
-    const w = world._ptr;
+    const m = world.mem;
+    const raw = world.raw;
+    const w = world.ptr;
     const ids = this.#beginIds;
     const nb = ids.length;
     const sc = m.scratch >>> 2;
@@ -362,10 +365,10 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
       if (code !== 0) this.#rejected(where, code);
       count = raw.worldIterationCursors(w, m.scratch + 256, nc, m.cursors, 256);
     }
-    world._iterating++;
-    world._calls.enter(kind);
-    this.#prevRead = world._liveRead;
-    world._liveRead = this._readIds;
+    world.iterating++;
+    world.calls.enter(kind);
+    this.#prevRead = world.liveRead;
+    world.liveRead = this._readIds;
     m.sync();
     const need = count * (CURSOR_HEADER + nc);
     if (this.#cur.length < need) this.#cur = new Uint32Array(need + (need >>> 1));
@@ -379,9 +382,9 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
   #prevRead: Uint8Array | null = null;
 
   #endWalk(): void {
-    this.#world._liveRead = this.#prevRead;
+    this.#world.liveRead = this.#prevRead;
     this.#prevRead = null;
-    this.#world._end();
+    this.#world.end();
   }
 
   #rejected(where: string, code: number): never {

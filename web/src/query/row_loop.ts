@@ -38,18 +38,11 @@ import type { Mem } from '../boundary/raw.js';
 import { CHECK_OF, HEAP_OF, type ScalarKind } from '../component/schema.js';
 import { rowErrors } from './row_errors.js';
 import { makeInterpretedRowLoop } from './row_loop_interpreted.js';
-import { MATCH } from './row_walk.js';
-import { type RefBindings, callFree } from '../base/call_free.js';
+import { MATCH, type RefShape, type RowLoop } from './row_loop_types.js';
 
-/**
- * @internal A generated row loop: fn over rows [start, rows) of one
- * archetype (`hb`: u32 index of its row handles); returns the next row to
- * run: `rows` when done, earlier when a row took the slow commit (a World.add
- * or memory growth during fn, or a value checked field by field); the
- * caller calls again from there.
- */
-export type RowLoop = (fn: (...args: unknown[]) => void, m: Mem, hb: number, start: number, rows: number,
-  cols: Uint32Array, at: number) => number;
+export { MATCH };
+export type { RefShape, RowLoop };
+import { type RefBindings, callFree } from '../base/call_free.js';
 
 /**
  * @internal A generated walk: the row loop over every cursor of the table
@@ -63,18 +56,6 @@ export type RowLoop = (fn: (...args: unknown[]) => void, m: Mem, hb: number, sta
 export type WalkLoop = (fn: (...args: unknown[]) => void, m: Mem, hb: number, cur: Uint32Array, k: number, count: number,
   stride: number, header: number, cls: Uint8Array, start: number, st: Uint32Array) => boolean;
 
-/**
- * @internal How a loop hands its refs to the callback. `names` null:
- * positionally, `fn(e, ref0, ref1, ...)` (World.each); else one object
- * `fn(e, { [names[i]]: ref_i, [absent[j]]: undefined })` (Query.each).
- * `cols[i]`: the cursor column of component i (a query's optional terms that
- * an archetype lacks are left out of the loop and passed as undefined).
- */
-export interface RefShape {
-  readonly names: readonly string[] | null;
-  readonly cols: readonly number[];
-  readonly absent: readonly string[];
-}
 
 /** @internal The positional shape of n components. */
 export function positional(n: number): RefShape {

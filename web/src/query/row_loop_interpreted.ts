@@ -5,7 +5,7 @@
 import type { Component } from '../component/component.js';
 import { HEAP_OF, heapOf, scalarOk } from '../component/schema.js';
 import { type Heap, copyOf, rowErrors, sameElements } from './row_errors.js';
-import type { RefShape, RowLoop } from './row_loop.js';
+import type { RefShape, RowLoop } from './row_loop_types.js';
 
 /** The ref of one component in the interpreted loop: `s` holds the row's values, fields are accessors over it. */
 interface SnapshotRef {

@@ -20,12 +20,13 @@
 import type { Component } from '../component/component.js';
 import { ChunkImpl, type Chunk } from './chunk.js';
 import type { RowLoopPlan, RowLoops } from './row_loop.js';
-import type { World } from '../world.js';
+import type { WorldCore } from '../core/world_core.js';
 
 type RowFn = (...args: unknown[]) => void;
 
-/** An archetype's class in a query's classification (query_object.ts). */
-export const MATCH = 1;
+import { MATCH } from './row_loop_types.js';
+
+export { MATCH };
 
 /** @internal What a query's walks read (made once per query; contents kept current by the query). */
 export interface WalkTables {
@@ -49,16 +50,16 @@ export interface WalkTables {
  * plan null, calls `fn(chunk)` once per archetype (a Chunk dies when its call
  * returns). The caller holds the guard and ends it.
  */
-export function walkQuery(t: WalkTables, world: World, cur: Uint32Array, count: number, stride: number, header: number,
+export function walkQuery(t: WalkTables, world: WorldCore, cur: Uint32Array, count: number, stride: number, header: number,
   plan: RowLoopPlan | null, fn: RowFn, hbuf: number): void {
   const cls = t.cls;
-  const m = world._mem;
+  const m = world.mem;
   if (plan === null) {
     const chunkFn = fn as unknown as (c: Chunk) => void;
     for (let k = 0, at = 0; k < count; k++, at += stride) {
       const rows = cur[at + 1]!;
       if (rows === 0 || cls[cur[at]!] !== MATCH) continue;
-      const chunk = new ChunkImpl(world, m, t.comps, t.readIds, cur, at, rows, world._sys);
+      const chunk = new ChunkImpl(world, m, t.comps, t.readIds, cur, at, rows, world.sys);
       try {
         chunkFn(chunk);
       } finally {
@@ -70,8 +71,8 @@ export function walkQuery(t: WalkTables, world: World, cur: Uint32Array, count: 
   // The entity argument: every walked row's handle, archetype after
   // archetype, in the world's handle buffer (rows are live under the guard).
   if (plan.entity) {
-    const raw = world._raw;
-    const w = world._ptr;
+    const raw = world.raw;
+    const w = world.ptr;
     for (let k = 0, at = 0, off = 0; k < count; k++, at += stride) {
       const rows = cur[at + 1]!;
       if (rows === 0 || cls[cur[at]!] !== MATCH) continue;

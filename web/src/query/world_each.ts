@@ -8,16 +8,16 @@ import { Component } from '../component/component.js';
 import { coreError, invalid, typeName } from '../base/errors.js';
 import { type AnyQuery, Query } from './query.js';
 import { describe } from '../base/describe.js';
-import type { World } from '../world.js';
+import type { WorldCore } from '../core/world_core.js';
 
 export type { Chunk, FieldColumn } from './chunk.js';
 
 type RowFn = (...args: unknown[]) => void;
 
 /** @internal World.each. */
-export function runEach(world: World, components: unknown, access: unknown, fn: RowFn): void {
+export function runEach(world: WorldCore, components: unknown, access: unknown, fn: RowFn): void {
   const where = 'World.each';
-  world._live(where);
+  world.live(where);
   const q = eachQuery(world, where, components, access);
   if (q === null) {
     if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`, 'wrong_type', { where, field: 'fn', got: typeName(fn) });
@@ -25,7 +25,7 @@ export function runEach(world: World, components: unknown, access: unknown, fn: 
     try {
       eachEntity(world, fn);
     } finally {
-      world._end();
+      world.end();
     }
     return;
   }
@@ -33,31 +33,31 @@ export function runEach(world: World, components: unknown, access: unknown, fn: 
 }
 
 /** @internal World.eachChunk. */
-export function runEachChunk(world: World, components: unknown, access: unknown, fn: (chunk: import('./chunk.js').Chunk) => void): void {
+export function runEachChunk(world: WorldCore, components: unknown, access: unknown, fn: (chunk: import('./chunk.js').Chunk) => void): void {
   const where = 'World.eachChunk';
-  world._live(where);
+  world.live(where);
   const q = eachQuery(world, where, components, access);
   if (q === null) {
     if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`, 'wrong_type', { where, field: 'fn', got: typeName(fn) });
     beginEmpty(world, where); // the empty query matches no archetype: no chunk
-    world._end();
+    world.end();
     return;
   }
   q.eachChunk(fn);
 }
 
 // The empty query's guard (it walks slots, not archetypes).
-function beginEmpty(world: World, where: string): void {
-  const code = world._raw.worldBeginIteration(world._ptr, world._mem.scratch, world._mem.scratch + 128, 0);
+function beginEmpty(world: WorldCore, where: string): void {
+  const code = world.raw.worldBeginIteration(world.ptr, world.mem.scratch, world.mem.scratch + 128, 0);
   if (code !== 0) throw coreError(code, where);
-  world._iterating++;
-  world._calls.enter(where === 'World.eachChunk' ? 'eachChunk' : 'each');
+  world.iterating++;
+  world.calls.enter(where === 'World.eachChunk' ? 'eachChunk' : 'each');
 }
 
 // The cached query of this component/access shape (validated here: the
 // arrays are new on every call), or null for the empty list. Shapes of up to
 // four components key by one number (id and access in 10 bits each).
-function eachQuery(world: World, where: string, components: unknown, access: unknown): AnyQuery | null {
+function eachQuery(world: WorldCore, where: string, components: unknown, access: unknown): AnyQuery | null {
   if (!Array.isArray(components)) throw invalid(`${where}: components must be an array, got ${describe(components)}`, 'wrong_type', { where, field: 'components', got: typeName(components) });
   if (!Array.isArray(access)) throw invalid(`${where}: access must be an array of 'read' | 'write', got ${describe(access)}`, 'wrong_type', { where, field: 'access', got: typeName(access) });
   const n = components.length;
@@ -69,13 +69,13 @@ function eachQuery(world: World, where: string, components: unknown, access: unk
   let key: number | string = n <= 4 ? n : '';
   for (let i = 0; i < n; i++) {
     const c = components[i];
-    if (!(c instanceof Component) || c._owner !== world) world._component(where, c, 'components', i);
+    if (!(c instanceof Component) || c._owner !== world) world.component(where, c, 'components', i);
     const a: unknown = access[i];
     if (a !== 'read' && a !== 'write') throw invalid(`${where}: access[${i}] must be 'read' or 'write', got ${describe(a)}`, 'invalid_value', { where, field: `access[${i}]`, got: describe(a) });
     const code = (c as Component).id * 2 + (a === 'write' ? 1 : 0);
     key = typeof key === 'number' ? key + code * 8 * 1024 ** i : `${key}${code},`;
   }
-  let q = world._eachQueries.get(key);
+  let q = world.eachQueries.get(key) as AnyQuery | undefined;
   if (q === undefined) {
     const terms = (components as Component[]).map((c, i) => [String(i), c, access[i] === 'write'] as [string, Component, boolean]);
     for (let i = 1; i < n; i++) {
@@ -84,7 +84,7 @@ function eachQuery(world: World, where: string, components: unknown, access: unk
       }
     }
     q = new Query(world, where, terms, undefined, true);
-    world._eachQueries.set(key, q);
+    world.eachQueries.set(key, q);
   }
   return q;
 }
@@ -92,18 +92,18 @@ function eachQuery(world: World, where: string, components: unknown, access: unk
 // The empty query: every live entity in ascending slot id, except those
 // the callback created (docs/query.md#entities-created-during-an-iteration):
 // worldIterationHandleAt reads them as absent, in any slot.
-function eachEntity(world: World, fn: RowFn): void {
-  const w = world._ptr;
-  const cap = world._options.capacity;
+function eachEntity(world: WorldCore, fn: RowFn): void {
+  const w = world.ptr;
+  const cap = world.options.capacity;
   let bound = 0;
   for (let id = cap - 1; id >= 0; id--) {
-    if (world._raw.worldHandleAt(w, id) !== 0) {
+    if (world.raw.worldHandleAt(w, id) !== 0) {
       bound = id + 1;
       break;
     }
   }
   for (let id = 0; id < bound; id++) {
-    const h = world._raw.worldIterationHandleAt(w, id);
+    const h = world.raw.worldIterationHandleAt(w, id);
     if (h !== 0) fn(h);
   }
 }

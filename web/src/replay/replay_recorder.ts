@@ -10,6 +10,7 @@ import { refuseDisposeInside, refuseTickInside } from '../base/reentrancy.js';
 import { messageFor } from '../base/error_messages.js';
 import { u32 } from '../base/args.js';
 import { INSPECT, count } from '../base/inspect.js';
+import { type WorldCore, coreOf } from '../core/world_core.js';
 import type { World, WorldOptions } from '../world.js';
 
 /** The math backends (replay identity). */
@@ -55,6 +56,7 @@ export interface ReplayInfo {
 
 /** Records a replay of a world into memory. Create it before the first tick. */
 export class ReplayRecorder extends WorldBound implements Disposable {
+  readonly #core: WorldCore;
   readonly world: World;
   #ptr: number;
   #bytes: Uint8Array | null = null;
@@ -65,25 +67,27 @@ export class ReplayRecorder extends WorldBound implements Disposable {
   /** @internal Use sim.recordReplay(world, options). */
   constructor(world: World, options: RecordOptions = {}) {
     super();
+    const core = coreOf(world)!;
+    this.#core = core;
     const where = 'recordReplay';
     if (typeof options !== 'object' || options === null) throw invalid(`${where}: options must be an object, got ${describe(options)}`, 'wrong_type', { where, field: 'options', got: typeName(options) });
-    const w = world._live(where);
+    const w = core.live(where);
     const rate = options.tickRateHz === undefined ? 60 : u32(`${where}: tickRateHz`, options.tickRateHz, 20, 120);
     const math = mathId(where, options.math);
     const max = options.maxBytes === undefined ? 0 : u32(`${where}: maxBytes`, options.maxBytes, 56);
-    const m = world._mem;
-    const code = world._raw.replayWriterCreate(w, rate, math, max, m.out);
+    const m = core.mem;
+    const code = core.raw.replayWriterCreate(w, rate, math, max, m.out);
     m.sync();
     check(code, where);
     this.#ptr = m.u32[m.out >>> 2]!;
     this.world = world;
-    this.bind(world._dependents);
+    this.bind(core.dependents);
   }
 
   // After a successful finish() the recorder is freed but not disposed: a
   // step is the core's recorder_finished, a frame its record_after_finish.
   #live(where: string, after: 'recorder_finished' | 'record_after_finish' = 'recorder_finished'): number {
-    if (this.#ptr === 0 && this.#bytes !== null && this.world._ptr !== 0) {
+    if (this.#ptr === 0 && this.#bytes !== null && this.#core.ptr !== 0) {
       const fields: Record<string, string | number> = after === 'record_after_finish' ? { where, frames: this.#finishedFrames } : { where };
       throw invalid(`${where}: ${messageFor(after, fields)}`, after, fields);
     }
@@ -105,7 +109,7 @@ export class ReplayRecorder extends WorldBound implements Disposable {
   /** Frames written so far (after finish(): the log's frames). */
   get frameCount(): number {
     if (this.#bytes !== null && this.#ptr === 0) return this.#finishedFrames;
-    return this.world._raw.replayWriterFrameCount(this.#live('ReplayRecorder.frameCount'));
+    return this.#core.raw.replayWriterFrameCount(this.#live('ReplayRecorder.frameCount'));
   }
 
   /** Appends the input of completed tick `tick` (1, 2, 3, ...). */
@@ -119,15 +123,15 @@ export class ReplayRecorder extends WorldBound implements Disposable {
     if (input !== undefined && !(input instanceof Uint8Array)) throw invalid(`${where}: input must be a Uint8Array, got ${describe(input)}`, 'wrong_type', { where, field: 'input', got: typeName(input) });
     if (input !== undefined && input.length > 1 << 20) throw invalid(`${where}: input is over 1 MiB (${input.length} bytes)`, 'out_of_range', { where, field: 'input.length', got: input.length, max: 1 << 20 });
     if (tick !== this.frameCount + 1) throw invalid(`${where}: expected tick ${this.frameCount + 1}, got ${tick}`, 'tick_sequence', { where, field: 'tick', got: tick, expected: this.frameCount + 1 });
-    const m = this.world._mem;
+    const m = this.#core.mem;
     const size = input?.length ?? 0;
     const p = size > 0 ? m.copyIn(input!) : 0;
     try {
-      const code = this.world._raw.replayWriterFrame(r, tick, p, size);
+      const code = this.#core.raw.replayWriterFrame(r, tick, p, size);
       m.sync();
       check(code, where);
     } finally {
-      if (p !== 0) this.world._raw._free(p);
+      if (p !== 0) this.#core.raw._free(p);
     }
   }
 
@@ -142,19 +146,20 @@ export class ReplayRecorder extends WorldBound implements Disposable {
   step(input?: Uint8Array): void {
     const where = 'ReplayRecorder.step';
     const r = this.#live(where);
-    const world = this.world;
-    world._live(where);
+    const core = this.#core;
+    core.live(where);
     if (input !== undefined && !(input instanceof Uint8Array)) throw invalid(`${where}: input must be a Uint8Array, got ${describe(input)}`, 'wrong_type', { where, field: 'input', got: typeName(input) });
     const size = input?.length ?? 0;
     if (size > 1 << 20) throw invalid(`${where}: input is over 1 MiB`, 'frame_too_large', { where, length: size, max_length: 1 << 20 });
-    if (this.#stepping) refuseTickInside(where, world._calls, true);
-    refuseTickInside(where, world._calls, world._systems.running);
-    const admit = world._raw.replayWriterCanWrite(r, size);
+    if (this.#stepping) refuseTickInside(where, core.calls, true);
+    refuseTickInside(where, core.calls, core.systems.running);
+    const admit = core.raw.replayWriterCanWrite(r, size);
     if (admit !== 0) {
       // The core's own reason and fields (replay_size_cap, record_failed, recorder_finished).
       const e = coreError(admit, where);
       throw new LaigeError(admit, `${e.detail}; the tick was not run`, e.reason, e.fields);
     }
+    const world = this.world;
     const before = world.systemTicksRun;
     this.#stepping = true;
     try {
@@ -169,11 +174,11 @@ export class ReplayRecorder extends WorldBound implements Disposable {
   finish(): Uint8Array {
     if (this.#bytes !== null) return this.#bytes.slice();
     const where = 'ReplayRecorder.finish';
-    if (this.#stepping) refuseDisposeInside(where, 'ReplayRecorder', this.world._calls.innermost ?? 'system');
+    if (this.#stepping) refuseDisposeInside(where, 'ReplayRecorder', this.#core.calls.innermost ?? 'system');
     const r = this.#live(where);
-    check(this.world._raw.replayWriterFinish(r), where);
-    const bytes = this.world._raw.replayWriterBytes(r);
-    this.world._mem.sync();
+    check(this.#core.raw.replayWriterFinish(r), where);
+    const bytes = this.#core.raw.replayWriterBytes(r);
+    this.#core.mem.sync();
     this.#finishedFrames = this.frameCount;
     this.#bytes = bytes;
     this.dispose();
@@ -182,13 +187,13 @@ export class ReplayRecorder extends WorldBound implements Disposable {
 
   /** @internal Refused, never deferred, while one of its own calls is on the stack. */
   protected _refuseDispose(): void {
-    if (this.#stepping) refuseDisposeInside('ReplayRecorder.dispose', 'ReplayRecorder', this.world._calls.innermost ?? 'system');
+    if (this.#stepping) refuseDisposeInside('ReplayRecorder.dispose', 'ReplayRecorder', this.#core.calls.innermost ?? 'system');
   }
 
   /** @internal */
   _detach(): void {
     if (this.#ptr === 0) return;
-    this.world._raw.replayWriterDestroy(this.#ptr);
+    this.#core.raw.replayWriterDestroy(this.#ptr);
     this.#ptr = 0;
   }
 }

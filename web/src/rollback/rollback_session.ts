@@ -14,6 +14,7 @@ import { coreRange, u32 } from '../base/args.js';
 import { activeCallback, refuseDisposeInside, refuseTickInside } from '../base/reentrancy.js';
 import { describe } from '../base/describe.js';
 import type { ScenarioRun } from '../scenario/scenario_run.js';
+import { type WorldCore, coreOf } from '../core/world_core.js';
 import type { World } from '../world.js';
 import { noteRestored } from '../core/snapshot.js';
 import { INSPECT } from '../base/inspect.js';
@@ -106,8 +107,8 @@ type RawModuleHooks = {
 // Per wasm module: its live sessions, by pointer (the C++ hooks' context).
 const registries = new WeakMap<object, Map<number, RollbackSession>>();
 
-function registryOf(world: World): Map<number, RollbackSession> {
-  const module = world._mem.module as unknown as RawModuleHooks & object;
+function registryOf(core: WorldCore): Map<number, RollbackSession> {
+  const module = core.mem.module as unknown as RawModuleHooks & object;
   let map = registries.get(module);
   if (map === undefined) {
     const sessions = new Map<number, RollbackSession>();
@@ -151,6 +152,7 @@ function bytesArg(where: string, v: unknown): Uint8Array {
  * LaigeError and changes nothing (the world's state hash included).
  */
 export class RollbackSession extends WorldBound implements Disposable {
+  readonly #core: WorldCore;
   /** The world the session drives (a scenario run's world for a run). */
   readonly world: World;
   /** The scenario run, or null for a plain world. */
@@ -174,10 +176,12 @@ export class RollbackSession extends WorldBound implements Disposable {
   /** @internal Use sim.createRollbackSession. */
   constructor(world: World, options: RollbackSessionOptions, scenario: ScenarioRun | null) {
     super();
+    const core = coreOf(world)!;
+    this.#core = core;
     const where = 'createRollbackSession';
     if (typeof options !== 'object' || options === null) throw invalid(`${where}: options must be an object, got ${describe(options)}`, 'wrong_type', { where, field: 'options', got: typeName(options) });
-    const w = world._live(where);
-    refuseTickInside(where, world._calls, world._systems.running);
+    const w = core.live(where);
+    refuseTickInside(where, core.calls, core.systems.running);
     const players = options.players === undefined ? 2 : optionArg('players', options.players, 1, 8);
     const localPlayer = options.localPlayer === undefined ? 0 : optionArg('localPlayer', options.localPlayer, 0, players - 1);
     const depth = options.depth === undefined ? 12 : optionArg('depth', options.depth, 1, 120);
@@ -195,14 +199,14 @@ export class RollbackSession extends WorldBound implements Disposable {
         typeof combine === 'string' ? 'invalid_value' : 'wrong_type', { where, field: 'combine', got: typeof combine === 'string' ? combine : typeName(combine) });
     }
     if (onConfirmed !== undefined && typeof onConfirmed !== 'function') throw invalid(`${where}: onConfirmed must be a function (tick, hash) => void, got ${describe(onConfirmed)}`, 'wrong_type', { where, field: 'onConfirmed', got: typeName(onConfirmed) });
-    if (scenario === null) world._systems.ensureScheduled();
-    const m = world._mem;
+    if (scenario === null) core.systems.ensureScheduled();
+    const m = core.mem;
     // A plain world's TypeScript systems may throw: stop the advance there.
-    const code = world._raw.rollbackCreate(w, players, localPlayer, depth, maxInputBytes, inputLead, maxPrediction, hashHistory, maxCombined, mode, scenario === null, m.out);
+    const code = core.raw.rollbackCreate(w, players, localPlayer, depth, maxInputBytes, inputLead, maxPrediction, hashHistory, maxCombined, mode, scenario === null, m.out);
     m.sync();
     if (code !== 0) throw coreError(code, where);
     this.#ptr = m.u32[m.out >>> 2]!;
-    this.#input = world._raw.rollbackInputBuffer(this.#ptr);
+    this.#input = core.raw.rollbackInputBuffer(this.#ptr);
     this.world = world;
     this.scenario = scenario;
     this.players = players;
@@ -212,14 +216,14 @@ export class RollbackSession extends WorldBound implements Disposable {
     this.hashHistory = Math.max(hashHistory, depth + 2);
     this.#combine = typeof combine === 'function' ? combine : null;
     this.#onConfirmed = onConfirmed ?? null;
-    this.#sessions = registryOf(world);
+    this.#sessions = registryOf(core);
     this.#sessions.set(this.#ptr, this);
-    this.bind(world._dependents);
+    this.bind(core.dependents);
   }
 
   #live(where: string): number {
     if (this.#ptr === 0) throw invalid(`${where}: the rollback session is disposed (or its world is)`, 'disposed', { where, object: 'RollbackSession' });
-    this.world._live(where);
+    this.#core.live(where);
     return this.#ptr;
   }
 
@@ -236,7 +240,7 @@ export class RollbackSession extends WorldBound implements Disposable {
   // a longer input is refused by the core with its size, unread).
   #stage(bytes: Uint8Array): void {
     if (bytes.length > this.maxInputBytes || bytes.length === 0) return;
-    const m = this.world._mem;
+    const m = this.#core.mem;
     m.sync();
     m.u8.set(bytes, this.#input);
   }
@@ -254,7 +258,7 @@ export class RollbackSession extends WorldBound implements Disposable {
     const t = tickArg(where, tick);
     const b = bytesArg(where, bytes);
     this.#stage(b);
-    const code = this.world._raw.rollbackSetLocalInput(s, t, b.length);
+    const code = this.#core.raw.rollbackSetLocalInput(s, t, b.length);
     if (code !== 0) throw coreError(code, where);
   }
 
@@ -273,7 +277,7 @@ export class RollbackSession extends WorldBound implements Disposable {
     const t = tickArg(where, tick);
     const b = bytesArg(where, bytes);
     this.#stage(b);
-    const code = this.world._raw.rollbackAddRemoteInput(s, p, t, b.length);
+    const code = this.#core.raw.rollbackAddRemoteInput(s, p, t, b.length);
     if (code !== 0) throw coreError(code, where);
   }
 
@@ -291,13 +295,13 @@ export class RollbackSession extends WorldBound implements Disposable {
   advance(): RollbackAdvance {
     const where = 'RollbackSession.advance';
     const s = this.#live(where);
-    const world = this.world;
+    const core = this.#core;
     // Refused while anything of an advance() of this world is on the stack:
     // a system, an each, a combine function, an onConfirmed callback (this
     // session's or another's), and this session's own advance() however it
     // was re-entered (docs/rollback.md#re-entrancy).
-    refuseTickInside(where, world._calls, world._systems.running || this.#inAdvance);
-    if (this.scenario === null) world._systems.ensureScheduled();
+    refuseTickInside(where, core.calls, core.systems.running || this.#inAdvance);
+    if (this.scenario === null) core.systems.ensureScheduled();
     const before = this.confirmedTick;
     const t0 = performance.now();
     this.#inAdvance = true;
@@ -311,12 +315,12 @@ export class RollbackSession extends WorldBound implements Disposable {
   // advance() after its checks; #inAdvance is set for all of it, the
   // onConfirmed callbacks included.
   #advance(s: number, where: string, before: number, t0: number): RollbackAdvance {
-    const world = this.world;
+    const core = this.#core;
     this.#error = null;
     let code: number;
     let error: { value: unknown } | null;
     try {
-      code = world._systems.guard(() => world._raw.rollbackAdvance(s)); // rethrows a TypeScript system's error
+      code = core.systems.guard(() => core.raw.rollbackAdvance(s)); // rethrows a TypeScript system's error
     } finally {
       error = this.#error as { value: unknown } | null; // set by _combine during the call
       this.#error = null;
@@ -334,7 +338,7 @@ export class RollbackSession extends WorldBound implements Disposable {
       // rethrown. The callbacks run inside the advance: a tick of the world,
       // an advance, a restore or a dispose from one is refused.
       let failure: { value: unknown } | null = null;
-      world._calls.enter('onConfirmed');
+      core.calls.enter('onConfirmed');
       try {
         for (const c of confirmed) {
           try {
@@ -344,7 +348,7 @@ export class RollbackSession extends WorldBound implements Disposable {
           }
         }
       } finally {
-        world._calls.leave();
+        core.calls.leave();
       }
       if (failure !== null) throw failure.value;
     }
@@ -352,8 +356,8 @@ export class RollbackSession extends WorldBound implements Disposable {
   }
 
   #state(): Float64Array {
-    const m = this.world._mem;
-    this.world._raw.rollbackState(this.#live('RollbackSession.stats'), m.out);
+    const m = this.#core.mem;
+    this.#core.raw.rollbackState(this.#live('RollbackSession.stats'), m.out);
     m.sync();
     return m.f64.slice(m.out >>> 3, (m.out >>> 3) + STATE_WORDS); // a copy: m.out is reused by the next call
   }
@@ -392,8 +396,8 @@ export class RollbackSession extends WorldBound implements Disposable {
     const where = 'RollbackSession.confirmedHash';
     const s = this.#live(where);
     const t = tickArg(where, tick);
-    const m = this.world._mem;
-    const code = this.world._raw.rollbackConfirmedHash(s, t, m.out);
+    const m = this.#core.mem;
+    const code = this.#core.raw.rollbackConfirmedHash(s, t, m.out);
     m.sync();
     if (code !== 0) throw coreError(code, where);
     return m.u64At(m.out);
@@ -413,9 +417,9 @@ export class RollbackSession extends WorldBound implements Disposable {
   _combine(tick: number, pairs: number, players: number, out: number, capacity: number): number {
     const fn = this.#combine;
     if (fn === null) return -1;
-    const world = this.world;
-    const m = world._mem;
-    world._calls.enter('combine');
+    const core = this.#core;
+    const m = core.mem;
+    core.calls.enter('combine');
     try {
       m.sync();
       const inputs: Uint8Array[] = [];
@@ -439,18 +443,18 @@ export class RollbackSession extends WorldBound implements Disposable {
       if (this.#error === null) this.#error = { value: e };
       return -1;
     } finally {
-      world._calls.leave();
+      core.calls.leave();
     }
   }
 
   /** @internal Module.laigeRollbackAfterTick: 1 when a TypeScript system of the tick threw. */
   _afterTick(): number {
-    return this.world._systems.hasError ? 1 : 0;
+    return this.#core.systems.hasError ? 1 : 0;
   }
 
   /** @internal Module.laigeRollbackRestored: column views and archetype classifications are stale. */
   _restored(): void {
-    noteRestored(this.world);
+    noteRestored(this.#core);
   }
 
   /** True after dispose() (or after its world was disposed). */
@@ -460,7 +464,7 @@ export class RollbackSession extends WorldBound implements Disposable {
 
   /** @internal Refused, never deferred, while one of its own calls is on the stack. */
   protected _refuseDispose(): void {
-    if (this.#inAdvance) refuseDisposeInside('RollbackSession.dispose', 'RollbackSession', activeCallback(this.world._calls) ?? 'system');
+    if (this.#inAdvance) refuseDisposeInside('RollbackSession.dispose', 'RollbackSession', activeCallback(this.#core.calls) ?? 'system');
   }
 
   /** "RollbackSession(2 players, local 0, tick 12, confirmed 10)" (console.log and util.inspect show it too). */
@@ -478,7 +482,7 @@ export class RollbackSession extends WorldBound implements Disposable {
   _detach(): void {
     if (this.#ptr === 0) return;
     this.#sessions.delete(this.#ptr);
-    this.world._raw.rollbackDestroy(this.#ptr);
+    this.#core.raw.rollbackDestroy(this.#ptr);
     this.#ptr = 0;
   }
 }

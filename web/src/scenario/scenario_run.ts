@@ -6,6 +6,7 @@ import { describe } from '../base/describe.js';
 import { logHandlers, refuseInsideLog, refuseTickInside } from '../base/reentrancy.js';
 import { INSPECT } from '../base/inspect.js';
 import type { LaigeRawModule, Mem } from '../boundary/raw.js';
+import { type WorldCore, coreOf } from '../core/world_core.js';
 import type { World } from '../world.js';
 
 /** @internal What a run needs of its module (Laige implements it). */
@@ -34,6 +35,7 @@ export interface ScenarioInfo {
  * `sim.createGameLoop(run, ...)`; both advance the same tick count.
  */
 export class ScenarioRun implements Disposable {
+  readonly #core: WorldCore;
   /** The scenario's name. */
   readonly name: string;
   /** The seed the run was opened with. */
@@ -46,6 +48,8 @@ export class ScenarioRun implements Disposable {
 
   /** @internal Use sim.openScenario. */
   constructor(sim: ScenarioHost, info: ScenarioInfo, seed: bigint, world: World) {
+    const core = coreOf(world)!;
+    this.#core = core;
     this.#sim = sim;
     this.info = info;
     this.name = info.name;
@@ -56,7 +60,7 @@ export class ScenarioRun implements Disposable {
   // The run's world, or `disposed` naming the run (its world dies with it).
   #live(where: string): number {
     if (this.world.disposed) throw invalid(`${where}: the scenario run is disposed`, 'disposed', { where, object: 'ScenarioRun' });
-    return this.world._ptr;
+    return this.#core.ptr;
   }
 
   /** Completed ticks (0 right after setup). */
@@ -74,7 +78,7 @@ export class ScenarioRun implements Disposable {
     const w = this.#live(where);
     if (input !== undefined && !(input instanceof Uint8Array)) throw invalid(`${where}: input must be a Uint8Array, got ${describe(input)}`, 'wrong_type', { where, field: 'input', got: typeName(input) });
     if (input !== undefined && input.length > 1 << 20) throw invalid(`${where}: input is over 1 MiB (${input.length} bytes)`, 'out_of_range', { where, field: 'input.length', got: input.length, max: 1 << 20 });
-    refuseTickInside(where, this.world._calls, this.world._systems.running);
+    refuseTickInside(where, this.#core.calls, this.#core.systems.running);
     const m = this.#sim.mem;
     const size = input?.length ?? 0;
     const ptr = size > 0 ? m.copyIn(input!) : 0;

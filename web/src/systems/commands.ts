@@ -14,7 +14,8 @@ import { describe } from '../base/describe.js';
 import { logHandlers, refuseInsideLog } from '../base/reentrancy.js';
 import { usedAfterCall } from './system_io.js';
 import { INSPECT } from '../base/inspect.js';
-import type { AnyComponent, World } from '../world.js';
+import type { AnyComponent } from '../world_types.js';
+import type { WorldCore } from '../core/world_core.js';
 
 /** The command counters of a world since its creation (diagnostics, never simulation state). */
 export interface CommandStats {
@@ -42,12 +43,12 @@ export interface CommandStats {
  * the rest is a counted skip when the commands apply (docs/commands.md#apply).
  */
 export class Commands {
-  readonly #world: World;
+  readonly #world: WorldCore;
   readonly #owner: string;
   #open = true;
 
   /** @internal Use ctx.commands, world.commands or world.defer. */
-  constructor(world: World, owner: string) {
+  constructor(world: WorldCore, owner: string) {
     this.#world = world;
     this.#owner = owner;
   }
@@ -59,7 +60,7 @@ export class Commands {
 
   #live(where: string): number {
     if (logHandlers.depth !== 0) refuseInsideLog(where);
-    const w = this.#world._live(where);
+    const w = this.#world.live(where);
     if (!this.#open) {
       throw usedAfterCall(where, 'Commands', `${where}: the ${this.#owner} these commands belong to has returned (record during that call only)`);
     }
@@ -69,7 +70,7 @@ export class Commands {
   /** Creates an entity now and returns its live handle (create is legal inside an each); later commands may name it. */
   create(): Entity {
     this.#live('Commands.create');
-    return this.#world.create();
+    return this.#world.createEntity();
   }
 
   /** Records destroy(e): applied at the phase's end; an entity already dead by then is a counted skip. */
@@ -77,7 +78,7 @@ export class Commands {
     const where = 'Commands.destroy';
     const w = this.#live(where);
     const world = this.#world;
-    const code = world._raw.worldCommandDestroy(w, world._entity(where, e));
+    const code = world.raw.worldCommandDestroy(w, world.entity(where, e));
     if (code !== 0) throw coreError(code, `${where}(${formatEntity(e)})`);
   }
 
@@ -86,11 +87,11 @@ export class Commands {
     const where = 'Commands.add';
     const w = this.#live(where);
     const world = this.#world;
-    world._entity(where, e);
-    const comp = world._component(where, c);
-    const m = world._mem;
+    world.entity(where, e);
+    const comp = world.component(where, c);
+    const m = world.mem;
     comp._encode(m, value, m.scratch, where);
-    const code = world._raw.worldCommandAdd(w, e, comp.id, m.scratch, comp.size);
+    const code = world.raw.worldCommandAdd(w, e, comp.id, m.scratch, comp.size);
     m.sync();
     if (code !== 0) throw coreError(code, `${where}(${formatEntity(e)}, ${comp.name})`);
   }
@@ -100,16 +101,16 @@ export class Commands {
     const where = 'Commands.remove';
     const w = this.#live(where);
     const world = this.#world;
-    world._entity(where, e);
-    const comp = world._component(where, c);
-    const code = world._raw.worldCommandRemove(w, e, comp.id);
-    world._mem.sync();
+    world.entity(where, e);
+    const comp = world.component(where, c);
+    const code = world.raw.worldCommandRemove(w, e, comp.id);
+    world.mem.sync();
     if (code !== 0) throw coreError(code, `${where}(${formatEntity(e)}, ${comp.name})`);
   }
 
   /** "Commands(run of system 'Move', 2 pending)", or "(closed)" once its call returned. */
   toString(): string {
-    if (!this.#open || this.#world._ptr === 0) return `Commands(${this.#owner}, closed)`;
+    if (!this.#open || this.#world.ptr === 0) return `Commands(${this.#owner}, closed)`;
     return `Commands(${this.#owner}, ${commandStats(this.#world).pending} pending)`;
   }
 
@@ -125,47 +126,48 @@ export class Commands {
 }
 
 /** @internal The world's phase buffer (`world.commands`): valid while a system runs, an each is live or a defer is open. */
-export function phaseCommands(world: World, cache: { commands: Commands | null }): Commands {
+export function phaseCommands(world: WorldCore): Commands {
   const where = 'World.commands';
   if (logHandlers.depth !== 0) refuseInsideLog(where);
-  const w = world._live(where);
-  if (world._raw.worldCommandsRecording(w) === 0) {
+  const w = world.live(where);
+  if (world.raw.worldCommandsRecording(w) === 0) {
     throw invalid(`${where}: no command phase is open (commands record inside a system's run, an each callback or world.defer(fn), and apply at its end); make the call directly here (docs/commands.md#phases)`,
       'command_outside_phase', { where, op: 'commands' });
   }
   // One object per world: its record calls reach the core, which rejects
   // them (command_outside_phase) once no phase is open.
-  cache.commands ??= new Commands(world, 'command phase');
-  return cache.commands;
+  const phase = world.phase as { commands: Commands | null };
+  phase.commands ??= new Commands(world, 'command phase');
+  return phase.commands;
 }
 
 /** @internal world.defer(fn): fn(commands), then the commands apply (joined with an outer phase if one is open). */
-export function runDefer(world: World, fn: (commands: Commands) => void): void {
+export function runDefer(world: WorldCore, fn: (commands: Commands) => void): void {
   const where = 'World.defer';
   if (logHandlers.depth !== 0) refuseInsideLog(where);
-  const w = world._live(where);
+  const w = world.live(where);
   if (typeof fn !== 'function') throw invalid(`${where}: expected a function (commands) => void, got ${describe(fn)}`, 'wrong_type', { where, field: 'fn', got: typeName(fn) });
-  const code = world._raw.worldBeginDefer(w);
+  const code = world.raw.worldBeginDefer(w);
   if (code !== 0) throw coreError(code, where);
   const commands = new Commands(world, 'World.defer callback');
-  world._calls.enter('defer');
+  world.calls.enter('defer');
   try {
     fn(commands);
   } finally {
     // However fn leaves: the phase closes and what it recorded applies
     // (the entities it created exist already).
     commands._close();
-    world._calls.leave();
-    if (world._ptr !== 0) world._raw.worldEndDefer(world._ptr);
-    world._mem.sync();
+    world.calls.leave();
+    if (world.ptr !== 0) world.raw.worldEndDefer(world.ptr);
+    world.mem.sync();
   }
 }
 
 /** @internal The world's CommandStats. */
-export function commandStats(world: World): CommandStats {
-  const w = world._live('World.commandStats');
-  const m = world._mem;
-  world._raw.worldCommandStats(w, m.out);
+export function commandStats(world: WorldCore): CommandStats {
+  const w = world.live('World.commandStats');
+  const m = world.mem;
+  world.raw.worldCommandStats(w, m.out);
   const o = m.out >>> 3;
   const f = m.f64;
   return { recorded: f[o]!, applied: f[o + 1]!, skippedDead: f[o + 2]!, skippedFailed: f[o + 3]!, pending: f[o + 4]!, bufferBytes: f[o + 5]!, grows: f[o + 6]! };

@@ -8,16 +8,9 @@ import { formatEntity } from '../component/entity.js';
 import { LaigeError, invalid, typeName } from '../base/errors.js';
 import { ioDeclarationFix } from '../base/error_messages.js';
 import { describe } from '../base/describe.js';
-import type { AnyQuery } from '../query/query.js';
-import type { World } from '../world.js';
+import type { RunningSystem, WorldCore } from '../core/world_core.js';
 
-/** @internal The system whose run is on the stack: its name and its io by component id (0 none, 1 read, 2 write). */
-export interface RunningSystem {
-  readonly name: string;
-  readonly io: Uint8Array;
-  /** By archetype id: 1 when every component of it is declared (destroying its rows is allowed), else 0 (not checked yet). */
-  readonly destroyable: Uint8Array;
-}
+export type { RunningSystem };
 
 /** @internal A running-system record for `io` (component id -> access). */
 export function runningSystem(name: string, io: ReadonlyArray<readonly [Component, Access]>): RunningSystem {
@@ -63,9 +56,9 @@ export function usedAfterCall(where: string, object: string, detail: string): La
 }
 
 /** @internal A query walked inside a running system: every term must be in its io (write terms declared write). */
-export function checkQueryIo(world: World, q: AnyQuery, where: string): void {
-  const sys = world._sys!;
-  for (const [c, a] of q._accesses()) {
+export function checkQueryIo(world: WorldCore, accesses: ReadonlyArray<readonly [Component, Access]>, where: string): void {
+  const sys = world.sys!;
+  for (const [c, a] of accesses) {
     const have = sys.io[c.id]!;
     if (have === 0 || (a === 'write' && have !== 2)) throw ioViolation(sys, c, a, where);
   }
@@ -77,24 +70,24 @@ export function checkQueryIo(world: World, q: AnyQuery, where: string): void {
  * (`world._sys` or `world._liveRead` set): `c` null means every component of
  * `e` (destroy). Throws before anything changed.
  */
-export function checkAccess(world: World, where: string, c: Component | null, access: AttemptedAccess, e: number): void {
-  const sys = world._sys;
+export function checkAccess(world: WorldCore, where: string, c: Component | null, access: AttemptedAccess, e: number): void {
+  const sys = world.sys;
   if (sys !== null) {
     if (c !== null) {
       const have = sys.io[c.id]!;
       // A value write needs write; add of a component the entity lacks,
       // remove, and a value read need it declared (read or write).
-      if (have === 0 || (have === 1 && (access === 'write' || (access === 'add' && world._raw.worldHas(world._ptr, e, c.id) !== 0)))) {
-        const overwrite = access === 'add' ? world._raw.worldHas(world._ptr, e, c.id) !== 0 : undefined;
+      if (have === 0 || (have === 1 && (access === 'write' || (access === 'add' && world.raw.worldHas(world.ptr, e, c.id) !== 0)))) {
+        const overwrite = access === 'add' ? world.raw.worldHas(world.ptr, e, c.id) !== 0 : undefined;
         throw ioViolation(sys, c, access === 'add' && have === 1 ? 'write' : access, `${where}(${formatEntity(e)})`, overwrite);
       }
     } else {
-      const a = world._raw.worldArchetypeOf(world._ptr, e);
+      const a = world.raw.worldArchetypeOf(world.ptr, e);
       if (a !== 0 && sys.destroyable[a] !== 1) {
-        const ids = world._raw.worldArchetypeComponents(world._ptr, a);
-        world._mem.sync();
+        const ids = world.raw.worldArchetypeComponents(world.ptr, a);
+        world.mem.sync();
         const bad = ids.find((id) => sys.io[id] === 0);
-        if (bad !== undefined) throw ioViolation(sys, world._components[bad]!, 'destroy', `${where}(${formatEntity(e)})`);
+        if (bad !== undefined) throw ioViolation(sys, world.components[bad]!, 'destroy', `${where}(${formatEntity(e)})`);
         sys.destroyable[a] = 1;
       }
     }
@@ -103,35 +96,35 @@ export function checkAccess(world: World, where: string, c: Component | null, ac
   // checks its required terms and tags itself (World.add reaches it); this
   // covers the optional ones (2) and writes that bypass the core (field
   // handles: any read term).
-  const read = world._liveRead;
+  const read = world.liveRead;
   const held = read === null || c === null ? 0 : read[c.id]!;
-  if (held !== 0 && (access === 'write' || (access === 'add' && held === 2)) && world._raw.worldHas(world._ptr, e, c!.id) !== 0) {
+  if (held !== 0 && (access === 'write' || (access === 'add' && held === 2)) && world.raw.worldHas(world.ptr, e, c!.id) !== 0) {
     throw invalid(`${where}(${formatEntity(e)}, ${c!.name}): the live each declared '${c!.name}' 'read'; writing it (entity ${e >>> 16}) is rejected: declare it 'write' in the each (${c!.name}.write in the query, 'write' in World.each's access list) (docs/query.md#iteration-legality)`,
       'iteration_write_during_read', { where, entity_id: e >>> 16, component: c!.name, component_id: c!.id });
   }
 }
 
 /** @internal World.clear inside a system: it destroys every entity, so every component of an archetype with live rows must be declared. */
-export function checkClear(world: World): void {
-  const sys = world._sys;
+export function checkClear(world: WorldCore): void {
+  const sys = world.sys;
   if (sys === null) return;
-  const w = world._ptr;
-  const n = world._raw.worldArchetypeCount(w);
+  const w = world.ptr;
+  const n = world.raw.worldArchetypeCount(w);
   for (let a = 1; a <= n; a++) {
-    if (world._raw.worldArchetypeRowCount(w, a) === 0) continue;
-    const bad = world._raw.worldArchetypeComponents(w, a).find((id) => sys.io[id] === 0);
-    if (bad !== undefined) throw ioViolation(sys, world._components[bad]!, 'destroy', 'World.clear');
+    if (world.raw.worldArchetypeRowCount(w, a) === 0) continue;
+    const bad = world.raw.worldArchetypeComponents(w, a).find((id) => sys.io[id] === 0);
+    if (bad !== undefined) throw ioViolation(sys, world.components[bad]!, 'destroy', 'World.clear');
   }
-  world._mem.sync();
+  world.mem.sync();
 }
 
 /** @internal Validates a system's io pairs. */
-export function ioPairs(world: World, where: string, io: unknown): Array<[Component, Access]> {
+export function ioPairs(world: WorldCore, where: string, io: unknown): Array<[Component, Access]> {
   if (!Array.isArray(io)) throw invalid(`${where}: io must be an array of [component, 'read' | 'write'] pairs, got ${describe(io)}`, 'wrong_type', { where, field: 'io', got: typeName(io) });
   if (io.length > 256) throw invalid(`${where}: at most 256 io entries, got ${io.length}`, 'out_of_range', { where, field: 'io.length', got: io.length, max: 256 });
   return io.map((pair: unknown, i) => {
     if (!Array.isArray(pair) || pair.length !== 2) throw invalid(`${where}: io[${i}] must be [component, 'read' | 'write'], got ${describe(pair)}`, 'wrong_type', { where, field: `io[${i}]`, got: typeName(pair) });
-    const c = world._component(where, pair[0], 'io', i);
+    const c = world.component(where, pair[0], 'io', i);
     const a: unknown = pair[1];
     if (a !== 'read' && a !== 'write') throw invalid(`${where}: io[${i}] access must be 'read' or 'write', got ${describe(a)}`, 'invalid_value', { where, field: `io[${i}][1]`, got: describe(a) });
     return [c, a];

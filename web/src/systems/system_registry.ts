@@ -11,137 +11,26 @@ import { fx } from '../fx.js';
 import { describe } from '../base/describe.js';
 import { logHandlers, refuseInsideLog, refuseTickInside } from '../base/reentrancy.js';
 import { checkName, systemNameProblem } from '../component/names.js';
-import type { AccessList, AnyComponent, Chunk, Refs, World } from '../world.js';
+import type { AnyComponent } from '../world_types.js';
+import type { WorldCore, RunningSystem } from '../core/world_core.js';
+import type { SystemHandle, SystemInfo, SystemRng, SystemRngState, SystemTimingStats, SystemTimingWindow } from './system_types.js';
+import { runEach, runEachChunk } from '../query/world_each.js';
+import type { Chunk } from '../query/chunk.js';
 import { disableFastTables } from '../core/slot_tables.js';
-import type { Entity } from '../component/entity.js';
-import { Query, QUERY_OPTION_KEYS, type QueryTerm, type QueryTerms } from '../query/query.js';
-import { type RunningSystem, ioPairs, mergeIo, runningSystem, usedAfterCall } from './system_io.js';
+import { Query, QUERY_OPTION_KEYS } from '../query/query.js';
+import { ioPairs, mergeIo, runningSystem, usedAfterCall } from './system_io.js';
 import { Commands } from './commands.js';
 import { INSPECT } from '../base/inspect.js';
 
-/**
- * A query a system declares: its terms, plus `without`, `optional`, `tags`
- * as in World.query (`{ pos: Position.write, vel: Velocity.read, without: [Frozen] }`).
- */
-export type SystemQueryDecl = {
-  readonly [name: string]: QueryTerm | readonly AnyComponent[] | QueryTerms | undefined;
-};
-/** The terms of a declared query. */
-export type DeclTerms<D> = { [K in keyof D as K extends 'without' | 'optional' | 'tags' ? never : K]: Extract<D[K], QueryTerm> };
-/** The optional terms of a declared query. */
-export type DeclOptional<D> = D extends { readonly optional: infer O extends QueryTerms } ? O : Record<never, never>;
-/** The Query objects a system's ctx.queries holds. */
-export type SystemQueries<Q> = { readonly [K in keyof Q]: Query<DeclTerms<Q[K]>, DeclOptional<Q[K]>> };
-
-/** A system's PRNG substream (xorshift128+ of the core), valid during its run only. */
-export interface SystemRng {
-  /** The next 32 bits (the upper half of the next u64). */
-  nextU32(): number;
-  /** The next 64 bits. */
-  nextU64(): bigint;
-  /** Uniform integer in [min, max) (max exclusive; min < max, both u32). */
-  nextRange(min: number, max: number): number;
-  /** Uniform float in [0, 1) (24 bits, exact). */
-  nextFloat01(): number;
-}
-
-/** What a TypeScript system's run receives; valid during the run only (a kept ctx throws afterwards). */
-export interface SystemContext<Q = Record<never, never>> {
-  /** The queries the system declared, by name (they run only inside this system's run). */
-  readonly queries: Q;
-  /** The world running the system. */
-  readonly world: World;
-  /** The system's id (dense from 1 in registration order). */
-  readonly id: number;
-  /** The system's name. */
-  readonly name: string;
-  /** The tick being run: completed runSystems calls + 1. */
-  readonly tick: number;
-  /** The tick's input payload (a copy; empty without input). */
-  readonly input: Uint8Array;
-  /** The system's PRNG substream; null when the world is not deterministic. */
-  readonly rng: SystemRng | null;
-  /** The system's command buffer: what it records applies right after its run, in recording order, under its io (docs/commands.md). */
-  readonly commands: Commands;
-  /** world.each on the running system's world. */
-  each<const C extends readonly AnyComponent[], const A extends AccessList<C>>(
-    components: C, access: A, fn: (e: Entity, ...refs: Refs<C, A>) => void): void;
-  /** world.eachChunk on the running system's world. */
-  eachChunk<const C extends readonly AnyComponent[]>(components: C, access: AccessList<C>, fn: (chunk: Chunk) => void): void;
-}
-
-/** A system definition for World.registerSystem. */
-export interface SystemDef<Q extends { readonly [name: string]: SystemQueryDecl } = Record<never, never>> {
-  /** Unique, non-empty; what other systems' dependsOn name. */
-  name: string;
-  /** The declared per-run budget in milliseconds (> 0): a run above it warns, 3x errors (docs/system_timing.md). */
-  budgetMs: number;
-  /**
-   * Queries the system owns, by name (ctx.queries.<name>); their terms are
-   * part of its io (write terms write; read, optional, tags and without
-   * read).
-   */
-  queries?: Q;
-  /** Component access beyond the queries' (for get/add/remove/destroy and field handles): [component, 'read' | 'write'] pairs. */
-  io?: ReadonlyArray<readonly [AnyComponent, Access]>;
-  /** Names of systems this one runs after (may be registered later). */
-  dependsOn?: readonly string[];
-  /** The body. Every access inside it is held to the system's io (system_io_violation). */
-  run(ctx: SystemContext<SystemQueries<Q>>): void;
-}
-
-/** A registered system. */
-export interface SystemHandle {
-  readonly id: number;
-  readonly name: string;
-}
-
-/** A registered system as the registry holds it. */
-export interface SystemInfo extends SystemHandle {
-  /** The declared budget (ms, as the Q16.16 value the core holds). */
-  budgetMs: number;
-  dependsOn: string[];
-  io: Array<{ componentId: number; component: string; access: Access }>;
-  /** True for a C++ system, false for a TypeScript one. */
-  native: boolean;
-}
-
-/** A system's timing counters (SystemTimingStats). */
-export interface SystemTimingStats {
-  runs: number;
-  lastMs: number;
-  warns: number;
-  errors: number;
-}
-
-/** A system's rolling timing window (64 samples). */
-export interface SystemTimingWindow {
-  count: number;
-  totalRecorded: number;
-  min: number;
-  max: number;
-  mean: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  /** The samples in ms, oldest first. */
-  samples: number[];
-}
-
-/** A system's PRNG substream state. */
-export interface SystemRngState {
-  id: number;
-  hasSubstream: boolean;
-  seed: bigint;
-  state1: bigint;
-  state2: bigint;
-}
+export type {
+  SystemQueryDecl, DeclTerms, DeclOptional, SystemQueries, SystemRng, SystemHandle, SystemInfo, SystemTimingStats, SystemTimingWindow, SystemRngState,
+} from './system_types.js';
 
 class Rng implements SystemRng {
   ptr: number;
-  readonly #world: World;
+  readonly #world: WorldCore;
   readonly #system: string;
-  constructor(world: World, ptr: number, system: string) {
+  constructor(world: WorldCore, ptr: number, system: string) {
     this.#world = world;
     this.ptr = ptr;
     this.#system = system;
@@ -153,11 +42,11 @@ class Rng implements SystemRng {
     return this.ptr;
   }
   nextU32(): number {
-    return this.#world._raw.prngNextU32(this.#p('nextU32'));
+    return this.#world.raw.prngNextU32(this.#p('nextU32'));
   }
   nextU64(): bigint {
-    const m = this.#world._mem;
-    this.#world._raw.prngNextU64(this.#p('nextU64'), m.out);
+    const m = this.#world.mem;
+    this.#world.raw.prngNextU64(this.#p('nextU64'), m.out);
     return m.u64At(m.out);
   }
   nextRange(min: number, max: number): number {
@@ -169,10 +58,10 @@ class Rng implements SystemRng {
       }
     }
     if (min >= max) throw invalid(`SystemRng.nextRange: requires min < max (got ${min}, ${max})`, 'out_of_range', { where: 'SystemRng.nextRange', field: 'min', got: min, max });
-    return this.#world._raw.prngNextRange(p, min, max);
+    return this.#world.raw.prngNextRange(p, min, max);
   }
   nextFloat01(): number {
-    return this.#world._raw.prngNextFloat01(this.#p('nextFloat01'));
+    return this.#world.raw.prngNextFloat01(this.#p('nextFloat01'));
   }
 
   /** "SystemRng(system 'Move')", or "(run ended)" once its run returned. */
@@ -191,25 +80,33 @@ function contextText(this: { name: string; id: number; tick: number }): string {
   return `SystemContext(system '${this.name}' #${this.id}, tick ${this.tick})`;
 }
 
+/** What a system's run receives, as the registry builds it (world.ts types it as SystemContext). */
+type RunContext = Record<string, unknown>;
+/** A system definition as registered (world.ts types it as SystemDef; every field is checked here). */
+type RunDef = {
+  readonly name: string; readonly budgetMs: number; readonly io?: ReadonlyArray<readonly [AnyComponent, Access]>;
+  readonly dependsOn?: readonly string[]; readonly run: (ctx: RunContext) => void;
+};
+
 /** @internal The TypeScript half of a world's system registry. */
 export class SystemRegistry {
-  readonly #world: World;
-  readonly #bodies = new Map<number, { name: string; run: (ctx: SystemContext<never>) => void; sys: RunningSystem; queries: Record<string, Query> }>();
+  readonly #world: WorldCore;
+  readonly #bodies = new Map<number, { name: string; run: (ctx: RunContext) => void; sys: RunningSystem; queries: Record<string, Query> }>();
   #error: unknown = undefined;
   #hasError = false;
   #clock: (() => number) | null = null;
   running = false;
 
-  constructor(world: World) {
+  constructor(world: WorldCore) {
     this.#world = world;
   }
 
-  register(def: SystemDef<never>): SystemHandle {
+  register(def: unknown): SystemHandle {
     const world = this.#world;
     const where = `World.registerSystem(${describe((def as { name?: unknown } | null)?.name)})`;
-    const w = world._live(where);
+    const w = world.live(where);
     if (typeof def !== 'object' || def === null) throw invalid(`${where}: the definition must be an object, got ${describe(def)}`, 'wrong_type', { where, field: 'def', got: typeName(def) });
-    const { name, budgetMs, io = [], dependsOn = [], run } = def;
+    const { name, budgetMs, io = [], dependsOn = [], run } = def as RunDef;
     const queryDecls: unknown = (def as { queries?: unknown }).queries ?? {};
     checkName(where, 'system name', name, systemNameProblem(name), 'name_invalid');
     if (typeof budgetMs !== 'number' || !Number.isFinite(budgetMs) || budgetMs <= 0 || budgetMs >= 32768) {
@@ -242,18 +139,18 @@ export class SystemRegistry {
     }
     const all = mergeIo(declared, derived);
     record.io.set(runningSystem(name, all).io); // the queries' owner is the record the dispatcher installs
-    const m = world._mem;
+    const m = world.mem;
     const ids = m.scratch >>> 2;
     const acc = m.scratch + 1024;
     for (let i = 0; i < all.length; i++) {
       m.u32[ids + i] = all[i]![0].id;
       m.u8[acc + i] = all[i]![1] === 'write' ? 1 : 0;
     }
-    const code = world._raw.worldRegisterSystem(w, name, budgetRaw, dependsOn.join(','), m.scratch, acc, all.length, m.out);
+    const code = world.raw.worldRegisterSystem(w, name, budgetRaw, dependsOn.join(','), m.scratch, acc, all.length, m.out);
     m.sync();
     check(code, where);
     const id = m.u32[m.out >>> 2]!;
-    this.#bodies.set(id, { name, run: run as (ctx: SystemContext<never>) => void, sys: record, queries: Object.freeze(queries) });
+    this.#bodies.set(id, { name, run: run as (ctx: RunContext) => void, sys: record, queries: Object.freeze(queries) });
     return Object.freeze({ id, name });
   }
 
@@ -261,44 +158,44 @@ export class SystemRegistry {
   schedule(): number[] {
     const world = this.#world;
     if (logHandlers.depth !== 0) refuseInsideLog('World.scheduleSystems');
-    const w = world._live('World.scheduleSystems');
+    const w = world.live('World.scheduleSystems');
     if (this.running) {
       // The core walks the world's schedule during the tick: rescheduling
       // now would rewrite it under the running runSystems.
       throw invalid('World.scheduleSystems: called inside a tick (from a system, the timing clock or a loop callback); schedule before or after the tick',
-        'schedule_inside_tick', { callback: world._calls.innermost ?? 'system' });
+        'schedule_inside_tick', { callback: world.calls.innermost ?? 'system' });
     }
-    const code = world._raw.worldScheduleSystems(w);
-    world._mem.sync();
+    const code = world.raw.worldScheduleSystems(w);
+    world.mem.sync();
     check(code, 'World.scheduleSystems');
-    const order = world._raw.worldScheduleOrder(w);
-    world._mem.sync();
+    const order = world.raw.worldScheduleOrder(w);
+    world.mem.sync();
     return order;
   }
 
   /** @internal Schedules when systems were registered since the last schedule. */
   ensureScheduled(): void {
     const world = this.#world;
-    if (world._raw.worldScheduledCount(world._ptr) !== world._raw.worldSystemCount(world._ptr)) this.schedule();
+    if (world.raw.worldScheduledCount(world.ptr) !== world.raw.worldSystemCount(world.ptr)) this.schedule();
   }
 
   run(input?: Uint8Array): void {
     const world = this.#world;
     const where = 'World.runSystems';
-    const w = world._live(where);
+    const w = world.live(where);
     if (input !== undefined && !(input instanceof Uint8Array)) throw invalid(`${where}: input must be a Uint8Array, got ${describe(input)}`, 'wrong_type', { where, field: 'input', got: typeName(input) });
     if (input !== undefined && input.length > 1 << 20) throw invalid(`${where}: input is over 1 MiB (${input.length} bytes)`, 'out_of_range', { where, field: 'input.length', got: input.length, max: 1 << 20 });
-    refuseTickInside(where, world._calls, this.running);
+    refuseTickInside(where, world.calls, this.running);
     this.ensureScheduled();
-    const m = world._mem;
+    const m = world.mem;
     let ptr = 0;
     const size = input?.length ?? 0;
     if (size > 0) ptr = m.copyIn(input!);
     let code: number;
     try {
-      code = this.guard(() => world._raw.worldRunSystems(w, ptr, size));
+      code = this.guard(() => world.raw.worldRunSystems(w, ptr, size));
     } finally {
-      if (ptr !== 0) world._raw._free(ptr);
+      if (ptr !== 0) world.raw._free(ptr);
     }
     check(code, where);
   }
@@ -313,7 +210,7 @@ export class SystemRegistry {
       result = call();
     } finally {
       this.running = false;
-      this.#world._mem.sync();
+      this.#world.mem.sync();
     }
     if (this.#hasError) {
       const e = this.#error;
@@ -330,7 +227,7 @@ export class SystemRegistry {
     const body = this.#bodies.get(id);
     if (body === undefined) return;
     if (this.#hasError) return; // a system of this tick threw: the remaining TS systems do not run
-    const m = world._mem;
+    const m = world.mem;
     m.sync();
     const rng = rngPtr === 0 ? null : new Rng(world, rngPtr, body.name);
     const input = inputSize === 0 ? new Uint8Array(0) : m.u8.slice(inputPtr, inputPtr + inputSize);
@@ -339,8 +236,8 @@ export class SystemRegistry {
       if (!live) throw usedAfterCall(`SystemContext.${where}`, 'SystemContext', `SystemContext.${where}: the run of system '${body.name}' this ctx belongs to has returned (use ctx during its run only)`);
     };
     const commands = new Commands(world, `run of system '${body.name}'`);
-    const ctx = {
-      world, id, name: body.name, tick, input, rng,
+    const ctx: RunContext = {
+      world: world.facade, id, name: body.name, tick, input, rng,
       get queries() {
         alive('queries');
         return body.queries;
@@ -349,31 +246,33 @@ export class SystemRegistry {
         alive('commands');
         return commands;
       },
-      each: (components, access, fn) => {
+      each: (components: unknown, access: unknown, fn: (...args: unknown[]) => void) => {
         alive('each');
-        world.each(components, access, fn);
+        if (logHandlers.depth !== 0) refuseInsideLog('World.each');
+        runEach(world, components, access, fn);
       },
-      eachChunk: (components, access, fn) => {
+      eachChunk: (components: unknown, access: unknown, fn: (chunk: Chunk) => void) => {
         alive('eachChunk');
-        world.eachChunk(components, access, fn);
+        if (logHandlers.depth !== 0) refuseInsideLog('World.eachChunk');
+        runEachChunk(world, components, access, fn);
       },
       toString: contextText,
       [INSPECT]: contextText,
-    } as SystemContext<Record<string, Query>>;
-    const outer = world._sys;
-    world._sys = body.sys;
-    disableFastTables(world._fast); // reads inside a system take the checked path (its io); refilled on the next read after it
-    world._calls.enter('system');
+    };
+    const outer = world.sys;
+    world.sys = body.sys;
+    disableFastTables(world.fast); // reads inside a system take the checked path (its io); refilled on the next read after it
+    world.calls.enter('system');
     try {
-      body.run(ctx as unknown as SystemContext<never>);
+      body.run(ctx);
     } catch (e) {
       this.#hasError = true;
       this.#error = e;
     } finally {
       live = false;
       commands._close();
-      world._sys = outer;
-      world._calls.leave();
+      world.sys = outer;
+      world.calls.leave();
       if (rng !== null) rng.ptr = 0;
       m.sync();
     }
@@ -398,9 +297,9 @@ export class SystemRegistry {
       system = (system as SystemHandle).id;
     }
     if (typeof system === 'string') {
-      const n = world._raw.worldSystemCount(world._ptr);
+      const n = world.raw.worldSystemCount(world.ptr);
       for (let id = 1; id <= n; id++) {
-        const info = world._raw.worldSystemInfo(world._ptr, id);
+        const info = world.raw.worldSystemInfo(world.ptr, id);
         if (info !== null && info.name === system) return id;
       }
       throw invalid(`${where}: no system named ${describe(system)}`, 'system_unknown', { where, system });
@@ -414,39 +313,39 @@ export class SystemRegistry {
 
   infos(): SystemInfo[] {
     const world = this.#world;
-    const w = world._live('World.systems');
-    const n = world._raw.worldSystemCount(w);
+    const w = world.live('World.systems');
+    const n = world.raw.worldSystemCount(w);
     const out: SystemInfo[] = [];
     for (let id = 1; id <= n; id++) {
-      const r = world._raw.worldSystemInfo(w, id);
+      const r = world.raw.worldSystemInfo(w, id);
       if (r === null) continue;
       out.push({
         id: r.id, name: r.name, budgetMs: fx.toDouble(r.budgetRaw), native: r.native,
         dependsOn: r.dependsOn.split(',').map((s) => s.trim()).filter((s) => s.length > 0),
-        io: r.io.map(([c, a]) => ({ componentId: c, component: world._components[c]?.name ?? '', access: a === 1 ? 'write' : 'read' })),
+        io: r.io.map(([c, a]) => ({ componentId: c, component: world.components[c]?.name ?? '', access: a === 1 ? 'write' : 'read' })),
       });
     }
-    world._mem.sync();
+    world.mem.sync();
     return out;
   }
 
   timingStats(system: unknown): SystemTimingStats {
     const world = this.#world;
     const where = 'World.systemTimingStats';
-    const w = world._live(where);
+    const w = world.live(where);
     const id = this.#id(where, system);
-    const m = world._mem;
-    check(world._raw.worldSystemTimingStats(w, id, m.out), where);
+    const m = world.mem;
+    check(world.raw.worldSystemTimingStats(w, id, m.out), where);
     return readSystemTimingStats(m.f64, m.out >>> 3);
   }
 
   timingWindow(system: unknown): SystemTimingWindow {
     const world = this.#world;
     const where = 'World.systemTimingWindow';
-    const w = world._live(where);
+    const w = world.live(where);
     const id = this.#id(where, system);
-    const m = world._mem;
-    check(world._raw.worldSystemTimingWindow(w, id, m.scratch, 64), where);
+    const m = world.mem;
+    check(world.raw.worldSystemTimingWindow(w, id, m.scratch, 64), where);
     const o = m.scratch >>> 3;
     const stats = readHistogramStats(m.f64, o);
     const samples: number[] = [];
@@ -457,10 +356,10 @@ export class SystemRegistry {
   rngState(system: unknown): SystemRngState {
     const world = this.#world;
     const where = 'World.systemRngState';
-    const w = world._live(where);
+    const w = world.live(where);
     const id = this.#id(where, system);
-    const m = world._mem;
-    check(world._raw.worldSystemRngState(w, id, m.out), where);
+    const m = world.mem;
+    check(world.raw.worldSystemRngState(w, id, m.out), where);
     return {
       id: m.u32[m.out >>> 2]!, hasSubstream: m.u32[(m.out >>> 2) + 1] === 1,
       seed: m.u64At(m.out + 8), state1: m.u64At(m.out + 16), state2: m.u64At(m.out + 24),
@@ -469,16 +368,16 @@ export class SystemRegistry {
 
   setClock(nowNs: (() => number) | null): void {
     const world = this.#world;
-    const w = world._live('World.setTimingClock');
+    const w = world.live('World.setTimingClock');
     if (nowNs !== null && typeof nowNs !== 'function') throw invalid(`World.setTimingClock: expected a function returning ns, or null, got ${describe(nowNs)}`, 'wrong_type', { where: 'World.setTimingClock', field: 'nowNs', got: typeName(nowNs) });
     this.#clock = nowNs;
-    world._raw.worldSetJsTimingClock(w, nowNs !== null);
+    world.raw.worldSetJsTimingClock(w, nowNs !== null);
   }
 
   /** @internal Called by the C++ clock hook. Never throws. */
   clockNs(): number {
     if (this.#clock === null) return 0;
-    this.#world._calls.enter('clock');
+    this.#world.calls.enter('clock');
     try {
       const v = this.#clock();
       return typeof v === 'number' && Number.isFinite(v) ? Math.floor(v) : 0;
@@ -486,7 +385,7 @@ export class SystemRegistry {
       this.recordError(e);
       return 0;
     } finally {
-      this.#world._calls.leave();
+      this.#world.calls.leave();
     }
   }
 }
