@@ -50,7 +50,7 @@ export interface SystemContext<Q = Record<never, never>> {
   /** The queries the system declared, by name (they run only inside this system's run). */
   readonly queries: Q;
   /** The world running the system. */
-  readonly world: WorldCore;
+  readonly world: World;
   /** The system's id (dense from 1 in registration order). */
   readonly id: number;
   /** The system's name. */
@@ -153,6 +153,7 @@ export class World implements Disposable {
     return this.#core.eachLoops;
   }
 
+  /** @internal */
   set _eachLoops(mode: EachLoopMode) {
     this.#core.eachLoops = mode;
   }
