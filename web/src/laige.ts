@@ -1,5 +1,6 @@
 // sim.ts - loadLaige() and the module object: worlds, loops, replays,
 // scenarios and log forwarding over one wasm instance.
+import { LOOP_LIMITS } from './boundary/limits.gen.js';
 import { addFailureSource, coreError, invalid, typeName } from './base/errors.js';
 import { GameLoop, type GameLoopOptions } from './loop/game_loop.js';
 import { type LaigeRawModule, Mem, instantiate } from './boundary/raw.js';
@@ -251,7 +252,7 @@ export class Laige {
     const where = 'runReplay';
     refuseTickInside(where, null);
     logBytes(where, bytes);
-    const rate = options?.tickRateHz === undefined ? 60 : u32(`${where}: tickRateHz`, options.tickRateHz, 20, 120);
+    const rate = options?.tickRateHz === undefined ? LOOP_LIMITS.tickRateHz.default : u32(`${where}: tickRateHz`, options.tickRateHz, LOOP_LIMITS.tickRateHz.min, LOOP_LIMITS.tickRateHz.max);
     const math = mathId(where, options?.math);
     const world = this.#replayWorld(where, bytes, options);
     const m = this.mem;
@@ -276,7 +277,7 @@ export class Laige {
     refuseTickInside(where, null);
     logBytes(`${where}: a`, a);
     logBytes(`${where}: b`, b);
-    const rate = options?.tickRateHz === undefined ? 60 : u32(`${where}: tickRateHz`, options.tickRateHz, 20, 120);
+    const rate = options?.tickRateHz === undefined ? LOOP_LIMITS.tickRateHz.default : u32(`${where}: tickRateHz`, options.tickRateHz, LOOP_LIMITS.tickRateHz.min, LOOP_LIMITS.tickRateHz.max);
     const math = mathId(where, options?.math);
     const max = options?.maxEntries === undefined ? 16 : u32(`${where}: maxEntries`, options.maxEntries, 0, 64);
     const wa = this.#replayWorld(where, a, options);

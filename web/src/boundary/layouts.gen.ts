@@ -2,7 +2,7 @@
 // The out-parameter layouts of the bindings: field indices and readers. Internal.
 
 /** @internal The table the bindings must have been built from (raw.layoutTable()). */
-export const LAYOUT_TABLE = "EntityStats:f64:capacity,inUse,peakInUse,totalCreated,totalDestroyed,bytesCapacity,bytesInUse;GuardrailStats:u32:capacity,entityCount,entityBudgetLevel,entityBudgetWarns[3],frameChurn,churnPerFrameBudget,churnWarns;ArchetypeStats:f64:archetypeCount,rowsLive,rowsReserved,bytesReserved,totalAdds,totalRemoves,totalArchetypeGrowth,totalReservations,totalRowShifts,totalDestroyDetaches,bytesScratch;SystemTimingStats:f64:runs,lastMs,warns,errors;HistogramStats:f64:count,totalRecorded,min,max,mean,p50,p95,p99;GameLoopStats:f64:frames,ticks,droppedTicks,droppedFrames,startReferenceNs;IterationCursor:u32:archetype,rows,slots";
+export const LAYOUT_TABLE = "EntityStats:f64:capacity,inUse,peakInUse,totalCreated,totalDestroyed,bytesCapacity,bytesInUse;GuardrailStats:u32:capacity,entityCount,entityBudgetLevel,entityBudgetWarns[3],frameChurn,churnPerFrameBudget,churnWarns;ArchetypeStats:f64:archetypeCount,rowsLive,rowsReserved,bytesReserved,totalAdds,totalRemoves,totalArchetypeGrowth,totalReservations,totalRowShifts,totalDestroyDetaches,bytesScratch;SystemTimingStats:f64:runs,lastMs,warns,errors;HistogramStats:f64:count,totalRecorded,min,max,mean,p50,p95,p99;GameLoopStats:f64:frames,ticks,droppedTicks,droppedFrames,startReferenceNs;IterationCursor:u32:archetype,rows,slots;RollbackState:f64:currentTick,confirmedTick,oldestTick,pendingRollbackTick,advances,rollbacks,resimulatedTicks,predictionMisses,predictionHits,duplicateInputs,deepestRollback,lastAdvanceRolledBackTicks,lastAdvanceResimulatedTicks,ringGrowths";
 
 /** @internal EntityStats: 7 f64. */
 export const EntityStatsLayout = { capacity: 0, inUse: 1, peakInUse: 2, totalCreated: 3, totalDestroyed: 4, bytesCapacity: 5, bytesInUse: 6, size: 7 } as const;
@@ -96,3 +96,25 @@ export function readGameLoopStats(v: Float64Array, at: number): { frames: number
 
 /** @internal IterationCursor: 3 u32 (a header; more values follow). */
 export const IterationCursorLayout = { archetype: 0, rows: 1, slots: 2, size: 3 } as const;
+
+/** @internal RollbackState: 14 f64. */
+export const RollbackStateLayout = { currentTick: 0, confirmedTick: 1, oldestTick: 2, pendingRollbackTick: 3, advances: 4, rollbacks: 5, resimulatedTicks: 6, predictionMisses: 7, predictionHits: 8, duplicateInputs: 9, deepestRollback: 10, lastAdvanceRolledBackTicks: 11, lastAdvanceResimulatedTicks: 12, ringGrowths: 13, size: 14 } as const;
+/** @internal Reads a RollbackState at element index `at` of `v`. */
+export function readRollbackState(v: Float64Array, at: number): { currentTick: number; confirmedTick: number; oldestTick: number; pendingRollbackTick: number; advances: number; rollbacks: number; resimulatedTicks: number; predictionMisses: number; predictionHits: number; duplicateInputs: number; deepestRollback: number; lastAdvanceRolledBackTicks: number; lastAdvanceResimulatedTicks: number; ringGrowths: number } {
+  return {
+    currentTick: v[at + 0]!,
+    confirmedTick: v[at + 1]!,
+    oldestTick: v[at + 2]!,
+    pendingRollbackTick: v[at + 3]!,
+    advances: v[at + 4]!,
+    rollbacks: v[at + 5]!,
+    resimulatedTicks: v[at + 6]!,
+    predictionMisses: v[at + 7]!,
+    predictionHits: v[at + 8]!,
+    duplicateInputs: v[at + 9]!,
+    deepestRollback: v[at + 10]!,
+    lastAdvanceRolledBackTicks: v[at + 11]!,
+    lastAdvanceResimulatedTicks: v[at + 12]!,
+    ringGrowths: v[at + 13]!,
+  };
+}

@@ -7,6 +7,7 @@
 import { WorldBound } from '../base/lifecycle.js';
 import { coreError, invalid, typeName } from '../base/errors.js';
 import { readGameLoopStats } from '../boundary/layouts.gen.js';
+import { LOOP_LIMITS } from '../boundary/limits.gen.js';
 import { describe } from '../base/describe.js';
 import { activeCallback, refuseDisposeInside, refuseTickInside } from '../base/reentrancy.js';
 import type { ScenarioRun } from '../scenario/scenario_run.js';
@@ -99,11 +100,12 @@ export class GameLoop extends WorldBound implements Disposable {
     if (typeof options !== 'object' || options === null) throw invalid(`${where}: options must be an object, got ${describe(options)}`, 'wrong_type', { where, field: 'options', got: typeName(options) });
     const w = core.live(where);
     // Out-of-range integers get the core's reasons (tick_rate_invalid, catchup_invalid).
-    this.tickRateHz = options.tickRateHz === undefined ? 60
-      : coreRange(`${where}: tickRateHz`, options.tickRateHz, 20, 120, 'tick_rate_invalid', (v) => ({ tick_rate_hz: v, min_hz: 20, max_hz: 120 }));
+    const rate = LOOP_LIMITS.tickRateHz;
+    this.tickRateHz = options.tickRateHz === undefined ? rate.default
+      : coreRange(`${where}: tickRateHz`, options.tickRateHz, rate.min, rate.max, 'tick_rate_invalid', (v) => ({ tick_rate_hz: v, min_hz: rate.min, max_hz: rate.max }));
     const catchUp = options.maxCatchUpTicks;
     const catchUpWhere = `${where}: maxCatchUpTicks`;
-    this.maxCatchUpTicks = catchUp === undefined ? 5
+    this.maxCatchUpTicks = catchUp === undefined ? LOOP_LIMITS.maxCatchUpTicks.default
       : typeof catchUp === 'number' && catchUp > MAX_U32 ? u32(catchUpWhere, catchUp, 1) // over u32: out_of_range
         : coreRange(catchUpWhere, catchUp, 1, MAX_U32, 'catchup_invalid', (v) => ({ max_catch_up: v }));
     const { input, onTick } = options;

@@ -3,6 +3,7 @@
 // the lock-step diff. A replay re-runs the world's systems from the
 // recorded identity and per-tick input; runReplay returns every tick's
 // state hash.
+import { LOOP_LIMITS } from '../boundary/limits.gen.js';
 import { WorldBound } from '../base/lifecycle.js';
 import { LaigeError, check, coreError, invalid, typeName, whereField } from '../base/errors.js';
 import { describe } from '../base/describe.js';
@@ -72,7 +73,7 @@ export class ReplayRecorder extends WorldBound implements Disposable {
     const where = 'recordReplay';
     if (typeof options !== 'object' || options === null) throw invalid(`${where}: options must be an object, got ${describe(options)}`, 'wrong_type', { where, field: 'options', got: typeName(options) });
     const w = core.live(where);
-    const rate = options.tickRateHz === undefined ? 60 : u32(`${where}: tickRateHz`, options.tickRateHz, 20, 120);
+    const rate = options.tickRateHz === undefined ? LOOP_LIMITS.tickRateHz.default : u32(`${where}: tickRateHz`, options.tickRateHz, LOOP_LIMITS.tickRateHz.min, LOOP_LIMITS.tickRateHz.max);
     const math = mathId(where, options.math);
     const max = options.maxBytes === undefined ? 0 : u32(`${where}: maxBytes`, options.maxBytes, 56);
     const m = core.mem;

@@ -7,6 +7,8 @@
 // live in wasm memory, allocated once by the session; inputs are copied into
 // the session's own wasm buffer, so setLocalInput / addRemoteInput allocate
 // nothing in wasm.
+import { readRollbackState } from '../boundary/layouts.gen.js';
+import { ROLLBACK_LIMITS as L } from '../boundary/limits.gen.js';
 import { WorldBound } from '../base/lifecycle.js';
 import { ErrorCodes, LaigeError, coreError, invalid, typeName } from '../base/errors.js';
 import { messageFor } from '../base/error_messages.js';
@@ -18,6 +20,8 @@ import { type WorldCore, coreOf } from '../core/world_core.js';
 import type { World } from '../world.js';
 import { noteRestored } from '../core/snapshot.js';
 import { INSPECT } from '../base/inspect.js';
+
+type RollbackState = ReturnType<typeof readRollbackState>;
 
 /** Builds a tick's single payload (ctx.input) from the players' inputs (player order). */
 export type RollbackCombine = (tick: number, inputs: readonly Uint8Array[]) => Uint8Array;
@@ -121,8 +125,6 @@ function registryOf(core: WorldCore): Map<number, RollbackSession> {
   return map;
 }
 
-const STATE_WORDS = 14;
-
 function tickArg(where: string, v: unknown): number {
   if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) {
     throw invalid(`${where}: a tick is a non-negative integer, got ${describe(v)}`, typeof v === 'number' ? 'out_of_range' : 'wrong_type',
@@ -182,14 +184,14 @@ export class RollbackSession extends WorldBound implements Disposable {
     if (typeof options !== 'object' || options === null) throw invalid(`${where}: options must be an object, got ${describe(options)}`, 'wrong_type', { where, field: 'options', got: typeName(options) });
     const w = core.live(where);
     refuseTickInside(where, core.calls, core.systems.running);
-    const players = options.players === undefined ? 2 : optionArg('players', options.players, 1, 8);
+    const players = options.players === undefined ? L.players.default : optionArg('players', options.players, L.players.min, L.players.max);
     const localPlayer = options.localPlayer === undefined ? 0 : optionArg('localPlayer', options.localPlayer, 0, players - 1);
-    const depth = options.depth === undefined ? 12 : optionArg('depth', options.depth, 1, 120);
-    const maxInputBytes = options.maxInputBytes === undefined ? 16 : optionArg('maxInputBytes', options.maxInputBytes, 0, 255);
-    const inputLead = options.inputLead === undefined ? 32 : optionArg('inputLead', options.inputLead, 1, 1024);
+    const depth = options.depth === undefined ? L.depth.default : optionArg('depth', options.depth, L.depth.min, L.depth.max);
+    const maxInputBytes = options.maxInputBytes === undefined ? L.maxInputBytes.default : optionArg('maxInputBytes', options.maxInputBytes, L.maxInputBytes.min, L.maxInputBytes.max);
+    const inputLead = options.inputLead === undefined ? L.inputLead.default : optionArg('inputLead', options.inputLead, L.inputLead.min, L.inputLead.max);
     const maxPrediction = options.maxPredictionTicks === undefined ? 0 : optionArg('maxPredictionTicks', options.maxPredictionTicks, 0, depth);
-    const hashHistory = options.hashHistory === undefined ? 64 : optionArg('hashHistory', options.hashHistory, 1, 4096);
-    const maxCombined = options.maxCombinedBytes === undefined ? 0 : optionArg('maxCombinedBytes', options.maxCombinedBytes, 1, 1 << 20);
+    const hashHistory = options.hashHistory === undefined ? L.hashHistory.default : optionArg('hashHistory', options.hashHistory, L.hashHistory.min, L.hashHistory.max);
+    const maxCombined = options.maxCombinedBytes === undefined ? L.maxCombinedBytes.default : optionArg('maxCombinedBytes', options.maxCombinedBytes, L.maxCombinedBytes.min, L.maxCombinedBytes.max);
     const { combine, onConfirmed } = options;
     let mode = 0;
     if (combine === 'concatenate') mode = 1;
@@ -330,8 +332,8 @@ export class RollbackSession extends WorldBound implements Disposable {
     const ms = performance.now() - t0;
     const st = this.#state();
     const confirmed: ConfirmedHash[] = [];
-    for (let t = before + 1; t <= st[1]!; t++) confirmed.push({ tick: t, hash: this.confirmedHash(t) });
-    this.lastAdvance = { tick: st[0]!, rolledBackTicks: st[11]!, resimulatedTicks: st[12]!, ms, confirmed };
+    for (let t = before + 1; t <= st.confirmedTick; t++) confirmed.push({ tick: t, hash: this.confirmedHash(t) });
+    this.lastAdvance = { tick: st.currentTick, rolledBackTicks: st.lastAdvanceRolledBackTicks, resimulatedTicks: st.lastAdvanceResimulatedTicks, ms, confirmed };
     const fn = this.#onConfirmed;
     if (fn !== null) {
       // The tick has run: every callback is called, then the first error is
@@ -355,39 +357,41 @@ export class RollbackSession extends WorldBound implements Disposable {
     return this.lastAdvance;
   }
 
-  #state(): Float64Array {
+  // The session's state words (web/layouts.json RollbackState), read into a fresh object.
+  #state(): RollbackState {
     const m = this.#core.mem;
     this.#core.raw.rollbackState(this.#live('RollbackSession.stats'), m.out);
     m.sync();
-    return m.f64.slice(m.out >>> 3, (m.out >>> 3) + STATE_WORDS); // a copy: m.out is reused by the next call
+    return readRollbackState(m.f64, m.out >>> 3);
   }
 
   /** Ticks run (0 before the first advance). */
   get currentTick(): number {
-    return this.#state()[0]!;
+    return this.#state().currentTick;
   }
 
   /** The last tick whose every player's input is known (as of the last advance). */
   get confirmedTick(): number {
-    return this.#state()[1]!;
+    return this.#state().confirmedTick;
   }
 
   /** The earliest tick a late remote input may still be given for. */
   get oldestTick(): number {
-    return this.#state()[2]!;
+    return this.#state().oldestTick;
   }
 
   /** The earliest tick the next advance() rolls back to (0 = none pending). */
   get pendingRollbackTick(): number {
-    return this.#state()[3]!;
+    return this.#state().pendingRollbackTick;
   }
 
   /** The counters since creation. */
   get stats(): RollbackStats {
     const s = this.#state();
     return {
-      advances: s[4]!, rollbacks: s[5]!, resimulatedTicks: s[6]!, predictionMisses: s[7]!, predictionHits: s[8]!,
-      duplicateInputs: s[9]!, deepestRollback: s[10]!, lastAdvanceRolledBackTicks: s[11]!, lastAdvanceResimulatedTicks: s[12]!, ringGrowths: s[13]!,
+      advances: s.advances, rollbacks: s.rollbacks, resimulatedTicks: s.resimulatedTicks, predictionMisses: s.predictionMisses,
+      predictionHits: s.predictionHits, duplicateInputs: s.duplicateInputs, deepestRollback: s.deepestRollback,
+      lastAdvanceRolledBackTicks: s.lastAdvanceRolledBackTicks, lastAdvanceResimulatedTicks: s.lastAdvanceResimulatedTicks, ringGrowths: s.ringGrowths,
     };
   }
 
