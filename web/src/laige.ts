@@ -14,7 +14,14 @@ import { logHandlers, refuseInsideLog, refuseTickInside, within } from './base/r
 import { coreRange, hi, lo, tickOf, u32, u64 } from './base/args.js';
 import { INSPECT, count } from './base/inspect.js';
 import { World, type WorldOptions } from './world.js';
-import { type WorldCore, coreOf } from './core/world_core.js';
+import { type LoopHooks, type RollbackHooks, type WorldCore, coreOf } from './core/world_core.js';
+
+/** The core's rollback hooks on the emscripten Module (web/bindings/rollback.cpp). */
+type RollbackModuleHooks = {
+  laigeRollbackCombine?: (s: number, tick: number, pairs: number, players: number, out: number, capacity: number) => number;
+  laigeRollbackAfterTick?: (s: number, tick: number) => number;
+  laigeRollbackRestored?: (s: number) => void;
+};
 import { type ScenarioInfo, ScenarioRun } from './scenario/scenario_run.js';
 
 export { ScenarioRun };
@@ -72,7 +79,8 @@ export class Laige {
   /** @internal */ readonly raw: LaigeRawModule;
   /** @internal */ readonly mem: Mem;
   readonly #worlds = new Map<number, WorldCore>();
-  readonly #loops = new Map<number, GameLoop>();
+  readonly #loops = new Map<number, LoopHooks>();
+  readonly #sessions = new Map<number, RollbackHooks>();
   #onLog: ((record: LogRecord) => void) | null = null;
 
   /** @internal Use loadLaige(). */
@@ -89,6 +97,10 @@ export class Laige {
     raw.laigeClockNs = (w) => this.#worlds.get(w)?.systems.clockNs() ?? 0;
     raw.laigeTickInput = (l, tick) => this.#loops.get(l)?._tickInput(tick) ?? -2;
     raw.laigeAfterTick = (l, tick) => this.#loops.get(l)?._afterTick(tick) ?? 1;
+    const hooks = raw as unknown as RollbackModuleHooks;
+    hooks.laigeRollbackCombine = (s, tick, pairs, players, out, capacity) => this.#sessions.get(s)?._combine(tick, pairs, players, out, capacity) ?? -1;
+    hooks.laigeRollbackAfterTick = (s) => this.#sessions.get(s)?._afterTick() ?? 1;
+    hooks.laigeRollbackRestored = (s) => this.#sessions.get(s)?._restored();
     addFailureSource(() => {
       const f = this.raw.lastFailure();
       if (f !== null) this.raw.clearLastFailure();
@@ -120,8 +132,18 @@ export class Laige {
   }
 
   /** @internal */
-  registerLoop(ptr: number, loop: GameLoop): void {
+  registerLoop(ptr: number, loop: LoopHooks): void {
     this.#loops.set(ptr, loop);
+  }
+
+  /** @internal */
+  registerSession(ptr: number, session: RollbackHooks): void {
+    this.#sessions.set(ptr, session);
+  }
+
+  /** @internal */
+  unregisterSession(ptr: number): void {
+    this.#sessions.delete(ptr);
   }
 
   /** @internal */

@@ -14,7 +14,7 @@ import type { ReadRef, Ref, Schema, Value, ValueInput } from './component/schema
 import { describe } from './base/describe.js';
 import { runEach, runEachChunk } from './query/world_each.js';
 import type { Chunk, FieldColumn } from './query/chunk.js';
-import { disableFastTables, fastAddress, refilledAddress, slotTablesOf } from './core/slot_tables.js';
+import { type FastTables, disableFastTables, fastAddress, refilledAddress, slotTablesOf } from './core/slot_tables.js';
 import { restoreWorld, snapshotWorld, snapshotWorldInto } from './core/snapshot.js';
 import { type AnyQuery, Query, type QueryOptions, type QueryTerms } from './query/query.js';
 import { checkAccess, checkClear } from './systems/system_io.js';
@@ -102,6 +102,10 @@ declare module './query/query.js' {
 export class World implements Disposable {
   readonly #core: WorldCore;
   readonly #systems: SystemRegistry;
+  // The core's memory views and fast read tables (the same objects, which
+  // change in place): World.get reads them without going through the core.
+  readonly #mem: Mem;
+  readonly #fast: FastTables;
 
   /**
    * @internal Use sim.createWorld. `adopt` (sim.openScenario): the pointer of
@@ -131,6 +135,8 @@ export class World implements Disposable {
     }
     const core = new WorldCore(host, ptr, Object.freeze({ capacity, churnPerFrameBudget: churn, seed, deterministic }), adopt?.scenario ?? null);
     this.#core = core;
+    this.#mem = core.mem;
+    this.#fast = core.fast;
     this.#systems = new SystemRegistry(core);
     core.systems = this.#systems;
     bindFacade(core, this);
@@ -199,7 +205,14 @@ export class World implements Disposable {
 
   /** Creates an entity (the slot freed last, else the next fresh slot). BudgetExhausted when `capacity` are live. */
   create(): Entity {
-    return this.#core.createEntity();
+    if (logHandlers.depth !== 0) refuseInsideLog('World.create');
+    const core = this.#core;
+    const w = core.ptr;
+    if (w === 0) core.live('World.create');
+    const m = this.#mem;
+    const code = core.raw.worldCreateEntity(w, m.out);
+    if (code !== 0) throw coreError(code, 'World.create');
+    return m.u32[m.out >>> 2]!;
   }
 
   /** Destroys a live entity; a stale or foreign handle throws InvalidArgument. */
@@ -314,7 +327,7 @@ export class World implements Disposable {
     if (typeof e !== 'number' || e >>> 0 !== e) core.entity('World.add', e);
     const comp = core.component('World.add', c);
     if (core.sys !== null || core.liveRead !== null) checkAccess(core, 'World.add', comp, 'add', e);
-    const m = core.mem;
+    const m = this.#mem;
     comp._encode(m, value, m.scratch, 'World.add');
     const code = core.raw.worldAdd(w, e, comp.id, m.scratch, comp.size);
     m.sync();
@@ -352,11 +365,11 @@ export class World implements Disposable {
     const core = this.#core;
     // Outside a system, found through the core's slot tables without a call (slot_tables.ts).
     if (typeof e === 'number' && e >>> 0 === e && c instanceof Component && c._owner === core) {
-      const p = fastAddress(core.fast, c._columns.places, c.size, e);
-      if (p !== 0) return c._decode(core.mem, p) as Value<S>;
+      const p = fastAddress(this.#fast, c._columns.places, c.size, e);
+      if (p !== 0) return c._decode(this.#mem, p) as Value<S>;
       if (core.sys === null) {
         const q = refilledAddress(core, c._columns, c.id, c.size, e);
-        if (q !== 0) return c._decode(core.mem, q) as Value<S>;
+        if (q !== 0) return c._decode(this.#mem, q) as Value<S>;
       }
     }
     const where = 'World.get';

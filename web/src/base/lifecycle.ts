@@ -20,7 +20,7 @@ export interface Detachable {
  * An object bound to one world: `dispose()` (or `using`) frees it and leaves
  * the world as it is; disposing the world frees it too. Idempotent.
  */
-export abstract class WorldBound implements Disposable, Detachable {
+export abstract class WorldBound implements Disposable {
   #boundTo: Set<Detachable> | null = null;
 
   /** @internal Binds it to `dependents` (its world's): the last step of a successful construction. */

@@ -4,9 +4,12 @@
 // struct layout the core computes (layoutComponentFields), so a JS schema and
 // a C++ struct with the same fields give the same bytes and the same hash.
 import { invalid, typeName } from '../base/errors.js';
-import { describe } from '../base/describe.js';
+import { describe as describeValue } from '../base/describe.js';
 
-export { describe };
+/** @internal base/describe.ts's value formatter, for the modules that still import it from here (fx.ts). */
+export function describe(v: unknown): string {
+  return describeValue(v);
+}
 import type { Mem } from '../boundary/raw.js';
 
 /** The scalar kinds of a field. 'fx' is Q16.16 stored as its raw int32. */

@@ -14,12 +14,33 @@ import type { LaigeRawModule, Mem } from '../boundary/raw.js';
 import { FastTables, type SlotTables } from './slot_tables.js';
 import type { WorldOptions } from '../world_types.js';
 
-/** @internal The module a world lives in (Laige implements it): one router for the core's JS hooks. */
+/** @internal What the core's game-loop hooks reach (GameLoop implements it). */
+export interface LoopHooks {
+  _tickInput(tick: number): number;
+  _afterTick(tick: number): number;
+}
+
+/** @internal What the core's rollback hooks reach (RollbackSession implements it). */
+export interface RollbackHooks {
+  _combine(tick: number, pairs: number, players: number, out: number, capacity: number): number;
+  _afterTick(): number;
+  _restored(): void;
+}
+
+/**
+ * @internal The module a world lives in (Laige implements it): the one
+ * router of the core's JS hooks, which reach the TypeScript object of the
+ * C++ object they name (a world, a loop, a rollback session) by its pointer.
+ */
 export interface CoreHost {
   readonly raw: LaigeRawModule;
   readonly mem: Mem;
   registerWorld(ptr: number, core: WorldCore): void;
   unregisterWorld(ptr: number): void;
+  registerLoop(ptr: number, loop: LoopHooks): void;
+  unregisterLoop(ptr: number): void;
+  registerSession(ptr: number, session: RollbackHooks): void;
+  unregisterSession(ptr: number): void;
 }
 
 /** @internal The system whose run is on the stack: its name and its io by component id (0 none, 1 read, 2 write). */
@@ -54,7 +75,7 @@ export type EachLoopMode = 'auto' | 'shared' | 'interpreted';
 /** @internal The internal state of one world (see the file comment). */
 export class WorldCore {
   /** The core's World*, 0 once disposed. */
-  ptr: number;
+  ptr = 0;
   readonly host: CoreHost;
   readonly raw: LaigeRawModule;
   readonly mem: Mem;

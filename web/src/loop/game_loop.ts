@@ -13,7 +13,7 @@ import { activeCallback, refuseDisposeInside, refuseTickInside } from '../base/r
 import type { ScenarioRun } from '../scenario/scenario_run.js';
 import { MAX_U32, coreRange, u32 } from '../base/args.js';
 import { INSPECT } from '../base/inspect.js';
-import { type WorldCore, coreOf } from '../core/world_core.js';
+import { type CoreHost, type WorldCore, coreOf } from '../core/world_core.js';
 import type { World } from '../world.js';
 
 /** The largest payload `input` may return (the replay frame limit, 1 MiB). */
@@ -55,10 +55,8 @@ export interface GameLoopStats {
 }
 
 /** @internal What a loop needs of its module (Laige): the table the C++ hooks dispatch through. */
-export interface LoopHost {
-  registerLoop(ptr: number, loop: GameLoop): void;
-  unregisterLoop(ptr: number): void;
-}
+/** @internal What a loop needs of its module (Laige implements it): the router of the core's hooks. */
+export type LoopHost = Pick<CoreHost, 'registerLoop' | 'unregisterLoop'>;
 
 /**
  * A fixed-tick loop over a world's schedule (the C++ laige::GameLoop), or

@@ -102,28 +102,6 @@ export interface RollbackStats {
   ringGrowths: number;
 }
 
-type RawModuleHooks = {
-  laigeRollbackCombine?: (s: number, tick: number, pairs: number, players: number, out: number, capacity: number) => number;
-  laigeRollbackAfterTick?: (s: number, tick: number) => number;
-  laigeRollbackRestored?: (s: number) => void;
-};
-
-// Per wasm module: its live sessions, by pointer (the C++ hooks' context).
-const registries = new WeakMap<object, Map<number, RollbackSession>>();
-
-function registryOf(core: WorldCore): Map<number, RollbackSession> {
-  const module = core.mem.module as unknown as RawModuleHooks & object;
-  let map = registries.get(module);
-  if (map === undefined) {
-    const sessions = new Map<number, RollbackSession>();
-    map = sessions;
-    registries.set(module, sessions);
-    module.laigeRollbackCombine = (s, tick, pairs, players, out, capacity) => sessions.get(s)?._combine(tick, pairs, players, out, capacity) ?? -1;
-    module.laigeRollbackAfterTick = (s) => sessions.get(s)?._afterTick() ?? 1;
-    module.laigeRollbackRestored = (s) => sessions.get(s)?._restored();
-  }
-  return map;
-}
 
 function tickArg(where: string, v: unknown): number {
   if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) {
@@ -169,7 +147,6 @@ export class RollbackSession extends WorldBound implements Disposable {
   lastAdvance: RollbackAdvance = { tick: 0, rolledBackTicks: 0, resimulatedTicks: 0, ms: 0, confirmed: [] };
   readonly #combine: RollbackCombine | null;
   readonly #onConfirmed: ((tick: number, hash: bigint) => void) | null;
-  readonly #sessions: Map<number, RollbackSession>;
   #ptr: number;
   #input: number;
   #inAdvance = false;
@@ -218,8 +195,7 @@ export class RollbackSession extends WorldBound implements Disposable {
     this.hashHistory = Math.max(hashHistory, depth + 2);
     this.#combine = typeof combine === 'function' ? combine : null;
     this.#onConfirmed = onConfirmed ?? null;
-    this.#sessions = registryOf(core);
-    this.#sessions.set(this.#ptr, this);
+    core.host.registerSession(this.#ptr, this);
     this.bind(core.dependents);
   }
 
@@ -485,7 +461,7 @@ export class RollbackSession extends WorldBound implements Disposable {
   /** @internal */
   _detach(): void {
     if (this.#ptr === 0) return;
-    this.#sessions.delete(this.#ptr);
+    this.#core.host.unregisterSession(this.#ptr);
     this.#core.raw.rollbackDestroy(this.#ptr);
     this.#ptr = 0;
   }
