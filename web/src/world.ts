@@ -24,7 +24,7 @@ import type { SystemQueryDecl, SystemQueries, SystemRng, SystemHandle, SystemInf
 import { activeCallback, logHandlers, refuseDisposeInside, refuseInsideLog } from './base/reentrancy.js';
 import { adoptComponents, registerComponentOn } from './component/registration.js';
 import { type CommandStats, type Commands, commandStats, phaseCommands, runDefer } from './systems/commands.js';
-import { type CoreHost, type EachLoopMode, WorldCore, bindFacade, coreOf } from './core/world_core.js';
+import { type CoreHost, type EachLoopMode, WorldCore, coreOf } from './core/world_core.js';
 
 // Symbol.dispose for runtimes that lack it (older browsers): the symbol TS
 // and Node use for `using`.
@@ -133,13 +133,13 @@ export class World implements Disposable {
       check(code, where);
       ptr = m.u32[m.out >>> 2]!;
     }
-    const core = new WorldCore(host, ptr, Object.freeze({ capacity, churnPerFrameBudget: churn, seed, deterministic }), adopt?.scenario ?? null);
+    let systems: SystemRegistry | null = null;
+    const core = new WorldCore(host, ptr, Object.freeze({ capacity, churnPerFrameBudget: churn, seed, deterministic }), adopt?.scenario ?? null,
+      this, (c) => (systems = new SystemRegistry(c)));
     this.#core = core;
     this.#mem = core.mem;
     this.#fast = core.fast;
-    this.#systems = new SystemRegistry(core);
-    core.systems = this.#systems;
-    bindFacade(core, this);
+    this.#systems = systems!;
     host.registerWorld(ptr, core);
     if (adopt !== undefined) adoptComponents(core);
   }

@@ -83,11 +83,11 @@ export class WorldCore {
   /** The name of the C++ scenario whose run owns this world, or null. */
   readonly scenario: string | null;
   /** The public object over this core (world.ts), handed to callbacks (ctx.world, query.world). */
-  facade: object;
+  readonly facade: object;
   /** By component id (index 0 unused). */
   readonly components: Component[] = [];
-  /** The system registry (set right after construction by world.ts). */
-  systems: SystemRunner;
+  /** The system registry (systems/system_registry.ts). */
+  readonly systems: SystemRunner;
   /** Active `each`/`eachChunk` calls on this world (0 or 1). */
   iterating = 0;
   /** The callbacks running inside calls on this world (base/reentrancy.ts). */
@@ -114,15 +114,19 @@ export class WorldCore {
   /** The open phase's command buffer (systems/commands.ts). */
   readonly phase: { commands: unknown } = { commands: null };
 
-  constructor(host: CoreHost, ptr: number, options: Readonly<Required<WorldOptions>>, scenario: string | null) {
+  // Every field is set once, here (`systems` made from the core): V8 keeps
+  // one hidden class and one field type per field for every core.
+  constructor(host: CoreHost, ptr: number, options: Readonly<Required<WorldOptions>>, scenario: string | null,
+    facade: object, systems: (core: WorldCore) => SystemRunner) {
     this.host = host;
     this.raw = host.raw;
     this.mem = host.mem;
     this.ptr = ptr;
     this.options = options;
     this.scenario = scenario;
-    this.facade = this;
-    this.systems = NO_SYSTEMS;
+    this.facade = facade;
+    this.systems = systems(this);
+    coresByFacade.set(facade, this);
   }
 
   /** Throws unless the world is alive; returns its pointer. */
@@ -188,26 +192,9 @@ export class WorldCore {
   }
 }
 
-// The runner of a core whose registry is not attached yet (never called).
-const NO_SYSTEMS: SystemRunner = {
-  running: false,
-  hasError: false,
-  ensureScheduled() {},
-  guard: (call) => call(),
-  dispatch() {},
-  recordError() {},
-  clockNs: () => 0,
-};
-
 // Every live core by its public object (world.ts registers it): how the
 // layer finds the core of a World it was given (sim.createGameLoop(world), ...).
 const coresByFacade = new WeakMap<object, WorldCore>();
-
-/** @internal Binds `core` to its public object. */
-export function bindFacade(core: WorldCore, facade: object): void {
-  core.facade = facade;
-  coresByFacade.set(facade, core);
-}
 
 /** @internal The core of a public World, or undefined for anything else. */
 export function coreOf(world: unknown): WorldCore | undefined {
