@@ -3,8 +3,8 @@
 // next to Math.sin ... in the same Node process. Prints, asserts nothing.
 //   npm run build:ts && node bench/js/fx_math_bench.mjs
 import { performance } from 'node:perf_hooks';
-import { fx } from '../../dist/fx.js';
-import { f32 } from '../../dist/fx_math.js';
+import { fx } from '../../dist/math/fx.js';
+import { f32 } from '../../dist/math/f32_math.js';
 
 const N = 1 << 16;
 let seed = 1;

@@ -72,7 +72,7 @@ function enclosingFunction(n: ts.Node): ts.Node {
 
 function sites(): Site[] {
   const out: Site[] = [];
-  for (const file of readdirSync(srcDir).filter((f) => f.endsWith('.ts'))) {
+  for (const file of (readdirSync(srcDir, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts'))) {
     const text = readFileSync(new URL(file, srcDir), 'utf8');
     const sf = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
     const visit = (n: ts.Node): void => {

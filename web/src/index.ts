@@ -33,9 +33,9 @@ export { ReplayRecorder } from './replay.js';
 export type { RecordOptions, ReplayIdentity, ReplayInfo, ReplayRunOptions, ReplayDiff, MathBackend } from './replay.js';
 export { LaigeError, ErrorCodes, errorText, errorName, MAX_ERROR_CODE } from './errors.js';
 export type { LaigeErrorCode, LaigeErrorFields } from './errors.js';
-export { fx } from './fx.js';
-export { f32 } from './fx.js';
-export type { Fx } from './fx.js';
+export { fx } from './math/fx.js';
+export { f32 } from './math/f32_math.js';
+export type { Fx } from './math/fx_raw.js';
 export {
   Entities, NULL_ENTITY, MAX_ENTITY_ID, MAX_ENTITIES, entityId, entityGeneration, makeEntity, formatEntity, isEntityHandle,
 } from './entity.js';

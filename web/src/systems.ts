@@ -7,7 +7,7 @@
 import { HistogramStatsLayout, readHistogramStats, readSystemTimingStats } from './layouts.gen.js';
 import type { Access } from './component.js';
 import { check, invalid, typeName } from './errors.js';
-import { fx } from './fx.js';
+import { fx } from './math/fx.js';
 import { describe } from './schema.js';
 import { logHandlers, refuseInsideLog, refuseTickInside } from './reentrancy.js';
 import { checkName, systemNameProblem } from './names.js';

@@ -1,0 +1,270 @@
+// math/fx_q30.ts - the exact integer kernels of the Q16.16 math functions
+// (fx_math.ts), the same steps as FixedFnCore in
+// cpp/include/laige/detail/sim_math_fn_fixed.h, giving the same integers.
+//
+// The C++ code computes on int64. Here every value is an integer held in a
+// double, and every step is exact:
+// - a product below 2^53 is exact in binary64, and dividing by a power of two
+//   then Math.floor is exact: `mr30` is mulRound(a, b, 30) where the bounds
+//   below prove |a * b| < 2^53 - 2^29 (the "fast" sites);
+// - a larger product a * b (|a|, |b| < 2^31) goes through `mrs`, with b split
+//   into 16-bit halves (`hi16`): two exact partial products below 2^47;
+// - floor(N / D) of integers with |N| < 2^53 is Math.floor(N / D) exactly
+//   (the rounded quotient can reach the next integer only if the distance,
+//   at least 1/D, were below half an ulp of N/D, which needs |N| >= 2^53);
+// - ratioQ30 (numerators up to 2^62) fixes that one possible off-by-one with
+//   the exact low 32 bits of the remainder (Math.imul).
+// The bounds of each fast site (the largest |a * b| over the whole domain,
+// from the ranges of the reduced arguments) are in the comments;
+// tests/ts/fx_sweep.test.ts compares millions of inputs with the C++ code.
+//
+// Speed (V8; the results do not depend on it): every step stays in binary64,
+// with no conversion to int32 and back between steps. The series
+// coefficients are read from Float64Arrays so that V8 types the additions as
+// float64 rather than small integers (two conversions per step: about 2x
+// slower). The kernels write mr30 and mrs out as expressions (the comment
+// `mr30(a, b)` or `mrs(a, b)` on each line names the step): V8 inlines only
+// so many calls into one optimized function, and a call that is not inlined
+// boxes its double arguments and result (about 10x slower).
+
+const TWO29 = 536870912;
+const INV14 = 1 / 16384;
+const INV16 = 1 / 65536;
+const INV30 = 1 / 1073741824;
+
+export const ONE_Q30 = 1073741824;
+export const HALF_PI_Q30 = 1686629713;
+export const PI_Q30 = 3373259426;
+const HALF_PI_Q37 = 215888603272;
+const QUARTER_PI_Q37 = 107944301636;
+const LN2_Q46 = 48775896626292;
+const HALF_LN2_Q46 = 24387948313146;
+const LN2_Q30 = 744261118;
+const SQRT2_Q30 = 1518500250;
+
+/**
+ * mulRound(a, b, 30) = floor((a*b + 2^29) / 2^30) where |a*b| < 2^53 - 2^29
+ * (exact). mr30 and mrs are the steps the kernels below write out inline.
+ */
+export function mr30(a: number, b: number): number {
+  return Math.floor((a * b + TWO29) * INV30);
+}
+
+/**
+ * mulRound(a, b, 30) for |a|, |b| < 2^31, b = bh 2^16 + bl (bh = floor(b / 2^16)):
+ * floor((a bh 2^16 + a bl + 2^29) / 2^30) = floor((a bh + floor((a bl + 2^29) / 2^16)) / 2^14),
+ * every partial result below 2^48.
+ */
+export function mrs(a: number, b: number): number {
+  const bh = Math.floor(b * INV16);
+  const bl = b - bh * 65536;
+  return Math.floor((a * bh + Math.floor((a * bl + TWO29) * INV16)) * INV14);
+}
+
+/**
+ * floor(a * 2^30 / b) for 0 <= a <= b, 0 < b < 2^32 (FixedFnCore::ratioQ30).
+ * q = floor(fl(a 2^30 / b)) is exact unless the rounded quotient landed on
+ * an integer; then the remainder a 2^30 - q b is within +-2^9 and its low
+ * 32 bits (exact) say whether q is one too high.
+ */
+export function ratioQ30(a: number, b: number): number {
+  const qd = (a * ONE_Q30) / b;
+  const q = Math.floor(qd);
+  if (q === qd && (((a << 30) - Math.imul(q, b)) | 0) < 0) return q - 1;
+  return q;
+}
+
+/** round(v / 2^14), half away from zero (Q30 -> raw); |v| < 2^45, so no saturation. */
+export function q30ToRaw(v: number): number {
+  return v < 0 ? -Math.floor((8192 - v) * INV14) | 0 : Math.floor((v + 8192) * INV14) | 0;
+}
+
+// sin and cos series coefficients, round(2^30 c), highest power first.
+const SIN_C = Float64Array.of(-27, 2959, -213044, 8947849, -178956971); // -1/11! .. -1/3!
+const COS_C = Float64Array.of(2, -296, 26631, -1491308, 44739243, -536870912, ONE_Q30); // 1/12! .. -1/2, 1
+
+/**
+ * sin (fn 0), cos (fn 1) or tan (fn 2) of the raw int32 x, as raw
+ * (FixedMathFunctions::sin, cos, tan over FixedFnCore::reduce and sinCosQ30).
+ * One function without calls, so that V8 compiles it whole (see above).
+ */
+export function trigRaw(x: number, fn: number): number {
+  const ax = x < 0 ? -x : x;
+  // k = round(ax / (pi/2)): the numerator ax 2^21 + pi/4 (Q37) is below 2^53
+  const k = Math.floor((ax * 2097152 + 107944301636) / 215888603272);
+  // r = ax - k pi/2 in Q30, |r| <= 843314857; z = r^2, z <= 662337942 (2^29.31)
+  const r = Math.floor((ax * 2097152 - k * 215888603272 + 64) * 0.0078125);
+  const rh = Math.floor(r * 1.52587890625e-5);
+  const rl = r - rh * 65536;
+  const z = Math.floor((r * rh + Math.floor((r * rl + 536870912) * 1.52587890625e-5)) * 6.103515625e-5); // mrs(r, r)
+  const zh = Math.floor(z * 1.52587890625e-5);
+  const zl = z - zh * 65536;
+  const odd = (k & 1) !== 0;
+  let s = 0;
+  let c = 0;
+  if (fn === 2 || (fn === 0) !== odd) {
+    let p = SIN_C[1]! + Math.floor((SIN_C[0]! * z + 536870912) * 9.313225746154785e-10); // mr30(p, z) < 2^34.1
+    p = SIN_C[2]! + Math.floor((p * z + 536870912) * 9.313225746154785e-10); // mr30(p, z) < 2^40.9
+    p = SIN_C[3]! + Math.floor((p * z + 536870912) * 9.313225746154785e-10); // mr30(p, z) < 2^47.1
+    p = SIN_C[4]! + Math.floor((p * z + 536870912) * 9.313225746154785e-10); // mr30(p, z) < 2^52.42
+    const u = Math.floor((p * zh + Math.floor((p * zl + 536870912) * 1.52587890625e-5)) * 6.103515625e-5); // mrs(p, z) 2^56.8
+    s = r + Math.floor((u * rh + Math.floor((u * rl + 536870912) * 1.52587890625e-5)) * 6.103515625e-5); // mrs(u, r) 2^56.5
+  }
+  if (fn === 2 || (fn === 0) === odd) {
+    let q = COS_C[1]! + Math.floor((COS_C[0]! * z + 536870912) * 9.313225746154785e-10); // mr30(q, z) < 2^30.4
+    q = COS_C[2]! + Math.floor((q * z + 536870912) * 9.313225746154785e-10); // mr30(q, z) < 2^37.6
+    q = COS_C[3]! + Math.floor((q * z + 536870912) * 9.313225746154785e-10); // mr30(q, z) < 2^44.1
+    q = COS_C[4]! + Math.floor((q * z + 536870912) * 9.313225746154785e-10); // mr30(q, z) < 2^49.9
+    q = COS_C[5]! + Math.floor((q * zh + Math.floor((q * zl + 536870912) * 1.52587890625e-5)) * 6.103515625e-5); // mrs(q, z) 2^54.8
+    c = COS_C[6]! + Math.floor((q * zh + Math.floor((q * zl + 536870912) * 1.52587890625e-5)) * 6.103515625e-5); // mrs(q, z) 2^58.4
+  }
+  const quadrant = k & 3;
+  if (fn === 0) {
+    // quadrants 0..3: s, c, -s, -c; odd symmetry for x < 0
+    const v = q30ToRaw(odd ? c : s);
+    return ((quadrant & 2) === 0) === (x >= 0) ? v : -v | 0;
+  }
+  if (fn === 1) {
+    // quadrants 0..3: c, -s, -c, s
+    const v = q30ToRaw(odd ? s : c);
+    return quadrant === 1 || quadrant === 2 ? -v | 0 : v;
+  }
+  // tan = sin / cos rounded once (half up), saturated
+  let num = odd ? c : s;
+  let den = odd ? -s : c;
+  if (x < 0) num = -num;
+  if (den < 0) {
+    num = -num;
+    den = -den;
+  }
+  if (den === 0) return num >= 0 ? 2147483647 : -2147483648;
+  const an = num < 0 ? -num : num;
+  const t = Math.floor((an * 131072 + den) / (2 * den)); // numerator < 2^48: exact
+  if (num < 0) return t > 2147483648 ? -2147483648 : -t | 0;
+  return t > 2147483647 ? 2147483647 : t;
+}
+
+const ATAN_TABLE = Float64Array.of(0, 133525159, 263043837, 385227074, 497837829, 599791448, 690954054, 771837835,
+  843314857); // atan(i/8) in Q30
+const ATAN_C = Float64Array.of(119304647, -153391689, 214748365, -357913941); // 1/9, -1/7, 1/5, -1/3
+
+/**
+ * atan2(y, x) (fn 0), asin(y) (fn 1) or acos(y) (fn 2) of raw int32 values,
+ * as raw (FixedMathFunctions::atan2, asin, acos over FixedFnCore::atanQ30).
+ */
+export function atanRaw(y: number, x: number, fn: number): number {
+  let ay = y < 0 ? -y : y;
+  let ax = x < 0 ? -x : x;
+  if (fn !== 0) {
+    // asin: atan2(a, sqrt(1 - a^2)) with a clamped to [0, 1] in Q24, the
+    // root exact: floor(sqrt(n)) of an integer n < 2^52 (a root just below
+    // an integer k is at least 1/(2k) from it, above half an ulp).
+    const a = ay > 65536 ? 65536 : ay;
+    ay = a * 256;
+    ax = Math.floor(Math.sqrt((4294967296 - a * a) * 65536));
+  } else if (x === 0 && y === 0) {
+    return 0;
+  }
+  // atan(ay / ax) in Q30, the first-quadrant angle (FixedFnCore::atanQ30)
+  const swap = ay > ax;
+  const t = swap ? ratioQ30(ax, ay) : ratioQ30(ay, ax);
+  const idx = Math.floor((t + 67108864) * 7.450580596923828e-9); // (t + 2^26) >> 27
+  const num = t - idx * 134217728;
+  // mulRound(t, idx 2^27, 30) is floor((t idx + 4) / 8) exactly; |u| <= 2^26
+  const den = ONE_Q30 + Math.floor((t * idx + 4) * 0.125);
+  const un = ratioQ30(num < 0 ? -num : num, den);
+  const u = num < 0 ? -un : un;
+  const w = Math.floor((u * u + 536870912) * 9.313225746154785e-10); // mr30(u, u) <= 2^52
+  let p = ATAN_C[1]! + Math.floor((ATAN_C[0]! * w + 536870912) * 9.313225746154785e-10); // mr30(p, w) < 2^48.9
+  p = ATAN_C[2]! + Math.floor((p * w + 536870912) * 9.313225746154785e-10); // mr30(p, w) < 2^49.2
+  p = ATAN_C[3]! + Math.floor((p * w + 536870912) * 9.313225746154785e-10); // mr30(p, w) < 2^49.7
+  const pw = Math.floor((p * w + 536870912) * 9.313225746154785e-10); // mr30(p, w) < 2^50.5
+  let ang = ATAN_TABLE[idx]! + u + Math.floor((pw * u + 536870912) * 9.313225746154785e-10); // mr30(pw, u) < 2^46.5
+  if (swap) ang = HALF_PI_Q30 - ang;
+  if (fn === 0) {
+    if (x < 0) ang = PI_Q30 - ang;
+    return q30ToRaw(y < 0 ? -ang : ang);
+  }
+  if (y < 0) ang = -ang;
+  return q30ToRaw(fn === 1 ? ang : HALF_PI_Q30 - ang);
+}
+
+const LOG_C = Float64Array.of(165191050, 195225786, 238609294, 306783378, 429496730, 715827883); // 2/13 .. 2/3
+// 1/11!, 1/10!, ..., 1/2, 1, 1 in Q30
+const EXP_C = Float64Array.of(27, 296, 2959, 26631, 213044, 1491308, 8947849, 44739243, 178956971, 536870912,
+  ONE_Q30, ONE_Q30);
+// 2^(sh-1) and 2^-sh for the final shift of exp, sh in 1..40.
+const EXP_HALF = new Float64Array(41);
+const EXP_SCALE = new Float64Array(41);
+for (let sh = 1; sh <= 40; sh++) {
+  EXP_HALF[sh] = 2 ** (sh - 1);
+  EXP_SCALE[sh] = 2 ** -sh;
+}
+
+/**
+ * exp(x) (fn 0), log(x) (fn 1) or pow(x, y) (fn 2) of raw int32 values, as
+ * raw; log needs x > 0, pow x != 0 and y != 0 (the callers handle the rest).
+ * FixedFnCore::logQ30, then mulRoundWide(l, y, 16), then expQ30ToRaw.
+ */
+export function expLogRaw(x: number, y: number, fn: number): number {
+  let a = x * 16384; // exp's argument in Q30
+  if (fn !== 0) {
+    // log(raw / 2^16) in Q30 for raw in [1, 2^31]
+    const raw = x < 0 ? -x : x;
+    const msb = 31 - Math.clz32(raw);
+    // m in [2^30, 2^31); only raw = 2^31 (pow of min()) has msb 31: m = 2^30
+    const m = msb <= 30 ? raw << (30 - msb) : ONE_Q30;
+    let e = msb - 16;
+    let num = m - ONE_Q30;
+    let den = m + ONE_Q30;
+    if (m > SQRT2_Q30) {
+      num = m - 2 * ONE_Q30;
+      den = m + 2 * ONE_Q30;
+      e += 1;
+    }
+    const sn = ratioQ30(num < 0 ? -num : num, den);
+    const s = num < 0 ? -sn : sn; // |s| <= 0.1716 2^30
+    const sh = Math.floor(s * 1.52587890625e-5);
+    const sl = s - sh * 65536;
+    const w = Math.floor((s * sh + Math.floor((s * sl + 536870912) * 1.52587890625e-5)) * 6.103515625e-5); // mrs(s, s) 2^54.9; w <= 2^24.9
+    const wh = Math.floor(w * 1.52587890625e-5);
+    const wl = w - wh * 65536;
+    let p = LOG_C[1]! + Math.floor((LOG_C[0]! * w + 536870912) * 9.313225746154785e-10); // mr30(p, w) < 2^52.3
+    p = LOG_C[2]! + Math.floor((p * w + 536870912) * 9.313225746154785e-10); // mr30(p, w) < 2^52.5
+    p = LOG_C[3]! + Math.floor((p * w + 536870912) * 9.313225746154785e-10); // mr30(p, w) < 2^52.8
+    p = LOG_C[4]! + Math.floor((p * wh + Math.floor((p * wl + 536870912) * 1.52587890625e-5)) * 6.103515625e-5); // mrs(p, w) 2^53.2
+    p = LOG_C[5]! + Math.floor((p * wh + Math.floor((p * wl + 536870912) * 1.52587890625e-5)) * 6.103515625e-5); // mrs(p, w) 2^53.7
+    const pw = Math.floor((p * wh + Math.floor((p * wl + 536870912) * 1.52587890625e-5)) * 6.103515625e-5); // mrs(p, w) 2^54.4
+    const l = e * LN2_Q30 + 2 * s + Math.floor((pw * s + 536870912) * 9.313225746154785e-10); // mr30(pw, s) < 2^51.9
+    if (fn === 1) return q30ToRaw(l);
+    // mulRoundWide(l, y, 16) by y's 16-bit halves: |l| < 2^35, both parts exact
+    a = l * (y >> 16) + Math.floor((l * (y & 0xffff) + 32768) * 1.52587890625e-5);
+  }
+  // exp(a / 2^30) as raw, saturated (FixedFnCore::expQ30ToRaw)
+  if (a > 11811160064) return 2147483647; // 11 * 2^30: e^11 > 32768
+  if (a < -18253611008) return 0; // -17 * 2^30: e^-17 < 2^-17
+  // n = a 2^16 < 2^50.1 here, so k is exact; |r| <= ln2/2 2^30 + 1
+  const n = a * 65536;
+  const k = Math.floor((n + HALF_LN2_Q46) / LN2_Q46);
+  const r = Math.floor((n - k * LN2_Q46 + 32768) * 1.52587890625e-5);
+  let p = EXP_C[1]! + Math.floor((EXP_C[0]! * r + 536870912) * 9.313225746154785e-10); // mr30(p, r) < 2^33.3
+  p = EXP_C[2]! + Math.floor((p * r + 536870912) * 9.313225746154785e-10); // mr30(p, r) < 2^36.8
+  p = EXP_C[3]! + Math.floor((p * r + 536870912) * 9.313225746154785e-10); // mr30(p, r) < 2^40.1
+  p = EXP_C[4]! + Math.floor((p * r + 536870912) * 9.313225746154785e-10); // mr30(p, r) < 2^43.3
+  p = EXP_C[5]! + Math.floor((p * r + 536870912) * 9.313225746154785e-10); // mr30(p, r) < 2^46.3
+  p = EXP_C[6]! + Math.floor((p * r + 536870912) * 9.313225746154785e-10); // mr30(p, r) < 2^49.1
+  p = EXP_C[7]! + Math.floor((p * r + 536870912) * 9.313225746154785e-10); // mr30(p, r) < 2^51.7
+  const rh = Math.floor(r * 1.52587890625e-5);
+  const rl = r - rh * 65536;
+  p = EXP_C[8]! + Math.floor((p * rh + Math.floor((p * rl + 536870912) * 1.52587890625e-5)) * 6.103515625e-5); // mrs(p, r) 2^54.0
+  p = EXP_C[9]! + Math.floor((p * rh + Math.floor((p * rl + 536870912) * 1.52587890625e-5)) * 6.103515625e-5); // mrs(p, r)
+  p = EXP_C[10]! + Math.floor((p * rh + Math.floor((p * rl + 536870912) * 1.52587890625e-5)) * 6.103515625e-5); // mrs(p, r)
+  const e = EXP_C[11]! + Math.floor((p * rh + Math.floor((p * rl + 536870912) * 1.52587890625e-5)) * 6.103515625e-5); // mrs(p, r): exp(r) in Q30, < 2^30.6
+  const sh = 14 - k; // raw = e 2^(k - 14)
+  if (sh <= 0) {
+    const v = sh === 0 ? e : sh === -1 ? e * 2 : e * 4; // sh >= -2 (k <= 16)
+    return v > 2147483647 ? 2147483647 : v;
+  }
+  if (sh > 40) return 0;
+  return Math.floor((e + EXP_HALF[sh]!) * EXP_SCALE[sh]!);
+}
