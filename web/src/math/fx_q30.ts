@@ -37,6 +37,7 @@ export const HALF_PI_Q30 = 1686629713;
 export const PI_Q30 = 3373259426;
 const HALF_PI_Q37 = 215888603272;
 const QUARTER_PI_Q37 = 107944301636;
+const INV_HALF_PI_Q37 = 1 / HALF_PI_Q37;
 const LN2_Q46 = 48775896626292;
 const HALF_LN2_Q46 = 24387948313146;
 const LN2_Q30 = 744261118;
@@ -83,12 +84,82 @@ export function q30ToRaw(v: number): number {
 const SIN_C = Float64Array.of(-27, 2959, -213044, 8947849, -178956971); // -1/11! .. -1/3!
 const COS_C = Float64Array.of(2, -296, 26631, -1491308, 44739243, -536870912, ONE_Q30); // 1/12! .. -1/2, 1
 
+// The series with real arithmetic: where the result is decided by it, the
+// exact integer steps (trigExact) are skipped. Each rounding step of the
+// integer series is within 1/2 of the real value; carried through the series
+// (the largest terms and z <= 662337942), the integer sin and cos in Q30 are
+// within 1.51 of the real ones (tests/ts/fx_sweep.test.ts checks the
+// outcome over millions of inputs). TRIG_SLACK = 4 covers that and the
+// binary64 rounding of the real series (below 2^-20 here) with room to
+// spare. raw = round(v / 2^14) is monotone in v, so if v - 4 and v + 4 give
+// the same raw, the integer v gives it too; else (about 1 input in 2000) the
+// exact steps run.
+const TRIG_SLACK = 4;
+const SIN_R = Float64Array.of(-27, 2959, -213044, 8947849, -178956971);
+const COS_R = Float64Array.of(2, -296, 26631, -1491308, 44739243, -536870912, ONE_Q30);
+/** round(v / 2^14), half away from zero, of a real v (monotone in v). */
+function rawOfReal(v: number): number {
+  return v < 0 ? -Math.floor((8192 - v) * INV14) : Math.floor((v + 8192) * INV14);
+}
+
 /**
  * sin (fn 0), cos (fn 1) or tan (fn 2) of the raw int32 x, as raw
- * (FixedMathFunctions::sin, cos, tan over FixedFnCore::reduce and sinCosQ30).
- * One function without calls, so that V8 compiles it whole (see above).
+ * (FixedMathFunctions::sin, cos, tan over FixedFnCore::reduce and sinCosQ30):
+ * the reduction exactly, then the series in real arithmetic where that
+ * decides the result, else trigExact.
  */
 export function trigRaw(x: number, fn: number): number {
+  const ax = x < 0 ? -x : x;
+  // k = floor(m / (pi/2)) with m = ax 2^21 + pi/4 (Q37, < 2^53), by the
+  // reciprocal, then fixed so that the exact remainder is in [0, pi/2)
+  const m = ax * 2097152 + QUARTER_PI_Q37;
+  let k = Math.floor(m * INV_HALF_PI_Q37);
+  let rem = m - k * HALF_PI_Q37;
+  if (rem < 0) {
+    k -= 1;
+    rem += HALF_PI_Q37;
+  } else if (rem >= HALF_PI_Q37) {
+    k += 1;
+    rem -= HALF_PI_Q37;
+  }
+  const r = Math.floor((rem - QUARTER_PI_Q37 + 64) * 0.0078125);
+  const zs = r * r * 8.673617379884035e-19; // r^2 / 2^60: z / 2^30 as a real
+  const odd = (k & 1) !== 0;
+  // both series, without a branch on the quadrant (unpredictable)
+  const p = (((SIN_R[0]! * zs + SIN_R[1]!) * zs + SIN_R[2]!) * zs + SIN_R[3]!) * zs + SIN_R[4]!;
+  const s = r + p * zs * r * 9.313225746154785e-10;
+  const q = ((((COS_R[0]! * zs + COS_R[1]!) * zs + COS_R[2]!) * zs + COS_R[3]!) * zs + COS_R[4]!) * zs + COS_R[5]!;
+  const c = q * zs + COS_R[6]!;
+  const quadrant = k & 3;
+  if (fn !== 2) {
+    let v = fn === 0 ? (odd ? c : s) : odd ? s : c;
+    // sin: quadrants 0..3 s, c, -s, -c, odd symmetry for x < 0; cos: c, -s, -c, s
+    if (fn === 0 ? ((quadrant & 2) === 0) !== (x >= 0) : quadrant === 1 || quadrant === 2) v = -v;
+    const lo = rawOfReal(v - TRIG_SLACK);
+    if (lo === rawOfReal(v + TRIG_SLACK)) return lo | 0;
+    return trigExact(x, fn);
+  }
+  let num = odd ? c : s;
+  let den = odd ? -s : c;
+  if (x < 0) num = -num;
+  if (den < 0) {
+    num = -num;
+    den = -den;
+  }
+  const an = num < 0 ? -num : num;
+  if (an > TRIG_SLACK && den > TRIG_SLACK) {
+    // round half up of an 2^16 / den is monotone: up in an, down in den
+    const lo = Math.floor((an - TRIG_SLACK) * 65536 / (den + TRIG_SLACK) + 0.5);
+    if (lo === Math.floor((an + TRIG_SLACK) * 65536 / (den - TRIG_SLACK) + 0.5)) {
+      if (num < 0) return lo > 2147483648 ? -2147483648 : -lo | 0;
+      return lo > 2147483647 ? 2147483647 : lo;
+    }
+  }
+  return trigExact(x, fn);
+}
+
+/** trigRaw by the exact integer steps. One function without calls, so that V8 compiles it whole (see above). */
+function trigExact(x: number, fn: number): number {
   const ax = x < 0 ? -x : x;
   // k = round(ax / (pi/2)): the numerator ax 2^21 + pi/4 (Q37) is below 2^53
   const k = Math.floor((ax * 2097152 + 107944301636) / 215888603272);
