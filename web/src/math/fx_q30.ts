@@ -277,6 +277,15 @@ for (let sh = 1; sh <= 40; sh++) {
 // (s exact, w within 1/2, w <= 0.0295 2^30) within 0.7; EXP_LOG_SLACK = 2.
 const EXP_LOG_SLACK = 2;
 
+/** exp's series in real arithmetic (Q30) of r = round(d / 2^16), d the reduced Q46 argument. */
+function expSeriesQ30(d: number): number {
+  const rs = Math.floor((d + 32768) * 1.52587890625e-5) * 9.313225746154785e-10;
+  let p = EXP_C[0]! * rs + EXP_C[1]!;
+  p = (((p * rs + EXP_C[2]!) * rs + EXP_C[3]!) * rs + EXP_C[4]!) * rs + EXP_C[5]!;
+  p = (((p * rs + EXP_C[6]!) * rs + EXP_C[7]!) * rs + EXP_C[8]!) * rs + EXP_C[9]!;
+  return (p * rs + EXP_C[10]!) * rs + EXP_C[11]!;
+}
+
 /**
  * exp(x) (fn 0), log(x) (fn 1) or pow(x, y) (fn 2) of raw int32 values, as
  * raw; log needs x > 0, pow x != 0 and y != 0 (the callers handle the rest).
@@ -292,19 +301,16 @@ export function expLogRaw(x: number, y: number, fn: number): number {
     const k = Math.floor((n + HALF_LN2_Q46) / LN2_Q46);
     const sh = 14 - k;
     if (sh >= 1 && sh <= 40) {
-      const rs = Math.floor((n - k * LN2_Q46 + 32768) * 1.52587890625e-5) * 9.313225746154785e-10;
-      let p = EXP_C[0]! * rs + EXP_C[1]!;
-      p = (((p * rs + EXP_C[2]!) * rs + EXP_C[3]!) * rs + EXP_C[4]!) * rs + EXP_C[5]!;
-      p = (((p * rs + EXP_C[6]!) * rs + EXP_C[7]!) * rs + EXP_C[8]!) * rs + EXP_C[9]!;
-      const e = (p * rs + EXP_C[10]!) * rs + EXP_C[11]!;
+      const e = expSeriesQ30(n - k * LN2_Q46);
       const lo = Math.floor((e - EXP_LOG_SLACK + EXP_HALF[sh]!) * EXP_SCALE[sh]!);
       if (lo === Math.floor((e + EXP_LOG_SLACK + EXP_HALF[sh]!) * EXP_SCALE[sh]!)) return lo;
     }
     return expLogExact(x, y, 0);
   }
-  if (fn === 1) {
-    const msb = 31 - Math.clz32(x);
-    const m = x << (30 - msb);
+  const ax = x < 0 ? -x : x; // pow of a negative x: of -x (the caller signs it)
+  if (ax !== 2147483648) {
+    const msb = 31 - Math.clz32(ax);
+    const m = ax << (30 - msb);
     let e = msb - 16;
     let num = m - ONE_Q30;
     let den = m + ONE_Q30;
@@ -319,8 +325,32 @@ export function expLogRaw(x: number, y: number, fn: number): number {
     let p = ((LOG_C[0]! * ws + LOG_C[1]!) * ws + LOG_C[2]!) * ws + LOG_C[3]!;
     p = (p * ws + LOG_C[4]!) * ws + LOG_C[5]!;
     const l = e * LN2_Q30 + 2 * s + p * ws * s * 9.313225746154785e-10;
-    const lo = rawOfReal(l - EXP_LOG_SLACK);
-    if (lo === rawOfReal(l + EXP_LOG_SLACK)) return lo | 0;
+    if (fn === 1) {
+      const lo = rawOfReal(l - EXP_LOG_SLACK);
+      if (lo === rawOfReal(l + EXP_LOG_SLACK)) return lo | 0;
+      return expLogExact(x, y, fn);
+    }
+    // pow: the integer l is in [l - 2, l + 2], so a = round(l y / 2^16) is in
+    // [aLo, aHi] (monotone in l; widened by 1 for the rounding of the
+    // products). If one k reduces both ends, r and then exp's series are
+    // monotone in a, and so is the raw result: equal raws at both ends
+    // decide it.
+    const p1 = (l - EXP_LOG_SLACK) * y * 1.52587890625e-5;
+    const p2 = (l + EXP_LOG_SLACK) * y * 1.52587890625e-5;
+    const aLo = Math.floor((p1 < p2 ? p1 : p2) + 0.5) - 1;
+    const aHi = Math.floor((p1 < p2 ? p2 : p1) + 0.5) + 1;
+    if (aLo > -18253611008 && aHi <= 11811160064) {
+      const nLo = aLo * 65536;
+      const nHi = aHi * 65536;
+      const k = Math.floor((nLo + HALF_LN2_Q46) / LN2_Q46);
+      const sh = 14 - k;
+      if (sh >= 1 && sh <= 40 && k === Math.floor((nHi + HALF_LN2_Q46) / LN2_Q46)) {
+        const lo = Math.floor((expSeriesQ30(nLo - k * LN2_Q46) - EXP_LOG_SLACK + EXP_HALF[sh]!) * EXP_SCALE[sh]!);
+        if (lo === Math.floor((expSeriesQ30(nHi - k * LN2_Q46) + EXP_LOG_SLACK + EXP_HALF[sh]!) * EXP_SCALE[sh]!)) {
+          return lo;
+        }
+      }
+    }
   }
   return expLogExact(x, y, fn);
 }
