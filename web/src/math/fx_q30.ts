@@ -245,19 +245,33 @@ export function atanRaw(y: number, x: number, fn: number): number {
   const den = ONE_Q30 + Math.floor((t * idx + 4) * 0.125);
   const un = ratioQ30(num < 0 ? -num : num, den);
   const u = num < 0 ? -un : un;
+  // As for sin and cos: the integer series (u exact, |u| <= 2^26, w within
+  // 1/2) is within 0.6 of the real one; the angle's last steps (pi/2 - a,
+  // pi - a, signs) are monotone in it. ATAN_SLACK = 2.
+  const ws = u * u * 8.673617379884035e-19; // u^2 / 2^60
+  const pr = ((ATAN_C[0]! * ws + ATAN_C[1]!) * ws + ATAN_C[2]!) * ws + ATAN_C[3]!;
+  const real = ATAN_TABLE[idx]! + u + pr * ws * u * 9.313225746154785e-10;
+  const lo = rawOfReal(angleQ30(real - ATAN_SLACK, swap, y, x, fn));
+  if (lo === rawOfReal(angleQ30(real + ATAN_SLACK, swap, y, x, fn))) return lo | 0;
   const w = Math.floor((u * u + 536870912) * 9.313225746154785e-10); // mr30(u, u) <= 2^52
   let p = ATAN_C[1]! + Math.floor((ATAN_C[0]! * w + 536870912) * 9.313225746154785e-10); // mr30(p, w) < 2^48.9
   p = ATAN_C[2]! + Math.floor((p * w + 536870912) * 9.313225746154785e-10); // mr30(p, w) < 2^49.2
   p = ATAN_C[3]! + Math.floor((p * w + 536870912) * 9.313225746154785e-10); // mr30(p, w) < 2^49.7
   const pw = Math.floor((p * w + 536870912) * 9.313225746154785e-10); // mr30(p, w) < 2^50.5
-  let ang = ATAN_TABLE[idx]! + u + Math.floor((pw * u + 536870912) * 9.313225746154785e-10); // mr30(pw, u) < 2^46.5
-  if (swap) ang = HALF_PI_Q30 - ang;
+  const ang = ATAN_TABLE[idx]! + u + Math.floor((pw * u + 536870912) * 9.313225746154785e-10); // mr30(pw, u) < 2^46.5
+  return q30ToRaw(angleQ30(ang, swap, y, x, fn));
+}
+
+const ATAN_SLACK = 2;
+/** The result in Q30 from the first-quadrant angle a: atan2 by the signs of y and x, asin by y's, acos = pi/2 - asin. */
+function angleQ30(a: number, swap: boolean, y: number, x: number, fn: number): number {
+  if (swap) a = HALF_PI_Q30 - a;
   if (fn === 0) {
-    if (x < 0) ang = PI_Q30 - ang;
-    return q30ToRaw(y < 0 ? -ang : ang);
+    if (x < 0) a = PI_Q30 - a;
+    return y < 0 ? -a : a;
   }
-  if (y < 0) ang = -ang;
-  return q30ToRaw(fn === 1 ? ang : HALF_PI_Q30 - ang);
+  if (y < 0) a = -a;
+  return fn === 1 ? a : HALF_PI_Q30 - a;
 }
 
 const LOG_C = Float64Array.of(165191050, 195225786, 238609294, 306783378, 429496730, 715827883); // 2/13 .. 2/3
