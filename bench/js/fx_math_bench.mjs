@@ -75,8 +75,12 @@ const cells = ROWS.map(([name, A, B], id) => {
       fxWasm: () => wasm._fxBenchRun(wid, 1, N, ptr[A].x, ptr[bKey].x),
       f32Ts: tsF,
       f32Wasm: () => wasm._fxBenchRun(wid, 0, N, ptr[A].f, ptr[bKey].f),
+      mathJs: name === 'empty' ? () => emptyLoop(X[A], X[bKey], N) : (() => {
+        const l = f32Loop(Math[name], two);
+        return () => l(F[A], F[bKey], N);
+      })(),
     },
-    best: { fxTs: Infinity, fxWasm: Infinity, f32Ts: Infinity, f32Wasm: Infinity },
+    best: { fxTs: Infinity, fxWasm: Infinity, f32Ts: Infinity, f32Wasm: Infinity, mathJs: Infinity },
     ratios: [],
   };
 });
@@ -101,10 +105,28 @@ const f = (v) => v.toFixed(2).padStart(8);
 console.log(`fx math, ns per call (best of ${ROUNDS} alternating rounds of ${N} calls); node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} x${cpus().length}, ${new Date().toISOString().slice(0, 10)}`);
 console.log(`load before: ${load0}`);
 console.log(`load after:  ${load1}`);
-console.log('fn        fx TS  fx wasm  f32 TS f32 wasm  fx TS/wasm  fx TS/f32 TS  (median per-round ratios)');
+console.log('fn        fx TS  fx wasm  f32 TS f32 wasm  Math.*  fx TS/wasm  fx TS/f32 TS  (median per-round ratios)');
 for (const c of cells) {
   const b = c.best;
   const mr = [median(c.ratios.map((x) => x[0])), median(c.ratios.map((x) => x[1]))];
-  console.log(`${c.name.padEnd(6)} ${f(b.fxTs)} ${f(b.fxWasm)} ${f(b.f32Ts)} ${f(b.f32Wasm)}  ${(b.fxTs / b.fxWasm).toFixed(2).padStart(9)}x  ${(b.fxTs / b.f32Ts).toFixed(2).padStart(11)}x  (${mr[0].toFixed(2)}x, ${mr[1].toFixed(2)}x)`);
+  console.log(`${c.name.padEnd(6)} ${f(b.fxTs)} ${f(b.fxWasm)} ${f(b.f32Ts)} ${f(b.f32Wasm)} ${f(b.mathJs)}  ${(b.fxTs / b.fxWasm).toFixed(2).padStart(9)}x  ${(b.fxTs / b.f32Ts).toFixed(2).padStart(11)}x  (${mr[0].toFixed(2)}x, ${mr[1].toFixed(2)}x)`);
+}
+// f32 sin, cos, tan of abs(x) in [2^23, 2^127), either sign: the exact argument reduction
+const big = mk(() => (rand() < 0.5 ? -1 : 1) * (1 + rand()) * 2 ** (23 + Math.floor(rand() * 104)));
+console.log('f32 of abs(x) in [2^23, 2^127) (the exact reduction), TS and Math.*:');
+for (const name of ['sin', 'cos', 'tan']) {
+  const l = f32Loop(f32[name], false);
+  const m = f32Loop(Math[name], false);
+  let bt = Infinity;
+  let bm = Infinity;
+  for (let r = 0; r < ROUNDS; r++) {
+    let t0 = performance.now();
+    sink += l(big, big, N);
+    bt = Math.min(bt, ((performance.now() - t0) * 1e6) / N);
+    t0 = performance.now();
+    sink += m(big, big, N);
+    bm = Math.min(bm, ((performance.now() - t0) * 1e6) / N);
+  }
+  console.log(`${name.padEnd(6)} ${f(bt)} ${f(bm)}`);
 }
 if (sink === 0.5) console.log('');
