@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fx } from '../../dist/math/fx.js';
+import { mr30, mrs, ratioQ30 } from '../../dist/math/fx_q30.js';
 
 const tool = new URL('../../build/native-release/laige-fx-sweep', import.meta.url);
 type Fn = (...args: number[]) => number;
@@ -103,5 +104,54 @@ describe('fx math functions equal the C++ ones over millions of inputs', () => {
     const wrong = { ...FNS, sin: (x: number) => (x === 123457 ? fx.sin(x) + 1 : fx.sin(x)) };
     expect(digestOf(line, wrong).digest).not.toBe(line.split(' = ')[1]!.split(' ')[1]);
     expect(digestOf(line, FNS).digest).toBe(line.split(' = ')[1]!.split(' ')[1]);
+  });
+});
+
+describe('the exact integer steps on doubles (web/src/math/fx_q30.ts)', () => {
+  // BigInt references: floor((a b + 2^29) / 2^30) and floor(a 2^30 / b).
+  const floorDiv = (n: bigint, d: bigint) => (n >= 0n ? n / d : -((-n + d - 1n) / d));
+  let s = 12345;
+  const next = () => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return s | 0;
+  };
+
+  it('mr30 (products below 2^53) and mrs (any int32 factors) equal the integer mulRound', () => {
+    const bad: string[] = [];
+    for (let i = 0; i < 200_000; i++) {
+      const a = next();
+      const b = next();
+      const want = Number(floorDiv(BigInt(a) * BigInt(b) + 536870912n, 1073741824n));
+      if (mrs(a, b) !== want) bad.push(`mrs(${a}, ${b}) = ${mrs(a, b)}, want ${want}`);
+      const a21 = a >> 10; // |a21 b| < 2^52
+      const want21 = Number(floorDiv(BigInt(a21) * BigInt(b) + 536870912n, 1073741824n));
+      if (mr30(a21, b) !== want21) bad.push(`mr30(${a21}, ${b}) = ${mr30(a21, b)}, want ${want21}`);
+    }
+    expect(bad.slice(0, 5)).toEqual([]);
+  });
+
+  it('ratioQ30 equals floor(a 2^30 / b), also where the rounded quotient is an integer', () => {
+    const bad: string[] = [];
+    const check = (a: number, b: number) => {
+      const want = Number((BigInt(a) << 30n) / BigInt(b));
+      if (ratioQ30(a, b) !== want) bad.push(`ratioQ30(${a}, ${b}) = ${ratioQ30(a, b)}, want ${want}`);
+    };
+    for (let i = 0; i < 200_000; i++) {
+      const b = (next() >>> 0) || 1; // b < 2^32
+      const a = (next() >>> 0) % (b + 1);
+      check(a, b);
+      // quotients at or next to an integer: a = q b / 2^30 rounded, b a multiple of powers of two or not
+      const q = (next() >>> 2) % 1073741824;
+      const bb = (next() >>> 1) | 1;
+      const aa = Math.floor((q * bb) / 1073741824);
+      if (aa <= bb) check(aa, bb);
+      if (aa + 1 <= bb) check(aa + 1, bb);
+    }
+    for (const b of [1, 2, 3, 1073741824, 2147483647, 2147483648, 4294967295]) {
+      for (const a of [0, 1, b - 1, b]) if (a >= 0 && a <= b) check(a, b);
+    }
+    expect(bad.slice(0, 5)).toEqual([]);
   });
 });
