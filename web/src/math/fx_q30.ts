@@ -109,7 +109,7 @@ function rawOfReal(v: number): number {
  * decides the result, else trigExact.
  */
 export function trigRaw(x: number, fn: number): number {
-  const ax = x < 0 ? -x : x;
+  const ax = Math.abs(x);
   // k = floor(m / (pi/2)) with m = ax 2^21 + pi/4 (Q37, < 2^53), by the
   // reciprocal, then fixed so that the exact remainder is in [0, pi/2)
   const m = ax * 2097152 + QUARTER_PI_Q37;
@@ -130,13 +130,17 @@ export function trigRaw(x: number, fn: number): number {
   const s = r + p * zs * r * 9.313225746154785e-10;
   const q = ((((COS_R[0]! * zs + COS_R[1]!) * zs + COS_R[2]!) * zs + COS_R[3]!) * zs + COS_R[4]!) * zs + COS_R[5]!;
   const c = q * zs + COS_R[6]!;
-  const quadrant = k & 3;
   if (fn !== 2) {
-    let v = fn === 0 ? (odd ? c : s) : odd ? s : c;
-    // sin: quadrants 0..3 s, c, -s, -c, odd symmetry for x < 0; cos: c, -s, -c, s
-    if (fn === 0 ? ((quadrant & 2) === 0) !== (x >= 0) : quadrant === 1 || quadrant === 2) v = -v;
-    const lo = rawOfReal(v - TRIG_SLACK);
-    if (lo === rawOfReal(v + TRIG_SLACK)) return lo | 0;
+    // Without branches on the quadrant or the signs (unpredictable): sin in
+    // quadrants 0..3 is s, c, -s, -c, odd for x < 0; cos is c, -s, -c, s.
+    const v = fn === 0 ? s + (c - s) * (k & 1) : c + (s - c) * (k & 1);
+    const neg = fn === 0 ? ((k >> 1) ^ (x >>> 31)) & 1 : ((k + 1) >> 1) & 1;
+    // raw(v) = sign(v) floor((|v| + 2^13) / 2^14); the integer v is within
+    // TRIG_SLACK of v: decided unless |v| + 2^13 is within it of a multiple of 2^14
+    const w = (Math.abs(v) + 8192) * INV14;
+    const f = Math.floor(w);
+    const d = w - f;
+    if (d >= TRIG_SLACK * INV14 && d <= 1 - TRIG_SLACK * INV14) return (f * Math.sign(v) * (1 - 2 * neg)) | 0;
     return trigExact(x, fn);
   }
   let num = odd ? c : s;
