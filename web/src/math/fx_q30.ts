@@ -124,7 +124,6 @@ export function trigRaw(x: number, fn: number): number {
   }
   const r = Math.floor((rem - QUARTER_PI_Q37 + 64) * 0.0078125);
   const zs = r * r * 8.673617379884035e-19; // r^2 / 2^60: z / 2^30 as a real
-  const odd = (k & 1) !== 0;
   // both series, without a branch on the quadrant (unpredictable)
   const p = (((SIN_R[0]! * zs + SIN_R[1]!) * zs + SIN_R[2]!) * zs + SIN_R[3]!) * zs + SIN_R[4]!;
   const s = r + p * zs * r * 9.313225746154785e-10;
@@ -143,20 +142,20 @@ export function trigRaw(x: number, fn: number): number {
     if (d >= TRIG_SLACK * INV14 && d <= 1 - TRIG_SLACK * INV14) return (f * Math.sign(v) * (1 - 2 * neg)) | 0;
     return trigExact(x, fn);
   }
-  let num = odd ? c : s;
-  let den = odd ? -s : c;
-  if (x < 0) num = -num;
-  if (den < 0) {
-    num = -num;
-    den = -den;
-  }
-  const an = num < 0 ? -num : num;
-  if (an > TRIG_SLACK && den > TRIG_SLACK) {
-    // round half up of an 2^16 / den is monotone: up in an, down in den
-    const lo = Math.floor((an - TRIG_SLACK) * 65536 / (den + TRIG_SLACK) + 0.5);
-    if (lo === Math.floor((an + TRIG_SLACK) * 65536 / (den - TRIG_SLACK) + 0.5)) {
-      if (num < 0) return lo > 2147483648 ? -2147483648 : -lo | 0;
-      return lo > 2147483647 ? 2147483647 : lo;
+  // tan = num / den: s / c in even quadrants, c / -s in odd ones, odd
+  // symmetry for x < 0 (no branch on them); |num| and |den| are within
+  // TRIG_SLACK of the integer ones, and round half up of an 2^16 / ad is
+  // monotone (up in an, down in ad): equal at both ends decides it.
+  const num = s + (c - s) * (k & 1);
+  const den = c + (-s - c) * (k & 1);
+  const an = Math.abs(num);
+  const ad = Math.abs(den);
+  if (an > TRIG_SLACK && ad > TRIG_SLACK) {
+    const lo = Math.floor(((an - TRIG_SLACK) * 65536) / (ad + TRIG_SLACK) + 0.5);
+    if (lo === Math.floor(((an + TRIG_SLACK) * 65536) / (ad - TRIG_SLACK) + 0.5)) {
+      const sign = Math.sign(num) * Math.sign(den) * (1 - 2 * (x >>> 31));
+      if (lo >= 2147483648) return sign < 0 ? -2147483648 : 2147483647;
+      return (lo * sign) | 0;
     }
   }
   return trigExact(x, fn);
