@@ -32,8 +32,8 @@ if [ ! -d node_modules ] || [ ! -f node_modules/.package-lock.json ] || [ packag
   echo "laige: node_modules is missing or older than package-lock.json: npm ci" >&2
 fi
 laige_ensure_npm "$root"
-# The binding layouts first: the wasm module and dist/ are built from them.
-node scripts/gen-layouts.mjs
+# The boundary first (option limits, binding layouts): the wasm module and dist/ are built from them.
+node scripts/gen-boundary.mjs
 bash scripts/build.sh --progress wasm:wasm-module
 echo "laige: building dist/ (tsc)" >&2
 npm run --silent build:ts

@@ -173,6 +173,8 @@ declare module '*/laige_wasm.mjs' {
     logSetRateLimiting(on: boolean): void;
     /** The out-parameter layout table the module was built from (web/layouts.json, as layouts.gen.ts LAYOUT_TABLE). */
     layoutTable(): string;
+    /** The option-limit manifest the module was built from (web/boundary.json, as limits.gen.ts LIMITS_TABLE). */
+    limitsTable(): string;
 
     // World
     worldCreate(capacity: number, churn: number, seedLo: number, seedHi: number, deterministic: boolean, out: Ptr): Code;
