@@ -8,9 +8,9 @@
 // Rows (per call):
 //   tick                  World::runSystems alone: the plain tick
 //   memcpy                memcpy of the snapshot's byte count (the copy floor)
-//   xxh3_bytes            XXH3-64 of the snapshot's bytes (the hash floor)
+//   xxh3_bytes            64-bit XXH3 of the snapshot's bytes (the hash floor)
 //   state_hash            World::stateHash (FNV-1a-64)
-//   state_checksum        World::stateChecksum (XXH3-64, the canonical stream)
+//   state_checksum        World::stateChecksum (64-bit XXH3, the canonical stream)
 //   checksum_of_snapshot  World::stateChecksumOfSnapshot
 //   snapshot, restore, snapshot_restore
 //   advance_confirmed     advance() with every input known (each tick

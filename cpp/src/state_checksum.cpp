@@ -1,5 +1,5 @@
 // state_checksum.cpp - World::stateChecksum and World::stateChecksumOfSnapshot:
-// XXH3-64 over the canonical state, the fast checksum rollback sessions
+// 64-bit XXH3 over the canonical state, the fast checksum rollback sessions
 // compare (docs/determinism.md#the-state-checksum). The stream:
 //   1. u64 tick; u64 live entity count;
 //   2. u32 slot count L (the highest live slot + 1, 0 when none), then per
@@ -41,7 +41,7 @@ namespace {
 
 // XXH3 over a stream fed in pieces: small numbers are gathered in a buffer,
 // large runs go to XXH3 directly. XXH3's streaming result does not depend
-// on how the input is cut, so the value is XXH3-64 (seed 0) of the whole
+// on how the input is cut, so the value is 64-bit XXH3 (seed 0) of the whole
 // byte sequence.
 class ChecksumStream {
  public:

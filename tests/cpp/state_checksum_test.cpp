@@ -76,7 +76,7 @@ void put(std::vector<std::uint8_t>& out, T v) {
 }
 
 // The stream of docs/determinism.md#the-state-checksum built from the
-// public API into one buffer, then XXH3-64 in one call.
+// public API into one buffer, then 64-bit XXH3 in one call.
 std::uint64_t referenceChecksum(World& w, std::uint64_t tick) {
   std::vector<std::uint8_t> s;
   put<std::uint64_t>(s, tick);

@@ -62,7 +62,7 @@ export interface RollbackSessionOptions {
   onConfirmed?: (tick: number, hash: bigint) => void;
   /**
    * The checksum kept of every confirmed tick (what two peers compare;
-   * docs/rollback.md#checksums): 'fast' (default: the C++ World::stateChecksum, XXH3-64 over the
+   * docs/rollback.md#checksums): 'fast' (default: the C++ World::stateChecksum, 64-bit XXH3 over the
    * canonical state, computed only for ticks that become confirmed) or
    * 'stateHash' (World.stateHash, FNV-1a-64, after every tick run). Every
    * peer of a session must use the same.

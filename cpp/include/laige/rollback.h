@@ -59,7 +59,7 @@ inline constexpr std::uint32_t kMaxRollbackHashHistory = 4096;
 /// The checksum a rollback session keeps of each confirmed tick (what two
 /// peers compare; `docs/rollback.md#checksums`).
 enum class RollbackChecksum : std::uint8_t {
-  /// World::stateChecksum (XXH3-64 over the canonical state, at memory
+  /// World::stateChecksum (64-bit XXH3 over the canonical state, at memory
   /// speed), computed once per tick that becomes confirmed. The default.
   Fast = 0,
   /// World::stateHash (FNV-1a-64, the replay and detcheck hash), computed

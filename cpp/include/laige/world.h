@@ -526,7 +526,7 @@ class World {
   /// alignment key: substream state is a function of the seed, which two
   /// diffed replays may not share). Same cost and guarantees.
   [[nodiscard]] std::uint64_t componentStateHash(std::uint64_t tick) const noexcept;
-  /// The fast checksum of the same live state stateHash covers: XXH3-64
+  /// The fast checksum of the same live state stateHash covers: 64-bit XXH3
   /// over the canonical stream of `docs/determinism.md#the-state-checksum`
   /// (whole columns, so it runs at memory speed). Identical natively and in
   /// wasm; a pure function of the live state, never of the history; not
