@@ -398,7 +398,7 @@ export class RollbackSession implements Disposable {
     };
   }
 
-  /** The state hash of confirmed tick `tick` (the last hashHistory ones). Throws `hash_unavailable`. */
+  /** The checksum of confirmed tick `tick` (options.checksum; the last hashHistory ones). Throws `hash_unavailable`. */
   confirmedHash(tick: number): bigint {
     const where = 'RollbackSession.confirmedHash';
     const s = this.#live(where);
