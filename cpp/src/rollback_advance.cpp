@@ -10,6 +10,7 @@
 #include "laige/rollback.h"
 #include "laige/system.h"
 #include "laige/world.h"
+#include "laige/changes.h"
 #include "rollback_internal.h"
 
 namespace laige {
@@ -140,7 +141,11 @@ Status rollAndRun(detail::RollbackState& s, std::uint64_t& rolledBack) noexcept 
     if (t > from) {
       if (Status st = takeSnapshot(s, static_cast<std::uint32_t>((t - 1) % ring)); st.isError()) return st;
     }
-    if (Status st = runTick(s, t); st.isError()) return st;
+    // Ticks run before are re-simulated: observers see the flag (docs/changes.md#rollback).
+    setResimulating(*s.world, t < next);
+    const Status st = runTick(s, t);
+    setResimulating(*s.world, false);
+    if (st.isError()) return st;
   }
   return Status{};
 }

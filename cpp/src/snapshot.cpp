@@ -8,6 +8,7 @@
 
 #include "laige/detail/world_state.h"
 #include "laige/world.h"
+#include "snapshot_changes.h"
 #include "snapshot_internal.h"
 
 namespace laige {
@@ -122,6 +123,7 @@ std::size_t World::snapshotSize() const noexcept {
                     detail::pad8(high * 2) + detail::pad8(high) + detail::pad8(freeCount * 2);
   const auto& list = ws.ecs.archetypes;
   for (std::size_t i = 1; i < list.size(); ++i) n += detail::archetypeSectionBytes(*list[i]);
+  n += detail::changesSectionBytes(ws);  // version 2 only (docs/changes.md#snapshots)
   return static_cast<std::size_t>(n);
 }
 
@@ -160,7 +162,8 @@ Status World::snapshot(std::span<std::uint8_t> out) const noexcept {
 
   // Header.
   std::memcpy(base, kSnapshotMagic, 8);
-  detail::storeU32(base + 8, kSnapshotFormatVersion);
+  const std::uint64_t changesBytes = detail::changesSectionBytes(ws);
+  detail::storeU32(base + 8, changesBytes != 0 ? kSnapshotFormatVersion : kSnapshotOldestFormatVersion);
   detail::storeU32(base + 12, kSnapshotHeaderBytes);
   detail::storeU64(base + kSnapshotTotalOffset, size);
   detail::storeU64(base + kSnapshotIdentityOffset, detail::snapshotSetupIdentity(ws));
@@ -240,6 +243,7 @@ Status World::snapshot(std::span<std::uint8_t> out) const noexcept {
     }
   }
 
+  if (changesBytes != 0) detail::writeChangesSection(ws, p);
   detail::storeU64(base + kSnapshotChecksumOffset, snapshotChecksum(std::span<const std::uint8_t>(base, size)));
   return Status{};
 }

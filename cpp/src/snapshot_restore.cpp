@@ -7,6 +7,7 @@
 #include "laige/detail/world_state.h"
 #include "laige/snapshot.h"
 #include "laige/world.h"
+#include "snapshot_changes.h"
 #include "snapshot_internal.h"
 
 namespace laige {
@@ -39,6 +40,8 @@ struct RestorePlan {
   const std::uint8_t* living = nullptr;
   const std::uint8_t* freed = nullptr;
   ArchetypePlan arch[kMaxArchetypes + 1];
+  // Where the change section starts (version 2; = total when none).
+  std::uint64_t changesAt = 0;
 };
 
 // A set of slot ids (16-bit space) for the uniqueness checks.
@@ -94,7 +97,7 @@ Status checkHeader(const detail::WorldState& ws, std::span<const std::uint8_t> b
         .with("given", static_cast<std::uint64_t>(given));
   }
   const std::uint8_t* p = b.data();
-  if (const std::uint32_t v = loadU32(p + 8); v != kSnapshotFormatVersion) {
+  if (const std::uint32_t v = loadU32(p + 8); v != kSnapshotFormatVersion && v != kSnapshotOldestFormatVersion) {
     return Status::failure(ErrorCode::InvalidArgument, "snapshot_version")
         .with("version", v)
         .with("supported", kSnapshotFormatVersion);
@@ -322,7 +325,8 @@ Status plan(const detail::WorldState& ws, std::span<const std::uint8_t> b, Resto
     rowsTotal += a.rows;
   }
   if (rowsTotal != loadU32(c + 36) || rowsTotal > out.live) return corrupt("row_total", detail::kSnapshotCountersOffset + 36);
-  if (at != total) return corrupt("sections", at);
+  out.changesAt = at;
+  if (at != total && loadU32(base + 8) < detail::kSnapshotChangesVersion) return corrupt("sections", at);
   return Status{};
 }
 
@@ -355,6 +359,11 @@ Status World::restore(std::span<const std::uint8_t> bytes) noexcept {
   static thread_local SlotOwners owners;  // 128 KB, cleared up to the high-water mark per call
   RestorePlan& pl = plan_;
   if (Status v = plan(ws, bytes, pl, seen, owners); !v.ok()) return v;
+  const std::uint64_t changesBytes = bytes.size() - pl.changesAt;
+  if (Status v = detail::checkChangesSection(ws, bytes.data() + pl.changesAt, changesBytes, pl.high, pl.changesAt);
+      !v.ok()) {
+    return v;
+  }
 
   // 2. Stage every allocation: new archetype objects for the ids whose set
   //    differs, growth for the kept ones. A failure frees the staged ones;
@@ -422,6 +431,7 @@ Status World::restore(std::span<const std::uint8_t> bytes) noexcept {
       col += pad8(n);
     }
   }
+  detail::applyChangesSection(ws, bytes.data() + pl.changesAt, changesBytes);
   if (changed) {
     // Cached edges may name dropped or replaced ids; caches keyed by
     // archetype ids see the epoch change.

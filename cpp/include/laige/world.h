@@ -94,6 +94,7 @@ namespace detail {
 struct QueryCache;
 struct QueryRun;
 struct QuerySpec;
+struct ChangeAccess;
 }  // namespace detail
 using TimingClockFn = std::int64_t (*)(void* ctx) noexcept;
 
@@ -585,6 +586,8 @@ class World {
   // inline in the Query / each template.
   template <class... Terms>
   friend class Query;
+  // Change ticks, removed logs and observers (laige/changes.h).
+  friend struct detail::ChangeAccess;
   Status beginQuery(detail::QueryCache& cache, const detail::QuerySpec& spec,
                     detail::QueryRun& run) noexcept;
   Status beginEach(std::uint32_t key, const detail::QuerySpec& spec, detail::QueryRun& run) noexcept;
