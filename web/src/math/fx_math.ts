@@ -102,7 +102,7 @@ export const fxMath = Object.freeze({
     if (typeof y !== 'number') wrongType('fx.hypot', 'b', y);
     x |= 0;
     y |= 0;
-    return hypotRaw(x < 0 ? -x : x, y < 0 ? -y : y);
+    return hypotRaw(Math.abs(x), Math.abs(y)); // no branch on the signs (unpredictable)
   },
   /** The largest integer <= x. */
   floor(x: Fx): Fx {
