@@ -16,12 +16,14 @@ missing=()
 for tool in em++ cmake ninja node; do
   command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
 done
+# XXH3's one header (libxxhash-dev), compiled into the module.
+[ -f /usr/include/xxhash.h ] || missing+=("xxhash.h")
 if [ "${#missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "laige: ${missing[*]} missing: installing the Debian packages (scripts/ensure-deps.sh)" >&2
     laige_ensure_apt
   else
-    echo "laige: npm run build needs ${missing[*]}: on Debian 12, 'sudo apt-get install emscripten cmake ninja-build'" >&2
+    echo "laige: npm run build needs ${missing[*]}: on Debian 12, 'sudo apt-get install emscripten cmake ninja-build libxxhash-dev'" >&2
     echo "       (or run npm run build as root, which installs them); see README.md, 'Developing laige-sim'." >&2
     exit 1
   fi

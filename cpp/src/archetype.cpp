@@ -198,6 +198,8 @@ inline void copyForRemove(detail::Archetype& dst, std::uint32_t to, const detail
   if (!detail::copyRowValue(value, static_cast<const std::uint8_t*>(bytes), added.size)) {
     std::memcpy(value, bytes, added.size);
   }
+  // Change ticks and observers (docs/changes.md): before the source row goes.
+  if (ws.changes.anyHook) [[unlikely]] detail::onMoveAdd(ws, slot, src, dst, c, row);
   if (src != nullptr) detail::removeRow(*src, fromRow);
   s.archetypeOf[slot] = dst.id;
   rowOf[slot] = row;
@@ -221,6 +223,8 @@ inline void copyForRemove(detail::Archetype& dst, std::uint32_t to, const detail
     if (row == detail::kAppendFailed) [[unlikely]] return allocFailed(dst->id);
     copyForRemove(*dst, row, src, fromRow, src.colOf[c] - 1u);
   }
+  // Change ticks, the removed log and observers: before the source row goes.
+  if (ws.changes.anyHook) [[unlikely]] detail::onMoveRemove(ws, slot, src, dst, c, fromRow, row);
   detail::removeRow(src, fromRow);
   s.archetypeOf[slot] = dst != nullptr ? dst->id : kNoArchetype;
   rowOf[slot] = row;
@@ -361,7 +365,9 @@ void* World::getBytes(Entity e, ComponentTypeId id) noexcept {
     (void)detail::systemIoViolation(*s_, id, "write");
     return nullptr;
   }
-  return const_cast<void*>(static_cast<const World*>(this)->getBytes(e, id));
+  void* p = const_cast<void*>(static_cast<const World*>(this)->getBytes(e, id));
+  if (p != nullptr && s_->changes.anyTracked) [[unlikely]] detail::onWriteRef(*s_, id, e.id());
+  return p;
 }
 
 void* World::getTypedForWrite(Entity e, std::uint32_t typeIndex) noexcept {
@@ -373,7 +379,12 @@ void* World::getTypedForWrite(Entity e, std::uint32_t typeIndex) noexcept {
       return nullptr;
     }
   }
-  return getTyped(e, typeIndex, true);
+  void* p = getTyped(e, typeIndex, true);
+  // A Write ref marks a tracked component changed (docs/changes.md#ticks).
+  if (p != nullptr && s_->changes.anyTracked) [[unlikely]] {
+    detail::onWriteRef(*s_, s_->ecs.typeToId[typeIndex], e.id());
+  }
+  return p;
 }
 
 const void* World::getBytes(Entity e, ComponentTypeId id) const noexcept {
@@ -400,7 +411,9 @@ Status World::addTyped(Entity e, std::uint32_t typeIndex, std::string_view name,
   const auto& table = s_->ecs.typeToId;
   const ComponentTypeId c = typeIndex < table.size() ? table[typeIndex] : kInvalidComponentTypeId;
   if (c == kInvalidComponentTypeId) return unregistered(e, name, 0);
-  return addById(e, c, bytes);
+  const Status st = addById(e, c, bytes);
+  if (s_->changes.queued != 0) [[unlikely]] (void)detail::drainObservers(*this);
+  return st;
 }
 
 Status World::addComponentBytes(Entity e, ComponentTypeId id, const void* bytes,
@@ -420,7 +433,9 @@ Status World::addComponentBytes(Entity e, ComponentTypeId id, const void* bytes,
         .with("size", size)
         .with("expected_size", expected);
   }
-  return addById(e, id, bytes);
+  const Status st = addById(e, id, bytes);
+  if (s_->changes.queued != 0) [[unlikely]] (void)detail::drainObservers(*this);
+  return st;
 }
 
 // Inline into its two callers (this file only): the per-call frame and the
@@ -441,6 +456,7 @@ Status World::addComponentBytes(Entity e, ComponentTypeId id, const void* bytes,
     }
     detail::Column& col = src->cols[src->colOf[c] - 1];
     detail::copyValue(col.data + std::size_t{s.rowOf[slot]} * col.size, bytes, col.size);
+    if (detail::hooked(ws.changes, c)) [[unlikely]] detail::onOverwrite(ws, e, c, *src);
     ++s.stats.totalAdds;
     ws.noteChurn(1);
     return Status{};
@@ -461,7 +477,9 @@ Status World::removeTyped(Entity e, std::uint32_t typeIndex, std::string_view na
   const auto& table = s_->ecs.typeToId;
   const ComponentTypeId c = typeIndex < table.size() ? table[typeIndex] : kInvalidComponentTypeId;
   if (c == kInvalidComponentTypeId) return unregistered(e, name, 0);
-  return removeByIdImpl(e, c);
+  const Status st = removeByIdImpl(e, c);
+  if (s_->changes.queued != 0) [[unlikely]] (void)detail::drainObservers(*this);
+  return st;
 }
 
 Status World::removeComponentById(Entity e, ComponentTypeId id) noexcept {
@@ -469,7 +487,9 @@ Status World::removeComponentById(Entity e, ComponentTypeId id) noexcept {
     return staleMutation(e, "World::removeComponentById on a stale or invalid entity handle");
   }
   if (id == 0 || id > s_->ecs.components.size()) return unregistered(e, {}, id);
-  return removeByIdImpl(e, id);
+  const Status st = removeByIdImpl(e, id);
+  if (s_->changes.queued != 0) [[unlikely]] (void)detail::drainObservers(*this);
+  return st;
 }
 
 [[gnu::always_inline]] inline Status World::removeByIdImpl(Entity e, ComponentTypeId c) noexcept {

@@ -237,6 +237,7 @@ void World::endDefer() noexcept {
       s_->commands.count_ != 0) {
     applyCommands();
   }
+  if (s_->deferDepth == 0 && s_->changes.queued != 0) [[unlikely]] (void)detail::drainObservers(*this);
 }
 
 CommandStats World::commandStats() const noexcept {
@@ -255,6 +256,9 @@ void World::applyCommands() noexcept {
   // being read; the count and the byte size are taken once.
   const std::uint32_t n = b.count_;
   const std::uint8_t* const base = b.bytes_.get();
+  // Observer events the commands cause run after the whole apply, never in
+  // the middle of it (docs/changes.md#observers).
+  ++ws.changes.holdDrain;
   std::size_t off = 0;
   for (std::uint32_t i = 0; i < n; ++i) {
     CommandRecordHeader h;
@@ -296,6 +300,7 @@ void World::applyCommands() noexcept {
   }
   b.size_ = 0;
   b.count_ = 0;
+  --ws.changes.holdDrain;
 }
 
 }  // namespace laige

@@ -211,6 +211,12 @@ Status World::beginIteration(std::span<const ComponentTypeId> ids, std::span<con
       ++g.matchedCount;
     }
   }
+  // A Write access marks every row it walks (docs/changes.md#ticks).
+  if (s_->changes.anyTracked) [[unlikely]] {
+    bool writes[kMaxArchetypeComponents] = {};
+    for (std::size_t i = 0; i < ids.size(); ++i) writes[i] = access[i] == Access::Write;
+    detail::markWalkWrites(*s_, g.matched, ids.data(), writes, static_cast<std::uint32_t>(ids.size()));
+  }
   g.active = true;
   return Status{};
 }
@@ -228,6 +234,7 @@ void World::endIteration() noexcept {
   if (wasActive && s_->commands.pending() != 0 && s_->systems.current == 0 && s_->deferDepth == 0) {
     applyCommands();
   }
+  if (wasActive && s_->changes.queued != 0) [[unlikely]] (void)detail::drainObservers(*this);
 }
 
 bool World::isIterating() const noexcept { return s_ && s_->ecs.guard.active; }

@@ -120,6 +120,17 @@ Status World::beginQuery(detail::QueryCache& cache, const detail::QuerySpec& spe
   }
   g.matched = cache.matched;
   g.matchedCount = matched;
+  // An unfiltered walk marks its Write terms' rows by archetype bound
+  // (the filtered walk marks per visited row; docs/changes.md#ticks).
+  if (ws.changes.anyTracked) [[unlikely]] {
+    bool writes[kMaxArchetypeComponents] = {};
+    bool filtered = false;
+    for (std::uint32_t i = 0; i < spec.count; ++i) {
+      writes[i] = detail::termWrites(spec.kinds[i]);
+      filtered = filtered || detail::termFilters(spec.kinds[i]);
+    }
+    if (!filtered) detail::markWalkWrites(ws, cache.matched, spec.ids, writes, spec.count);
+  }
   g.active = true;
   run.archetypes = s.archetypes.data();
   run.generations = ws.entities.generations();

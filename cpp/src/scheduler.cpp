@@ -231,6 +231,7 @@ Status World::runSystems(const SystemSchedule& schedule, const TickInput& input)
   }
 
   reg.running = true;
+  Status observerFailure;
   const std::uint64_t tick = reg.ticksRun + 1;
   const TimingClockFn clock = reg.clock;
   void* const clockContext = reg.clockContext;
@@ -243,16 +244,30 @@ Status World::runSystems(const SystemSchedule& schedule, const TickInput& input)
     // apply of its commands; the dispatch and the context above stay outside it.
     const std::int64_t start = clock(clockContext);
     reg.current = id;  // every World call checks the declared io against it
+    detail::ChangeState& changes = s_->changes;
+    changes.runningSince = changes.systemLastRun[id];  // docs/changes.md#since
     rec.def.run(*this, ctx);
+    // Its run is recorded before its commands apply: they are newer than
+    // the run, so the system sees them next time (docs/changes.md#since).
+    changes.systemLastRun[id] = changes.stamp++;
     // The system's commands apply now, still under its io (docs/commands.md#phases).
     if (s_->commands.pending() != 0) applyCommands();
     reg.current = 0;
+    // Its observers run now, outside its io (docs/changes.md#observers).
+    if (changes.queued != 0) [[unlikely]] {
+      if (Status o = detail::drainObservers(*this); !o.ok() && observerFailure.ok()) observerFailure = o;
+    }
     const std::int64_t end = clock(clockContext);
     detail::recordSystemTiming(rec, id, end - start);
   }
   reg.running = false;
   ++reg.ticksRun;
-  return Status{};
+  // Removals every system has now seen are dropped (n >= 1: the first
+  // scheduled system ran earliest).
+  if (n != 0 && s_->changes.anyTracked) {
+    detail::pruneRemoved(*s_, s_->changes.systemLastRun[schedule.order[0]]);
+  }
+  return observerFailure;
 }
 
 }  // namespace laige

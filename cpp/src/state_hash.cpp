@@ -9,6 +9,7 @@
 
 #include "laige/assert.h"
 #include "laige/detail/world_state.h"
+#include "snapshot_changes.h"
 #include "laige/world.h"
 
 namespace laige {
@@ -245,6 +246,9 @@ std::uint64_t hashWorld(const detail::WorldState* ws, std::uint64_t tick, bool w
       st.word(rec.hasSubstream ? rec.rng.statePart2() : 0);
     }
   }
+  // Change ticks, removal logs and the observer queue, only while in use
+  // (so every stream of a world without them is unchanged; docs/changes.md#snapshots).
+  if (withSystems && ws->changes.inUse()) st.word(detail::changesDigest(*ws));
   return st.value();
 }
 

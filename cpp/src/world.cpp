@@ -144,9 +144,11 @@ Status World::destroy(Entity e) noexcept {
   // checked before any side effect.
   if (const Status g = detail::guardDestroy(s, e); !g.ok()) return g;
   if (const Status a = detail::checkDestroy(s, e); !a.ok()) return a;
+  if (s.changes.anyHook) [[unlikely]] detail::onDestroy(s, e);  // docs/changes.md
   s.detachRow(e.id());
   s.entities.despawn(e);
   ++s.totalDestroyed;
+  if (s.changes.queued != 0) [[unlikely]] (void)detail::drainObservers(*this);
   return Status{};
 }
 
@@ -181,11 +183,14 @@ Status World::clear() noexcept {
   if (const Status a = detail::checkClear(s); !a.ok()) return a;
   const std::uint32_t high = s.entities.highWater();
   for (std::uint32_t id = 0; id < high; ++id) {
-    if (s.entities.isIndexAlive(id)) s.detachRow(static_cast<std::uint16_t>(id));
+    if (!s.entities.isIndexAlive(id)) continue;
+    if (s.changes.anyHook) [[unlikely]] detail::onDestroy(s, s.entities.handleOf(static_cast<std::uint16_t>(id)));
+    s.detachRow(static_cast<std::uint16_t>(id));
   }
   const std::uint32_t live = s.entities.length();
   s.entities.despawnAll();
   s.totalDestroyed += live;
+  if (s.changes.queued != 0) [[unlikely]] (void)detail::drainObservers(*this);
   return Status{};
 }
 

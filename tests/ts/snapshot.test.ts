@@ -170,10 +170,10 @@ describe('bad bytes change nothing', () => {
     trailing.set(good);
     expect(reason(() => w.restore(trailing))).toBe('snapshot_trailing_bytes');
     const v2 = good.slice();
-    v2[8] = 2;
+    v2[8] = 3; // versions 1 and 2 are read
     const ve = thrown(() => w.restore(v2)) as LaigeError;
     expect(ve.reason).toBe('snapshot_version');
-    expect(ve.fields).toMatchObject({ version: 2, supported: 1 });
+    expect(ve.fields).toMatchObject({ version: 3, supported: 2 });
     const other = sim.createWorld({ capacity: 256 });
     other.registerComponent('P', { x: 'i32', y: 'i32' });
     other.registerComponent('T', {});

@@ -79,10 +79,12 @@ Status jsAfterTick(void* ctx, laige::World&, std::uint64_t tick) noexcept {
 void jsRestored(void* ctx, laige::World&) noexcept { laige_js_rollback_restored(reinterpret_cast<std::uintptr_t>(ctx)); }
 
 // combineMode: 0 = length-prefixed (default), 1 = concatenated, 2 = JS.
+// checksum: 0 = Fast (World::stateChecksum), 1 = StateHash (the core's
+// RollbackChecksum values; another value is the core's rollback_option_invalid).
 std::uint32_t rollbackCreate(std::uintptr_t w, std::uint32_t players, std::uint32_t localPlayer, std::uint32_t depth,
                              std::uint32_t maxInputBytes, std::uint32_t inputLead, std::uint32_t maxPredictionTicks,
                              std::uint32_t hashHistory, std::uint32_t maxCombinedBytes, std::uint32_t combineMode,
-                             bool jsAfter, std::uintptr_t out) {
+                             bool jsAfter, std::uint32_t checksum, std::uintptr_t out) {
   JsWorld& jw = W(w);
   auto js = std::make_unique<JsRollback>();
   laige::RollbackSession::Options o;
@@ -94,6 +96,7 @@ std::uint32_t rollbackCreate(std::uintptr_t w, std::uint32_t players, std::uint3
   o.maxPredictionTicks = maxPredictionTicks;
   o.hashHistory = hashHistory;
   o.maxCombinedBytes = maxCombinedBytes;
+  o.checksum = static_cast<laige::RollbackChecksum>(checksum > 255 ? 255 : checksum);
   if (combineMode == 1) o.combine = &laige::RollbackSession::combineConcatenated;
   if (combineMode == 2) {
     o.combine = &jsCombine;

@@ -34,9 +34,9 @@ export { ReplayRecorder } from './replay/replay_recorder.js';
 export type { RecordOptions, ReplayIdentity, ReplayInfo, ReplayRunOptions, ReplayDiff, MathBackend } from './replay/replay_recorder.js';
 export { LaigeError, ErrorCodes, errorText, errorName, MAX_ERROR_CODE } from './base/errors.js';
 export type { LaigeErrorCode, LaigeErrorFields } from './base/errors.js';
-export { fx } from './fx.js';
-export { f32 } from './fx.js';
-export type { Fx } from './fx.js';
+export { fx } from './math/fx.js';
+export { f32 } from './math/f32_math.js';
+export type { Fx } from './math/fx_raw.js';
 export {
   Entities, NULL_ENTITY, MAX_ENTITY_ID, MAX_ENTITIES, entityId, entityGeneration, makeEntity, formatEntity, isEntityHandle,
 } from './component/entity.js';

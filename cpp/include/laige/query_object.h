@@ -63,6 +63,15 @@ struct Without {};
 /// Read) or T* (Access Write), nullptr where the entity lacks T.
 template <class T, class Access = Read>
 struct Optional {};
+/// Query filter term: T required, no argument; only rows whose T was
+/// written or added since the system's (or this query's) previous run
+/// (docs/changes.md). May name a component another term names.
+template <class T>
+struct Changed {};
+/// Query filter term: T required, no argument; only rows whose T was
+/// added since the system's (or this query's) previous run.
+template <class T>
+struct Added {};
 
 namespace detail {
 
@@ -116,6 +125,35 @@ struct TermTraits<Without<T>> {
   static constexpr TermKind kKind = TermKind::Without;
   static constexpr bool kArg = false;
 };
+/// A filter term's key for the distinctness check: it may repeat a
+/// component another term names.
+template <class Term>
+struct FilterKey {};
+template <class T>
+struct TermTraits<Changed<T>> {
+  static constexpr bool kIsTerm = true;
+  using Component = ComponentKey<T>;
+  using Key = FilterKey<Changed<T>>;
+  static constexpr TermKind kKind = TermKind::Changed;
+  static constexpr bool kArg = false;
+};
+template <class T>
+struct TermTraits<Added<T>> {
+  static constexpr bool kIsTerm = true;
+  using Component = ComponentKey<T>;
+  using Key = FilterKey<Added<T>>;
+  static constexpr TermKind kKind = TermKind::Added;
+  static constexpr bool kArg = false;
+};
+/// The distinctness key of a term: its component, or FilterKey for a filter.
+template <class Term, class = void>
+struct TermKeyOf {
+  using type = typename TermTraits<Term>::Component;
+};
+template <class Term>
+struct TermKeyOf<Term, std::void_t<typename TermTraits<Term>::Key>> {
+  using type = typename TermTraits<Term>::Key;
+};
 template <class T, class A>
 struct TermTraits<Optional<T, A>> {
   static constexpr bool kIsTerm = kIsAccessTag<A>;
@@ -133,6 +171,7 @@ struct TermList {
   static constexpr TermKind kKinds[kCount] = {TermTraits<Terms>::kKind...};
   static constexpr bool kArgs[kCount] = {TermTraits<Terms>::kArg...};
   static constexpr std::size_t kArgCount = (std::size_t{0} + ... + (TermTraits<Terms>::kArg ? 1 : 0));
+  static constexpr bool kHasFilter = (termFilters(TermTraits<Terms>::kKind) || ...);
   /// Positions (term indices) of the terms that hand out an argument.
   static constexpr std::array<std::size_t, kArgCount> kArgTerms = [] {
     std::array<std::size_t, kArgCount> out{};
@@ -199,6 +238,13 @@ struct IterationEnd {
 
 }  // namespace detail
 
+}  // namespace laige
+
+// The change-filtered walk (uses termColumn above).
+#include "laige/detail/change_walk.h"
+
+namespace laige {
+
 /// A query declared once from its terms and reused (see the file comment).
 /// Copyable and movable (a plain value, no heap); one query may serve
 /// several worlds (it rebuilds its cache when handed another world). Do not
@@ -212,8 +258,8 @@ class Query {
                 "Optional<T[, laige::Read or laige::Write]>");
   static_assert((detail::MarkedComponent<typename detail::TermTraits<Terms>::Component> && ...),
                 "Query<Terms...>: every term's component must be marked with LAIGE_COMPONENT");
-  static_assert(detail::AllDistinct<typename detail::TermTraits<Terms>::Component...>::value,
-                "Query<Terms...>: a component appears in two terms");
+  static_assert(detail::AllDistinct<typename detail::TermKeyOf<Terms>::type...>::value,
+                "Query<Terms...>: a component appears in two terms (Changed/Added filters aside)");
   static_assert(sizeof...(Terms) <= kMaxArchetypeComponents,
                 "Query<Terms...>: at most kMaxArchetypeComponents terms");
 
@@ -237,6 +283,17 @@ class Query {
   /// call + matched archetypes) before the first row.
   template <class Fn>
   Status each(World& world, Fn&& fn) {
+    if constexpr (L::kHasFilter) {
+      // The change-filtered walk (docs/changes.md): since the running
+      // system's or this query's previous run, archetypes skipped by bound.
+      detail::QueryRun run;
+      detail::ChangeRun change;
+      const Status st = detail::ChangeAccess::beginFiltered(world, cache_, spec(), run, change);
+      if (!st.ok() || run.archetypes == nullptr) return st;
+      const detail::FilteredEnd end{&world, &cache_, change};
+      detail::walkFiltered<L>(fn, run, change, std::make_index_sequence<L::kArgCount>{});
+      return st;
+    }
     detail::QueryRun run;
     const Status st = world.beginQuery(cache_, spec(), run);
     if (!st.ok() || run.archetypes == nullptr) return st;

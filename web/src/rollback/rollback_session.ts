@@ -66,9 +66,17 @@ export interface RollbackSessionOptions {
    * there (docs/rollback.md#re-entrancy).
    */
   onConfirmed?: (tick: number, hash: bigint) => void;
+  /**
+   * The checksum kept of every confirmed tick (what two peers compare;
+   * docs/rollback.md#checksums): 'fast' (default: the C++ World::stateChecksum, 64-bit XXH3 over the
+   * canonical state, computed only for ticks that become confirmed) or
+   * 'stateHash' (World.stateHash, FNV-1a-64, after every tick run). Every
+   * peer of a session must use the same.
+   */
+  checksum?: 'fast' | 'stateHash';
 }
 
-/** A confirmed tick and its state hash (World.stateHash after it). */
+/** A confirmed tick and its checksum (options.checksum of the state after it: the fast checksum, or World.stateHash). */
 export interface ConfirmedHash {
   tick: number;
   hash: bigint;
@@ -177,11 +185,16 @@ export class RollbackSession extends WorldBound implements Disposable {
       throw invalid(`${where}: combine must be 'lengthPrefixed', 'concatenate' or a function (tick, inputs) => Uint8Array, got ${describe(combine)}`,
         typeof combine === 'string' ? 'invalid_value' : 'wrong_type', { where, field: 'combine', got: typeof combine === 'string' ? combine : typeName(combine) });
     }
+    const checksumOption: unknown = options.checksum;
+    if (checksumOption !== undefined && checksumOption !== 'fast' && checksumOption !== 'stateHash') {
+      throw invalid(`${where}: checksum must be 'fast' or 'stateHash', got ${describe(checksumOption)}`,
+        typeof checksumOption === 'string' ? 'invalid_value' : 'wrong_type', { where, field: 'checksum', got: typeof checksumOption === 'string' ? checksumOption : typeName(checksumOption) });
+    }
     if (onConfirmed !== undefined && typeof onConfirmed !== 'function') throw invalid(`${where}: onConfirmed must be a function (tick, hash) => void, got ${describe(onConfirmed)}`, 'wrong_type', { where, field: 'onConfirmed', got: typeName(onConfirmed) });
     if (scenario === null) core.systems.ensureScheduled();
     const m = core.mem;
     // A plain world's TypeScript systems may throw: stop the advance there.
-    const code = core.raw.rollbackCreate(w, players, localPlayer, depth, maxInputBytes, inputLead, maxPrediction, hashHistory, maxCombined, mode, scenario === null, m.out);
+    const code = core.raw.rollbackCreate(w, players, localPlayer, depth, maxInputBytes, inputLead, maxPrediction, hashHistory, maxCombined, mode, scenario === null, checksumOption === 'stateHash' ? 1 : 0, m.out);
     m.sync();
     if (code !== 0) throw coreError(code, where);
     this.#ptr = m.u32[m.out >>> 2]!;
@@ -371,7 +384,7 @@ export class RollbackSession extends WorldBound implements Disposable {
     };
   }
 
-  /** The state hash of confirmed tick `tick` (the last hashHistory ones). Throws `hash_unavailable`. */
+  /** The checksum of confirmed tick `tick` (options.checksum; the last hashHistory ones). Throws `hash_unavailable`. */
   confirmedHash(tick: number): bigint {
     const where = 'RollbackSession.confirmedHash';
     const s = this.#live(where);

@@ -7,7 +7,7 @@
 import { HistogramStatsLayout, readHistogramStats, readSystemTimingStats } from '../boundary/layouts.gen.js';
 import type { Access } from '../component/component.js';
 import { check, invalid, typeName } from '../base/errors.js';
-import { fx } from '../fx.js';
+import { fx } from '../math/fx.js';
 import { describe } from '../base/describe.js';
 import { logHandlers, refuseInsideLog, refuseTickInside } from '../base/reentrancy.js';
 import { checkName, systemNameProblem } from '../component/names.js';

@@ -77,6 +77,16 @@ struct Archetype {
   std::uint32_t rowCapacity = 0;
   std::uint32_t sortedRows = 0;
   std::uint32_t holes = 0;
+  // Change-tracking bounds (docs/changes.md#cost; change_ticks.cpp): per
+  // column the newest per-entity mark made while in this archetype and the
+  // stamp of the last unfiltered Write walk over it (which applies to every
+  // row it walked: cheaper than a store per row); the stamp of the last
+  // row that moved in (carrying ticks up to it). A filtered walk skips the
+  // archetype when all are <= its since.
+  std::uint32_t colTick[kMaxArchetypeComponents] = {};
+  std::uint32_t bulkTick[kMaxArchetypeComponents] = {};
+  std::uint32_t moveInTick = 0;
+  bool hasBulk = false;
 
   Archetype() noexcept;
   /// Live rows (rows minus tombstones).

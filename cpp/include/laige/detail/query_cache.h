@@ -29,12 +29,17 @@ enum class TermKind : std::uint8_t {
   Without = 3,        ///< excluded: an archetype holding it never matches
   OptionalRead = 4,   ///< not required; const T* (nullptr where absent)
   OptionalWrite = 5,  ///< not required; T* (nullptr where absent)
+  Changed = 6,        ///< required; a row filter: written or added since (docs/changes.md)
+  Added = 7,          ///< required; a row filter: added since
 };
 
 /// True for a term the archetype must hold.
 constexpr bool termRequired(TermKind k) noexcept {
-  return k == TermKind::Read || k == TermKind::Write || k == TermKind::With;
+  return k == TermKind::Read || k == TermKind::Write || k == TermKind::With ||
+         k == TermKind::Changed || k == TermKind::Added;
 }
+/// True for a change filter term (Changed, Added).
+constexpr bool termFilters(TermKind k) noexcept { return k == TermKind::Changed || k == TermKind::Added; }
 /// True for a term that writes its component (the system io it needs).
 constexpr bool termWrites(TermKind k) noexcept {
   return k == TermKind::Write || k == TermKind::OptionalWrite;
@@ -63,6 +68,9 @@ struct QueryCache {
   bool unresolved = false;
   /// The matched archetype ids (ascending id = the visit order).
   IdSet256 matched;
+  /// The change stamp of this query's previous filtered run outside
+  /// systems (its "since"; docs/changes.md#since). 0 = never ran.
+  std::uint32_t lastRun = 0;
 };
 
 /// One call's view for the inline row loop, filled by the begin call.

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "laige/commands.h"
+#include "laige/detail/change_state.h"
 #include "laige/detail/ecs_state.h"
 #include "laige/detail/query_cache.h"
 #include "laige/detail/system_registry.h"
@@ -102,6 +103,9 @@ struct WorldState {
   // phase records into, and the open World::defer phases.
   CommandBuffer commands;
   std::uint32_t deferDepth = 0;
+
+  // Change ticks, removed logs and observers (laige/changes.h).
+  ChangeState changes;
   /// True while a phase is open: a system runs, an each is live, a defer is open.
   [[nodiscard]] bool commandPhaseOpen() const noexcept {
     return systems.current != 0 || ecs.guard.active || deferDepth != 0;

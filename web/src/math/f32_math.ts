@@ -1,268 +1,15 @@
-// fx_math.ts - deterministic sin, cos, tan, atan2, asin, acos, exp, log,
-// pow, hypot, floor, ceil and round, bit-identical to the C++ functions of
-// laige/sim_math_fn.h (SimMath<Fpx16_16>::sin ..., SimMath<Fp32Pinned>::sin
-// ...), in every JavaScript engine. Method, accuracy and special cases:
+// math/f32_math.ts - deterministic sin, cos, tan, atan2, asin, acos, exp,
+// log, pow, hypot, floor, ceil and round in pinned fp32, bit-identical to
+// SimMath<Fp32Pinned>::sin ... (cpp/include/laige/detail/sim_math_fn_f32.h)
+// in every JavaScript engine. Method, accuracy and special cases:
 // docs/sim_math.md#functions.
 //
-// Q16.16 (`fx.sin(raw)` etc., merged into `fx`): the same integer steps as
-// the C++ code, on doubles that stay below 2^53 (products are split so each
-// partial product is exact). Pinned fp32 (`f32.sin(x)` etc.): the input is
-// rounded to binary32 (Math.fround), the function runs on binary64 + - * /
-// and Math.sqrt exactly as the C++ code does, and the result is rounded once
-// with Math.fround. Never Math.sin, Math.exp, Math.pow, ...: engines differ.
+// The input is rounded to binary32 (Math.fround), the function runs on
+// binary64 + - * / and Math.sqrt exactly as the C++ code does, and the result
+// is rounded once with Math.fround. Never Math.sin, Math.exp, Math.pow, ...:
+// engines differ. A value that is not a number is a LaigeError wrong_type.
 
-import type { Fx } from './fx.js';
-
-const MAX = 2147483647;
-const MIN = -2147483648;
-const ONE_Q30 = 1073741824;
-const HALF_PI_Q37 = 215888603272;
-const PI_Q30 = 3373259426;
-const HALF_PI_Q30 = 1686629713;
-const LN2_Q46 = 48775896626292;
-const LN2_Q30 = 744261118;
-const SQRT2_Q30 = 1518500250;
-const ATAN_Q30 = [0, 133525159, 263043837, 385227074, 497837829, 599791448, 690954054, 771837835, 843314857];
-
-function sat(v: number): Fx {
-  return v > MAX ? MAX : v < MIN ? MIN : v;
-}
-
-/** floor((a*b + 2^(s-1)) / 2^s) exactly, |a| < 2^36, |b| < 2^32, s = 30 or 16. */
-function mulRound(a: number, b: number, s: 30 | 16): number {
-  const bh = Math.floor(b / 65536);
-  const bl = b - bh * 65536;
-  const p1 = a * bh;
-  const p0 = a * bl;
-  if (s === 30) {
-    const q1 = Math.floor(p1 / 16384);
-    return q1 + Math.floor(((p1 - q1 * 16384) * 65536 + p0 + 536870912) / 1073741824);
-  }
-  return p1 + Math.floor((p0 + 32768) / 65536);
-}
-/** floor(n / d) for integers |n| < 2^53, 0 < d, with the quotient fixed up exactly. */
-function floorDiv(n: number, d: number): number {
-  let q = Math.floor(n / d);
-  const r = n - q * d;
-  if (r < 0) q -= 1;
-  else if (r >= d) q += 1;
-  return q;
-}
-/** floor(a * 2^30 / b), 0 <= a <= b < 2^33, as two 15-bit long-division steps. */
-function ratioQ30(a: number, b: number): number {
-  const q1 = floorDiv(a * 32768, b);
-  const r1 = a * 32768 - q1 * b;
-  return q1 * 32768 + floorDiv(r1 * 32768, b);
-}
-function q30ToRaw(v: number): Fx {
-  const m = v < 0 ? -v : v;
-  const r = Math.floor((m + 8192) / 16384);
-  return sat(v < 0 ? -r : r) | 0;
-}
-function isqrt(n: number): number {
-  let s = Math.floor(Math.sqrt(n));
-  while (s * s > n) s -= 1;
-  while ((s + 1) * (s + 1) <= n) s += 1;
-  return s;
-}
-// sinCosQ30 and reduce leave their results here (no tuple per call).
-let outS = 0;
-let outC = 0;
-function sinCosQ30(r: number): void {
-  const z = mulRound(r, r, 30);
-  let p = -27;
-  p = 2959 + mulRound(p, z, 30);
-  p = -213044 + mulRound(p, z, 30);
-  p = 8947849 + mulRound(p, z, 30);
-  p = -178956971 + mulRound(p, z, 30);
-  const s = r + mulRound(mulRound(p, z, 30), r, 30);
-  let q = 2;
-  q = -296 + mulRound(q, z, 30);
-  q = 26631 + mulRound(q, z, 30);
-  q = -1491308 + mulRound(q, z, 30);
-  q = 44739243 + mulRound(q, z, 30);
-  q = -536870912 + mulRound(q, z, 30);
-  outS = s;
-  outC = ONE_Q30 + mulRound(q, z, 30);
-}
-/** Quadrant (k mod 4) of raw ax >= 0; outS, outC: sin, cos (Q30) of ax - k * pi/2. */
-function reduce(ax: number): number {
-  const n = ax * 2097152;
-  const k = floorDiv(n + HALF_PI_Q37 / 2, HALF_PI_Q37);
-  const r37 = n - k * HALF_PI_Q37;
-  sinCosQ30(Math.floor((r37 + 64) / 128));
-  return k % 4;
-}
-function atanQ30(y: number, x: number): number {
-  const swap = y > x;
-  const t = swap ? ratioQ30(x, y) : ratioQ30(y, x);
-  const idx = Math.floor((t + 67108864) / 134217728);
-  const cst = idx * 134217728;
-  const num = t - cst;
-  const den = ONE_Q30 + mulRound(t, cst, 30);
-  const un = ratioQ30(num < 0 ? -num : num, den);
-  const u = num < 0 ? -un : un;
-  const w = mulRound(u, u, 30);
-  let p = 119304647;
-  p = -153391689 + mulRound(p, w, 30);
-  p = 214748365 + mulRound(p, w, 30);
-  p = -357913941 + mulRound(p, w, 30);
-  const a = ATAN_Q30[idx]! + u + mulRound(mulRound(p, w, 30), u, 30);
-  return swap ? HALF_PI_Q30 - a : a;
-}
-function logQ30(raw: number): number {
-  const msb = 31 - Math.clz32(raw);
-  const m = msb <= 30 ? raw * 2 ** (30 - msb) : raw / 2 ** (msb - 30);
-  let e = msb - 16;
-  let num = m - ONE_Q30;
-  let den = m + ONE_Q30;
-  if (m > SQRT2_Q30) {
-    num = m - 2 * ONE_Q30;
-    den = m + 2 * ONE_Q30;
-    e += 1;
-  }
-  const sn = ratioQ30(num < 0 ? -num : num, den);
-  const s = num < 0 ? -sn : sn;
-  const w = mulRound(s, s, 30);
-  let p = 165191050;
-  p = 195225786 + mulRound(p, w, 30);
-  p = 238609294 + mulRound(p, w, 30);
-  p = 306783378 + mulRound(p, w, 30);
-  p = 429496730 + mulRound(p, w, 30);
-  p = 715827883 + mulRound(p, w, 30);
-  return e * LN2_Q30 + 2 * s + mulRound(mulRound(p, w, 30), s, 30);
-}
-const EXP_Q30 = [296, 2959, 26631, 213044, 1491308, 8947849, 44739243, 178956971, 536870912, ONE_Q30];
-function expQ30ToRaw(a: number): Fx {
-  if (a > 11 * ONE_Q30) return MAX;
-  if (a < -17 * ONE_Q30) return 0;
-  const n = a * 65536;
-  const k = floorDiv(n + LN2_Q46 / 2, LN2_Q46);
-  const r = Math.floor((n - k * LN2_Q46 + 32768) / 65536);
-  let p = 27;
-  for (const c of EXP_Q30) p = c + mulRound(p, r, 30);
-  const e = ONE_Q30 + mulRound(p, r, 30);
-  const sh = 14 - k;
-  if (sh <= 0) return sat(e * 2 ** -sh);
-  if (sh > 40) return 0;
-  return sat(Math.floor((e + 2 ** (sh - 1)) / 2 ** sh));
-}
-function asinQ30(x: number): number {
-  const v = x > 65536 ? 65536 : x < -65536 ? -65536 : x;
-  const a = v < 0 ? -v : v;
-  const c24 = isqrt((4294967296 - a * a) * 65536);
-  const ang = atanQ30(a * 256, c24);
-  return v < 0 ? -ang : ang;
-}
-
-/** The Q16.16 functions (raw int32 in, raw int32 out), merged into `fx`. */
-export const fxMath = Object.freeze({
-  /** sin(x), within 1 raw unit; as SimMath<Fpx16_16>::sin. */
-  sin(x: Fx): Fx {
-    x |= 0;
-    const q = reduce(x < 0 ? -x : x);
-    const s = outS;
-    const c = outC;
-    const v = q === 0 ? s : q === 1 ? c : q === 2 ? -s : -c;
-    return q30ToRaw(x < 0 ? -v : v);
-  },
-  /** cos(x), within 1 raw unit. */
-  cos(x: Fx): Fx {
-    x |= 0;
-    const q = reduce(x < 0 ? -x : x);
-    const s = outS;
-    const c = outC;
-    return q30ToRaw(q === 0 ? c : q === 1 ? -s : q === 2 ? -c : s);
-  },
-  /** tan(x), saturated near the poles. */
-  tan(x: Fx): Fx {
-    x |= 0;
-    const q = reduce(x < 0 ? -x : x);
-    const s = outS;
-    const c = outC;
-    let num = (q & 1) === 0 ? s : c;
-    let den = (q & 1) === 0 ? c : -s;
-    if (x < 0) num = -num;
-    if (den < 0) {
-      num = -num;
-      den = -den;
-    }
-    if (den === 0) return num >= 0 ? MAX : MIN;
-    const an = num < 0 ? -num : num;
-    const r = floorDiv(2 * an * 65536 + den, 2 * den);
-    return sat(num < 0 ? -r : r) | 0;
-  },
-  /** atan2(y, x) in (-pi, pi]; atan2(0, 0) = 0. */
-  atan2(y: Fx, x: Fx): Fx {
-    y |= 0;
-    x |= 0;
-    if (x === 0 && y === 0) return 0;
-    let a = atanQ30(y < 0 ? -y : y, x < 0 ? -x : x);
-    if (x < 0) a = PI_Q30 - a;
-    return q30ToRaw(y < 0 ? -a : a);
-  },
-  /** asin(x); x clamped to [-1, 1]. */
-  asin(x: Fx): Fx {
-    return q30ToRaw(asinQ30(x | 0));
-  },
-  /** acos(x); x clamped to [-1, 1]. */
-  acos(x: Fx): Fx {
-    return q30ToRaw(HALF_PI_Q30 - asinQ30(x | 0));
-  },
-  /** e^x, saturated. */
-  exp(x: Fx): Fx {
-    return expQ30ToRaw((x | 0) * 16384);
-  },
-  /** Natural log; x <= 0 gives MIN. */
-  log(x: Fx): Fx {
-    x |= 0;
-    return x <= 0 ? MIN : q30ToRaw(logQ30(x));
-  },
-  /** x^y; pow(x, 0) = 1, pow(0, y<0) = MAX, negative x with fractional y = 0. */
-  pow(x: Fx, y: Fx): Fx {
-    x |= 0;
-    y |= 0;
-    if (y === 0) return 65536;
-    if (x === 0) return y > 0 ? 0 : MAX;
-    let ax = x;
-    let negate = false;
-    if (ax < 0) {
-      if ((y & 0xffff) !== 0) return 0;
-      negate = ((y >> 16) & 1) !== 0;
-      ax = -ax;
-    }
-    const r = expQ30ToRaw(mulRound(logQ30(ax), y, 16));
-    return negate ? -r | 0 : r;
-  },
-  /** sqrt(x*x + y*y) to 1/2 raw unit (64-bit integer root, BigInt), saturated. */
-  hypot(x: Fx, y: Fx): Fx {
-    const ax = BigInt(Math.abs(x | 0));
-    const ay = BigInt(Math.abs(y | 0));
-    const n = ax * ax + ay * ay;
-    let s = BigInt(Math.floor(Math.sqrt(Number(n))));
-    while (s * s > n) s -= 1n;
-    while ((s + 1n) * (s + 1n) <= n) s += 1n;
-    const r = n - s * s > s ? s + 1n : s;
-    return r > BigInt(MAX) ? MAX : Number(r);
-  },
-  /** The largest integer <= x. */
-  floor(x: Fx): Fx {
-    return (x | 0) & ~0xffff;
-  },
-  /** The smallest integer >= x, saturated to MAX. */
-  ceil(x: Fx): Fx {
-    return sat(Math.floor(((x | 0) + 0xffff) / 65536) * 65536);
-  },
-  /** The nearest integer, halves away from zero, saturated. */
-  round(x: Fx): Fx {
-    x |= 0;
-    const a = x < 0 ? -x : x;
-    const r = Math.floor((a + 0x8000) / 65536) * 65536;
-    return sat(x < 0 ? -r : r) | 0;
-  },
-});
-
-// ---- pinned binary32 --------------------------------------------------------
+import { wrongType } from './fx_raw.js';
 
 const f32buf = new Float32Array(1);
 const u32buf = new Uint32Array(f32buf.buffer);
@@ -453,6 +200,7 @@ const fr = Math.fround;
 export const f32 = Object.freeze({
   /** sin(x), within 0.5 ulp for every finite x (docs/sim_math.md#functions); NaN for NaN and +-inf. */
   sin(x: number): number {
+    if (typeof x !== 'number') wrongType('f32.sin', 'a', x);
     x = fr(x);
     if (x === 0) return x;
     const qr = reduceTrig(x);
@@ -463,6 +211,7 @@ export const f32 = Object.freeze({
   },
   /** cos(x), within 0.5 ulp for every finite x; NaN for NaN and +-inf. */
   cos(x: number): number {
+    if (typeof x !== 'number') wrongType('f32.cos', 'a', x);
     x = fr(x);
     const qr = reduceTrig(x);
     if (qr === undefined) return NaN;
@@ -472,6 +221,7 @@ export const f32 = Object.freeze({
   },
   /** tan(x) = sin / cos in binary64, within 0.5 ulp for every finite x; NaN for NaN and +-inf. */
   tan(x: number): number {
+    if (typeof x !== 'number') wrongType('f32.tan', 'a', x);
     x = fr(x);
     if (x === 0) return x;
     const qr = reduceTrig(x);
@@ -483,6 +233,8 @@ export const f32 = Object.freeze({
   },
   /** atan2(y, x) with the C99 special cases. */
   atan2(y: number, x: number): number {
+    if (typeof y !== 'number') wrongType('f32.atan2', 'a', y);
+    if (typeof x !== 'number') wrongType('f32.atan2', 'b', x);
     y = fr(y);
     x = fr(x);
     if (y !== y || x !== x) return NaN;
@@ -498,6 +250,7 @@ export const f32 = Object.freeze({
   },
   /** asin(x); NaN outside [-1, 1]. */
   asin(x: number): number {
+    if (typeof x !== 'number') wrongType('f32.asin', 'a', x);
     x = fr(x);
     if (!(x >= -1 && x <= 1)) return NaN;
     if (x === 0) return x;
@@ -505,18 +258,21 @@ export const f32 = Object.freeze({
   },
   /** acos(x); NaN outside [-1, 1]. */
   acos(x: number): number {
+    if (typeof x !== 'number') wrongType('f32.acos', 'a', x);
     x = fr(x);
     if (!(x >= -1 && x <= 1)) return NaN;
     return fr(atan2Finite(Math.sqrt((1.0 - x) * (1.0 + x)), x));
   },
   /** e^x. */
   exp(x: number): number {
+    if (typeof x !== 'number') wrongType('f32.exp', 'a', x);
     x = fr(x);
     if (x !== x) return NaN;
     return fr(expClamped(clampExpArg(x)));
   },
   /** Natural log; -inf at +-0, NaN below 0. */
   log(x: number): number {
+    if (typeof x !== 'number') wrongType('f32.log', 'a', x);
     x = fr(x);
     if (x !== x || x < 0) return NaN;
     if (x === 0) return -INF;
@@ -525,6 +281,8 @@ export const f32 = Object.freeze({
   },
   /** x^y with the C99 special cases. */
   pow(x: number, y: number): number {
+    if (typeof x !== 'number') wrongType('f32.pow', 'a', x);
+    if (typeof y !== 'number') wrongType('f32.pow', 'b', y);
     x = fr(x);
     y = fr(y);
     if (y === 0 || x === 1) return 1;
@@ -551,6 +309,8 @@ export const f32 = Object.freeze({
   },
   /** sqrt(x*x + y*y) without overflow; +inf if either is infinite. */
   hypot(x: number, y: number): number {
+    if (typeof x !== 'number') wrongType('f32.hypot', 'a', x);
+    if (typeof y !== 'number') wrongType('f32.hypot', 'b', y);
     x = fr(x);
     y = fr(y);
     if (x === INF || x === -INF || y === INF || y === -INF) return INF;
@@ -559,14 +319,17 @@ export const f32 = Object.freeze({
   },
   /** Largest integral value <= x (keeps -0). */
   floor(x: number): number {
+    if (typeof x !== 'number') wrongType('f32.floor', 'a', x);
     return rounded(fr(x), 0);
   },
   /** Smallest integral value >= x. */
   ceil(x: number): number {
+    if (typeof x !== 'number') wrongType('f32.ceil', 'a', x);
     return rounded(fr(x), 1);
   },
   /** Nearest integral value, halves away from zero. */
   round(x: number): number {
+    if (typeof x !== 'number') wrongType('f32.round', 'a', x);
     return rounded(fr(x), 2);
   },
 });

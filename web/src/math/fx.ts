@@ -1,4 +1,4 @@
-// fx.ts - Q16.16 fixed point in TypeScript, bit-identical to
+// math/fx.ts - Q16.16 fixed point in TypeScript, bit-identical to
 // cpp/include/laige/fpx16_16.h and SimMath<Fpx16_16> (sim_math.h;
 // docs/sim_math.md). A value is its raw int32 (value = raw / 65536): the number a
 // component field of kind 'fx' holds. Every operation computes the exact
@@ -9,23 +9,26 @@
 // (`x | 0`) first, so every result is a valid raw value. A value that is not
 // a number (a bigint, a string, a Symbol, ...) is a LaigeError
 // invalid_argument, reason wrong_type, naming the argument and its type.
-import { invalid } from './errors.js';
-import { describe } from './schema.js';
+// The math functions (sin ... round) are in fx_math.ts, the fp32 twins
+// (`f32`) in f32_math.ts.
+import { invalid } from '../errors.js';
+import { describe } from '../schema.js';
 
-import { f32 as f32Unchecked, fxMath } from './fx_math.js';
+import { f32 } from './f32_math.js';
+import { fxMath } from './fx_math.js';
+import { FX_MAX, FX_MIN, FX_ONE, type Fx, wrongType as wrongTypeAt } from './fx_raw.js';
 
-/** A Q16.16 raw value (an int32). */
-export type Fx = number;
+export type { Fx };
+export { f32 };
 
-const MIN = -2147483648;
-const MAX = 2147483647;
-const ONE = 65536;
+const MIN = FX_MIN;
+const MAX = FX_MAX;
+const ONE = FX_ONE;
 const TWO16 = 65536;
 
 // Cold: builds the message only to throw.
 function wrongType(where: string, arg: string, v: unknown): never {
-  throw invalid(`fx.${where}: ${arg} must be a number, got ${describe(v)} (type ${typeof v})`, 'wrong_type',
-    { where: `fx.${where}`, field: arg, type: typeof v });
+  return wrongTypeAt(`fx.${where}`, arg, v);
 }
 function num1(where: string, a: unknown): void {
   if (typeof a !== 'number') wrongType(where, 'a', a);
@@ -133,39 +136,6 @@ function length2(x: Fx, y: Fx): Fx {
   return sqrt(add(mul(x, x), mul(y, y)));
 }
 
-// The math functions (fx_math.ts) with the same argument check as every
-// other helper here: a non-number is LaigeError wrong_type, never a raw
-// TypeError from deep inside the computation.
-type MathFns = Readonly<Record<string, (...args: number[]) => number>>;
-function checkedMath<T extends MathFns>(prefix: string, fns: T): T {
-  const out: Record<string, (...args: number[]) => number> = {};
-  for (const [name, f] of Object.entries(fns)) {
-    const where = `${prefix}.${name}`;
-    const bad = (arg: string, v: unknown): never => {
-      throw invalid(`${where}: ${arg} must be a number, got ${describe(v)} (type ${typeof v})`, 'wrong_type',
-        { where, field: arg, type: typeof v });
-    };
-    out[name] = f.length >= 2
-      ? (a: number, b: number) => {
-        if (typeof a !== 'number') bad('a', a);
-        if (typeof b !== 'number') bad('b', b);
-        return f(a, b);
-      }
-      : (a: number) => {
-        if (typeof a !== 'number') bad('a', a);
-        return f(a);
-      };
-  }
-  return Object.freeze(out) as T;
-}
-
-/**
- * Pinned-fp32 twins of the Q16.16 math functions (binary32 values, every
- * step rounded with Math.fround; bit-identical to SimMath<Fp32Pinned>):
- * docs/sim_math.md#functions.
- */
-export const f32 = checkedMath('f32', f32Unchecked as unknown as MathFns) as unknown as typeof f32Unchecked;
-
 /**
  * Q16.16 helpers. `fx.fromFloat(1.5)` is the raw value 98304; `fx.mul(a, b)`
  * multiplies two raw values exactly as SimMath<Fpx16_16>::mul does.
@@ -173,7 +143,7 @@ export const f32 = checkedMath('f32', f32Unchecked as unknown as MathFns) as unk
 export const fx = Object.freeze({
   // sin, cos, tan, atan2, asin, acos, exp, log, pow, hypot, floor, ceil, round
   // (fx_math.ts; docs/sim_math.md#functions).
-  ...checkedMath('fx', fxMath as unknown as MathFns) as unknown as typeof fxMath,
+  ...fxMath,
   /** Raw of the smallest value, -32768.0. */
   MIN,
   /** Raw of the largest value, 32767.99998474. */
