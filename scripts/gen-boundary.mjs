@@ -19,6 +19,17 @@ const check = process.argv.includes('--check');
 let ts = `// limits.gen.ts - ${banner}\n// The limits and defaults of the options the TypeScript layer checks before the core does. Internal.\n\n`;
 let h = `// limits.gen.h - ${banner}\n// The option limits the TypeScript layer checks, asserted equal to the core's constants.\n#pragma once\n\n`;
 h += '#include "laige/game_loop.h"\n#include "laige/rollback.h"\n\n';
+for (const [group, options] of Object.entries(manifest.enums ?? {})) {
+  ts += `/** @internal The ${group} options with a value from a list: the values (a value crosses as its index), the default. */\nexport const ${group.toUpperCase()}_ENUMS = {\n`;
+  for (const [option, e] of Object.entries(options)) {
+    if (!e.values.includes(e.default)) throw new Error(`web/boundary.json: enums.${group}.${option}.default must be one of its values`);
+    ts += `  ${option}: { values: ${JSON.stringify(e.values).replace(/"/g, "'").replace(/,/g, ', ')}, default: '${e.default}' },\n`;
+    (e.cpp ?? []).forEach((constant, i) => {
+      h += `static_assert(static_cast<unsigned>(${constant}) == ${i}u, "web/boundary.json enums.${group}.${option}: '${e.values[i]}' crosses as ${i}, which is not ${constant}");\n`;
+    });
+  }
+  ts += '} as const;\n\n';
+}
 for (const [group, options] of Object.entries(manifest.limits)) {
   const name = `${group.toUpperCase()}_LIMITS`;
   ts += `/** @internal The ${group} options: min, max, default. */\nexport const ${name} = {\n`;
@@ -34,7 +45,7 @@ for (const [group, options] of Object.entries(manifest.limits)) {
   ts += '} as const;\n\n';
 }
 // The manifest as text, in both files: the module reports its copy (limitsTable()).
-const table = Object.entries(manifest.limits).map(([g, o]) => `${g}:${Object.entries(o).map(([k, l]) => `${k}=${l.min}..${l.max}/${l.default}`).join(',')}`).join(';');
+const table = [...Object.entries(manifest.enums ?? {}).map(([g, o]) => `${g}:${Object.entries(o).map(([k, e]) => `${k}=${e.values.join('|')}/${e.default}`).join(',')}`), ...Object.entries(manifest.limits).map(([g, o]) => `${g}:${Object.entries(o).map(([k, l]) => `${k}=${l.min}..${l.max}/${l.default}`).join(',')}`)].join(';');
 ts += `/** @internal The manifest the module must have been built from (raw.limitsTable()). */\nexport const LIMITS_TABLE = ${JSON.stringify(table)};\n`;
 h += `\nnamespace laige_limits {\n/// The manifest this module was built from (reported by limitsTable()).\ninline constexpr const char* kTable = "${table}";\n}  // namespace laige_limits\n`;
 const outputs = [[join(root, 'web/src/boundary/limits.gen.ts'), ts], [join(root, 'web/bindings/limits.gen.h'), h]];

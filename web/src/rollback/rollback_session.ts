@@ -8,7 +8,7 @@
 // the session's own wasm buffer, so setLocalInput / addRemoteInput allocate
 // nothing in wasm.
 import { readRollbackState } from '../boundary/layouts.gen.js';
-import { ROLLBACK_LIMITS as L } from '../boundary/limits.gen.js';
+import { ROLLBACK_ENUMS, ROLLBACK_LIMITS as L } from '../boundary/limits.gen.js';
 import { WorldBound } from '../base/lifecycle.js';
 import { ErrorCodes, LaigeError, coreError, invalid, typeName } from '../base/errors.js';
 import { messageFor } from '../base/error_messages.js';
@@ -186,15 +186,17 @@ export class RollbackSession extends WorldBound implements Disposable {
         typeof combine === 'string' ? 'invalid_value' : 'wrong_type', { where, field: 'combine', got: typeof combine === 'string' ? combine : typeName(combine) });
     }
     const checksumOption: unknown = options.checksum;
-    if (checksumOption !== undefined && checksumOption !== 'fast' && checksumOption !== 'stateHash') {
-      throw invalid(`${where}: checksum must be 'fast' or 'stateHash', got ${describe(checksumOption)}`,
+    const checksums: readonly unknown[] = ROLLBACK_ENUMS.checksum.values;
+    const checksum = checksums.indexOf(checksumOption === undefined ? ROLLBACK_ENUMS.checksum.default : checksumOption);
+    if (checksum < 0) {
+      throw invalid(`${where}: checksum must be ${ROLLBACK_ENUMS.checksum.values.map((v) => `'${v}'`).join(' or ')}, got ${describe(checksumOption)}`,
         typeof checksumOption === 'string' ? 'invalid_value' : 'wrong_type', { where, field: 'checksum', got: typeof checksumOption === 'string' ? checksumOption : typeName(checksumOption) });
     }
     if (onConfirmed !== undefined && typeof onConfirmed !== 'function') throw invalid(`${where}: onConfirmed must be a function (tick, hash) => void, got ${describe(onConfirmed)}`, 'wrong_type', { where, field: 'onConfirmed', got: typeName(onConfirmed) });
     if (scenario === null) core.systems.ensureScheduled();
     const m = core.mem;
     // A plain world's TypeScript systems may throw: stop the advance there.
-    const code = core.raw.rollbackCreate(w, players, localPlayer, depth, maxInputBytes, inputLead, maxPrediction, hashHistory, maxCombined, mode, scenario === null, checksumOption === 'stateHash' ? 1 : 0, m.out);
+    const code = core.raw.rollbackCreate(w, players, localPlayer, depth, maxInputBytes, inputLead, maxPrediction, hashHistory, maxCombined, mode, scenario === null, checksum, m.out);
     m.sync();
     if (code !== 0) throw coreError(code, where);
     this.#ptr = m.u32[m.out >>> 2]!;
