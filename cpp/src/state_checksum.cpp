@@ -89,9 +89,13 @@ void feedSlots(ChecksumStream& st, const std::uint16_t* gens, const std::uint8_t
   std::uint32_t words[kBlock];
   for (std::uint32_t at = 0; at < last; at += kBlock) {
     const std::uint32_t n = last - at < kBlock ? last - at : kBlock;
+    // Indexed from block pointers (an `at + i` index could wrap, which
+    // keeps g++ from vectorising the loop).
+    const std::uint16_t* g = gens + at;
+    const std::uint8_t* l = living + at;
     for (std::uint32_t i = 0; i < n; ++i) {
-      const std::uint32_t live = living[at + i] != 0 ? 1u : 0u;
-      words[i] = (0x10000u | gens[at + i]) & (0u - live);
+      const auto mask = static_cast<std::uint32_t>(-static_cast<std::int32_t>(l[i] != 0));
+      words[i] = (0x10000u | g[i]) & mask;
     }
     st.bytes(words, std::size_t{n} * 4);
   }
@@ -383,9 +387,11 @@ Result<std::uint64_t> World::stateChecksumOfSnapshot(std::span<const std::uint8_
     std::uint32_t words[kBlock];
     for (std::uint32_t s = 0; s < last; s += kBlock) {
       const std::uint32_t k = last - s < kBlock ? last - s : kBlock;
+      const std::uint8_t* g = gens + 2 * std::size_t{s};
+      const std::uint8_t* l = living + s;
       for (std::uint32_t i = 0; i < k; ++i) {
-        const std::uint32_t live = living[s + i] != 0 ? 1u : 0u;
-        words[i] = (0x10000u | loadU16(gens + 2 * (std::size_t{s} + i))) & (0u - live);
+        const auto mask = static_cast<std::uint32_t>(-static_cast<std::int32_t>(l[i] != 0));
+        words[i] = (0x10000u | loadU16(g + 2 * std::size_t{i})) & mask;
       }
       st.bytes(words, std::size_t{k} * 4);
     }
