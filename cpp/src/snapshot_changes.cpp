@@ -251,4 +251,58 @@ std::uint64_t changesDigest(const WorldState& ws) noexcept {
   return h;
 }
 
+// The same words as changesDigest, read from the section writeChangesSection
+// wrote: the canonical ticks are there per slot, zero where dead or absent.
+bool changesDigestOfSection(const std::uint8_t* p, std::uint64_t n, std::uint32_t systems,
+                            std::uint64_t& digest) noexcept {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  auto word = [&](std::uint64_t w) {
+    for (int b = 0; b < 8; ++b) h = (h ^ ((w >> (8 * b)) & 0xFF)) * 0x100000001b3ull;
+  };
+  auto bytes = [&](const std::uint8_t* q, std::size_t k) {
+    for (std::size_t i = 0; i < k; ++i) h = (h ^ q[i]) * 0x100000001b3ull;
+  };
+  if (n < 16 || loadU32(p) != kTag || loadU32(p + 8) != systems) return false;
+  const std::uint32_t tracked = loadU32(p + 12);
+  std::uint64_t at = 16 + pad8(std::uint64_t{systems} * 4);
+  if (at > n) return false;
+  word(loadU32(p + 4));
+  for (std::uint32_t id = 0; id < systems; ++id) word(loadU32(p + 16 + 4 * std::size_t{id}));
+  for (std::uint32_t k = 0; k < tracked; ++k) {
+    if (n - at < 8) return false;
+    const std::uint32_t c = loadU32(p + at);
+    const std::uint64_t high = loadU32(p + at + 4);
+    at += 8;
+    if (n - at < pad8(high * 8) + 8) return false;
+    word(c);
+    for (std::uint64_t slot = 0; slot < high; ++slot) {
+      const std::uint32_t added = loadU32(p + at + 8 * slot);
+      const std::uint32_t changed = loadU32(p + at + 8 * slot + 4);
+      if (added == 0 && changed == 0) continue;
+      word((slot << 32) | added);
+      word(changed);
+    }
+    at += pad8(high * 8);
+    const std::uint64_t entries = loadU32(p + at);
+    const std::uint64_t logBytes = loadU32(p + at + 4);
+    at += 8;
+    if (n - at < entries * 8 + pad8(logBytes)) return false;
+    for (std::uint64_t e = 0; e < entries; ++e) {
+      word((std::uint64_t{loadU32(p + at)} << 32) | loadU32(p + at + 4));
+      at += 8;
+    }
+    bytes(p + at, static_cast<std::size_t>(logBytes));
+    at += pad8(logBytes);
+  }
+  if (n - at < 8) return false;
+  const std::uint32_t queued = loadU32(p + at);
+  const std::uint64_t queueBytes = loadU32(p + at + 4);
+  at += 8;
+  if (n - at < queueBytes) return false;
+  word(queued);
+  bytes(p + at, static_cast<std::size_t>(queueBytes));
+  digest = h;
+  return true;
+}
+
 }  // namespace laige::detail

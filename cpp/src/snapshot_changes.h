@@ -25,5 +25,10 @@ Status checkChangesSection(WorldState& ws, const std::uint8_t* p, std::uint64_t 
 void applyChangesSection(WorldState& ws, const std::uint8_t* p, std::uint64_t n) noexcept;
 /// The change state's digest the state hash folds in when it is in use.
 std::uint64_t changesDigest(const WorldState& ws) noexcept;
+/// changesDigest of the world a version-2 snapshot's section of n bytes
+/// describes (the state checksum of a snapshot equals the live world's).
+/// False, and `digest` untouched, when the section is malformed.
+bool changesDigestOfSection(const std::uint8_t* p, std::uint64_t n, std::uint32_t systems,
+                            std::uint64_t& digest) noexcept;
 
 }  // namespace laige::detail

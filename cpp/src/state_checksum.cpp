@@ -22,6 +22,7 @@
 #include <xxhash.h>
 
 #include "laige/detail/world_state.h"
+#include "snapshot_changes.h"
 #include "laige/snapshot.h"
 #include "laige/state_hash.h"
 #include "laige/world.h"
@@ -287,6 +288,9 @@ std::uint64_t World::stateChecksum(std::uint64_t tick) const noexcept {
     st.u64(rec.hasSubstream ? rec.rng.statePart1() : 0);
     st.u64(rec.hasSubstream ? rec.rng.statePart2() : 0);
   }
+  // The change state while it is in use, as the state hash folds it in
+  // (docs/changes.md#snapshots): a world that never used it is unchanged.
+  if (s_->changes.inUse()) st.u64(detail::changesDigest(*s_));
   return st.value();
 }
 
@@ -310,7 +314,8 @@ Result<std::uint64_t> World::stateChecksumOfSnapshot(std::span<const std::uint8_
     return truncated(kSnapshotHeaderBytes + detail::kSnapshotCountersBytes);
   }
   if (std::memcmp(base, kSnapshotMagic, 8) != 0) return corrupt("magic", 0);
-  if (loadU32(base + 8) != kSnapshotFormatVersion) {
+  const std::uint32_t version = loadU32(base + 8);
+  if (version != kSnapshotFormatVersion && version != kSnapshotOldestFormatVersion) {
     return Status::failure(ErrorCode::InvalidArgument, "snapshot_version")
         .with("version", loadU32(base + 8))
         .with("supported", kSnapshotFormatVersion);
@@ -415,6 +420,14 @@ Result<std::uint64_t> World::stateChecksumOfSnapshot(std::span<const std::uint8_
     st.u64(has ? loadU64(p + 8) : 0);
     st.u64(has ? loadU64(p + 16) : 0);
     st.u64(has ? loadU64(p + 24) : 0);
+  }
+  // A version-2 snapshot carries the change state after its archetypes.
+  if (version >= detail::kSnapshotChangesVersion && at < size) {
+    std::uint64_t digest = 0;
+    if (!detail::changesDigestOfSection(base + static_cast<std::size_t>(at), size - at, systems, digest)) {
+      return corrupt("changes", at);
+    }
+    st.u64(digest);
   }
   return st.value();
 }

@@ -66,13 +66,19 @@ Status step(Sim& sim, std::uint64_t t) {
   return sim.world.runSystems(sim.schedule, in);
 }
 
-std::vector<std::uint64_t> referenceHashes(std::uint32_t ticks, ObserverTally* tallyOut = nullptr) {
+// The no-latency run's hash per tick, by the checksum a session uses
+// (stateChecksum for Fast, stateHash for StateHash).
+std::vector<std::uint64_t> referenceHashes(std::uint32_t ticks, ObserverTally* tallyOut = nullptr,
+                                           RollbackChecksum checksum = RollbackChecksum::StateHash) {
   std::unique_ptr<Sim> sim = makeSim();
   std::vector<std::uint64_t> h(ticks + 1);
-  h[0] = sim->world.stateHash(0);
+  const auto hash = [&](std::uint64_t t) {
+    return checksum == RollbackChecksum::Fast ? sim->world.stateChecksum(t) : sim->world.stateHash(t);
+  };
+  h[0] = hash(0);
   for (std::uint64_t t = 1; t <= ticks; ++t) {
     EXPECT_TRUE(step(*sim, t).ok());
-    h[t] = sim->world.stateHash(t);
+    h[t] = hash(t);
   }
   if (tallyOut != nullptr) *tallyOut = sim->tally;
   return h;
@@ -150,9 +156,11 @@ void collect(void* ctx, std::uint64_t /*tick*/, std::uint64_t hash) noexcept {
   static_cast<Confirmed*>(ctx)->hashes.push_back(hash);
 }
 
-TEST(ChangesRollback, TwoPeersWithRandomLatencyConfirmTheNoLatencyRun) {
+// Both checksums: Fast (the default) reads confirmed ticks' state from the
+// ring's version-2 snapshots, StateHash hashes the live world after each tick.
+void twoPeersConfirmTheNoLatencyRun(RollbackChecksum checksum) {
   ObserverTally refTally;
-  const std::vector<std::uint64_t> ref = referenceHashes(kTicks + kFlush, &refTally);
+  const std::vector<std::uint64_t> ref = referenceHashes(kTicks + kFlush, &refTally, checksum);
   EXPECT_EQ(refTally.resimulated, 0u);
   struct Peer {
     std::unique_ptr<Sim> sim;
@@ -169,6 +177,7 @@ TEST(ChangesRollback, TwoPeersWithRandomLatencyConfirmTheNoLatencyRun) {
     o.combine = &RollbackSession::combineConcatenated;
     o.onConfirmed = &collect;
     o.onConfirmedContext = &peers[i].confirmed;
+    o.checksum = checksum;
     auto s = RollbackSession::create(peers[i].sim->world, peers[i].sim->schedule, o);
     ASSERT_TRUE(s.ok()) << s.status().reason();
     peers[i].session = std::move(s).takeValue();
@@ -211,6 +220,14 @@ TEST(ChangesRollback, TwoPeersWithRandomLatencyConfirmTheNoLatencyRun) {
   EXPECT_GT(stats->seenAdded, 10u);
   std::printf("[ changes ] seenChanged %u, seenAdded %u, removed %u, observer calls %llu\n", stats->seenChanged, stats->seenAdded, stats->removed,
               static_cast<unsigned long long>(refTally.calls));
+}
+
+TEST(ChangesRollback, TwoPeersWithRandomLatencyConfirmTheNoLatencyRunFast) {
+  twoPeersConfirmTheNoLatencyRun(RollbackChecksum::Fast);
+}
+
+TEST(ChangesRollback, TwoPeersWithRandomLatencyConfirmTheNoLatencyRunStateHash) {
+  twoPeersConfirmTheNoLatencyRun(RollbackChecksum::StateHash);
 }
 
 }  // namespace
