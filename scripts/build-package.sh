@@ -16,12 +16,14 @@ missing=()
 for tool in em++ cmake ninja node; do
   command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
 done
+# XXH3's one header (libxxhash-dev), compiled into the module.
+[ -f /usr/include/xxhash.h ] || missing+=("xxhash.h")
 if [ "${#missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "laige: ${missing[*]} missing: installing the Debian packages (scripts/ensure-deps.sh)" >&2
     laige_ensure_apt
   else
-    echo "laige: npm run build needs ${missing[*]}: on Debian 12, 'sudo apt-get install emscripten cmake ninja-build'" >&2
+    echo "laige: npm run build needs ${missing[*]}: on Debian 12, 'sudo apt-get install emscripten cmake ninja-build libxxhash-dev'" >&2
     echo "       (or run npm run build as root, which installs them); see README.md, 'Developing laige-sim'." >&2
     exit 1
   fi
@@ -32,8 +34,8 @@ if [ ! -d node_modules ] || [ ! -f node_modules/.package-lock.json ] || [ packag
   echo "laige: node_modules is missing or older than package-lock.json: npm ci" >&2
 fi
 laige_ensure_npm "$root"
-# The binding layouts first: the wasm module and dist/ are built from them.
-node scripts/gen-layouts.mjs
+# The boundary first (option limits, binding layouts): the wasm module and dist/ are built from them.
+node scripts/gen-boundary.mjs
 bash scripts/build.sh --progress wasm:wasm-module
 echo "laige: building dist/ (tsc)" >&2
 npm run --silent build:ts

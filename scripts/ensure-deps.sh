@@ -6,7 +6,7 @@ set -euo pipefail
 
 laige_apt_packages=(
   cmake ninja-build g++ clang libclang-rt-14-dev
-  libgtest-dev googletest libbenchmark-dev
+  libgtest-dev googletest libbenchmark-dev libxxhash-dev
   emscripten chromium firefox-esr valgrind doxygen
 )
 # node and npm are checked as commands: this machine class ships NodeSource's

@@ -1,7 +1,7 @@
 // gen-layouts.mjs [--check] - generates the binding's out-parameter layouts
 // from the one table web/layouts.json: web/bindings/layouts.gen.h (field
 // indices and a writer per layout, for the C++ bindings) and
-// web/src/layouts.gen.ts (the same indices and a reader per layout, for the
+// web/src/boundary/layouts.gen.ts (the same indices and a reader per layout, for the
 // TypeScript layer), plus the table's text that the wasm module reports
 // (layoutTable()) so a test can tell a module built from another table.
 // --check: exits 1 when a generated file is not what the table gives.
@@ -60,7 +60,7 @@ for (const l of layouts) {
   ts += '\n';
 }
 
-const outputs = [[join(root, 'web/bindings/layouts.gen.h'), h], [join(root, 'web/src/layouts.gen.ts'), ts.replace(/\n\n$/, '\n')]];
+const outputs = [[join(root, 'web/bindings/layouts.gen.h'), h], [join(root, 'web/src/boundary/layouts.gen.ts'), ts.replace(/\n\n$/, '\n')]];
 if (process.argv.includes('--check')) {
   let stale = 0;
   for (const [file, content] of outputs) {

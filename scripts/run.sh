@@ -26,8 +26,8 @@ laige_ensure_npm "$root"
 
 step "building native release tools and the wasm module (in parallel)"
 # Only the targets the main job runs (ninja builds their dependencies); the
-# binding layouts (web/layouts.json) are generated first.
-node scripts/gen-layouts.mjs
+# boundary (web/boundary.json, web/layouts.json) is generated first.
+node scripts/gen-boundary.mjs
 bash scripts/build.sh --progress native-release:laige-selfcheck,laige-detcheck,laige-replay,laige-peer &
 native=$!
 bash scripts/build.sh --progress wasm:wasm-module,laige-selfcheck &

@@ -44,6 +44,8 @@ suite "build wasm" bash scripts/build.sh wasm
 suite "gtest wasm (node)" node --no-experimental-fetch build/wasm/laige_tests.js "${gtest_flags[@]}"
 suite "wasm module size" bash scripts/wasm-size.sh
 suite "build @laige/sim (tsc)" npm run --silent build:ts
+suite "web/src architecture (no import circles, no reach-ins into World)" node scripts/check-architecture.mjs
+suite "generated boundary up to date (web/boundary.json, web/layouts.json)" node scripts/gen-boundary.mjs --check
 suite "vitest" npm run --silent test:ts
 suite "npm pack smoke" bash tests/pack/run.sh
 suite "docs snippets" bash tests/docs/run.sh

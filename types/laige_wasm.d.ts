@@ -173,6 +173,8 @@ declare module '*/laige_wasm.mjs' {
     logSetRateLimiting(on: boolean): void;
     /** The out-parameter layout table the module was built from (web/layouts.json, as layouts.gen.ts LAYOUT_TABLE). */
     layoutTable(): string;
+    /** The option-limit manifest the module was built from (web/boundary.json, as limits.gen.ts LIMITS_TABLE). */
+    limitsTable(): string;
 
     // World
     worldCreate(capacity: number, churn: number, seedLo: number, seedHi: number, deterministic: boolean, out: Ptr): Code;
@@ -339,10 +341,12 @@ declare module '*/laige_wasm.mjs' {
      * A RollbackSession over world w (a scenario world: over its run's
      * schedule); writes its handle at `out`. combineMode: 0 length-prefixed,
      * 1 concatenated, 2 Module.laigeRollbackCombine. jsAfterTick: call
-     * Module.laigeRollbackAfterTick after every tick.
+     * Module.laigeRollbackAfterTick after every tick. checksum: 0 fast
+     * (World::stateChecksum), 1 stateHash.
      */
     rollbackCreate(w: Ptr, players: number, localPlayer: number, depth: number, maxInputBytes: number, inputLead: number,
-      maxPredictionTicks: number, hashHistory: number, maxCombinedBytes: number, combineMode: number, jsAfterTick: boolean, out: Ptr): Code;
+      maxPredictionTicks: number, hashHistory: number, maxCombinedBytes: number, combineMode: number, jsAfterTick: boolean,
+      checksum: number, out: Ptr): Code;
     rollbackDestroy(s: Ptr): void;
     /** The session's input buffer (maxInputBytes bytes) setLocalInput/addRemoteInput read `size` bytes from. */
     rollbackInputBuffer(s: Ptr): Ptr;

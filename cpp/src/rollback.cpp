@@ -43,6 +43,9 @@ Status checkOptions(const RollbackSession::Options& o) noexcept {
   if (o.hashHistory < 1 || o.hashHistory > kMaxRollbackHashHistory) {
     return optionInvalid("hashHistory", o.hashHistory, 1, kMaxRollbackHashHistory);
   }
+  if (o.checksum != RollbackChecksum::Fast && o.checksum != RollbackChecksum::StateHash) {
+    return optionInvalid("checksum", static_cast<std::uint64_t>(o.checksum), 0, 1);
+  }
   if (o.snapshotCapacity > (std::size_t{1} << 30)) {
     return optionInvalid("snapshotCapacity", o.snapshotCapacity, 0, std::uint64_t{1} << 30);
   }
@@ -109,6 +112,7 @@ Result<RollbackSession> RollbackSession::create(World& world, const SystemSchedu
   st.hashSlots = o.depth + 2;
   st.hashTick = detail::allocArray<std::uint64_t>(st.hashSlots);
   st.hashValue = detail::allocArray<std::uint64_t>(st.hashSlots);
+  st.hashReady = detail::allocArray<std::uint8_t>(st.hashSlots);
   // One advance confirms at most depth + 1 ticks: keep at least those, so
   // every tick an advance reports can still be looked up after it.
   st.confirmedSlots = o.hashHistory > o.depth + 2 ? o.hashHistory : o.depth + 2;
@@ -116,7 +120,7 @@ Result<RollbackSession> RollbackSession::create(World& world, const SystemSchedu
   st.confirmedValue = detail::allocArray<std::uint64_t>(st.confirmedSlots);
   st.combined = detail::allocArray<std::uint8_t>(o.maxCombinedBytes);
   if (!st.snapBytes || !st.snapSize || !st.inTick || !st.inKnown || !st.inSize || !st.usedSize || !st.inBytes ||
-      !st.usedBytes || !st.hashTick || !st.hashValue || !st.confirmedTick ||
+      !st.usedBytes || !st.hashTick || !st.hashValue || !st.hashReady || !st.confirmedTick ||
       !st.confirmedValue || !st.combined) {
     return allocFailed(ringBytes + std::uint64_t{slots} * (2 * st.stride + 13));
   }

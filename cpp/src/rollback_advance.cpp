@@ -104,8 +104,27 @@ Status runTick(detail::RollbackState& s, std::uint64_t t) noexcept {
   }
   const std::uint32_t h = static_cast<std::uint32_t>(t % s.hashSlots);
   s.hashTick[h] = t;
-  s.hashValue[h] = s.world->stateHash(s.world->systemTicksRun());
+  s.hashReady[h] = 0;
+  if (s.o.checksum == RollbackChecksum::StateHash) {
+    s.hashValue[h] = s.world->stateHash(s.world->systemTicksRun());
+    s.hashReady[h] = 1;
+  } else if (t <= s.givenByAll) {
+    s.hashValue[h] = s.world->stateChecksum(s.world->systemTicksRun());
+    s.hashReady[h] = 1;
+  }
   return Status{};
+}
+
+// The checksum of confirmed tick `t` that ran as a prediction (Fast): the
+// state after it is in ring slot t % (depth + 1) (taken before tick t + 1
+// ran; a confirmable tick is never older than oldest(), so still there).
+bool checksumFromRing(detail::RollbackState& s, std::uint64_t t, std::uint64_t& value) noexcept {
+  const auto slot = static_cast<std::uint32_t>(t % (s.o.depth + 1));
+  const Result<std::uint64_t> r =
+      s.world->stateChecksumOfSnapshot(std::span<const std::uint8_t>(s.snapAt(slot), s.snapSize[slot]));
+  if (!r.ok()) return false;
+  value = r.value();
+  return true;
 }
 
 // The advance's work after the checks: an error leaves the undo to the caller.
@@ -152,6 +171,10 @@ Status RollbackSession::advance() noexcept {
         .with("limit", s.o.maxPredictionTicks);
   }
   const AdvanceScope scope(s.inAdvance);
+  s.givenByAll = s.frontier[0];
+  for (std::uint32_t p = 1; p < s.o.players; ++p) {
+    if (s.frontier[p] < s.givenByAll) s.givenByAll = s.frontier[p];
+  }
   const bool rolling = s.pending != 0;
   const std::uint32_t startSlot = s.o.depth + 1;
   // The state this call starts from: the ring slot of the current tick (the
@@ -187,6 +210,13 @@ Status RollbackSession::advance() noexcept {
     if (s.hashTick[h] != t) {
       LAIGE_MISUSE("RollbackSession::advance: a confirmed tick's hash left the history");
       continue;
+    }
+    if (s.hashReady[h] == 0) {
+      if (!checksumFromRing(s, t, s.hashValue[h])) {
+        LAIGE_MISUSE("RollbackSession::advance: a confirmed tick's snapshot left the ring");
+        continue;
+      }
+      s.hashReady[h] = 1;
     }
     const std::uint32_t c = static_cast<std::uint32_t>(t % s.confirmedSlots);
     s.confirmedTick[c] = t;

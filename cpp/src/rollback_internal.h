@@ -49,12 +49,19 @@ struct RollbackState {
   // Per player: every tick 1..frontier has been received.
   std::uint64_t frontier[kMaxRollbackPlayers] = {};
 
-  // Run hashes: slot tick % hashSlots (depth + 2) holds (tick, stateHash)
-  // as the tick last ran. A tick is confirmed within depth + 1 ticks of its
-  // run (addRemoteInput refuses older ones), so that is enough.
+  // Run hashes: slot tick % hashSlots (depth + 2) holds (tick, checksum)
+  // as the tick last ran; hashReady 0 = not computed (a Fast session's
+  // predicted tick: computed from its ring snapshot if it is confirmed). A
+  // tick is confirmed within depth + 1 ticks of its run (addRemoteInput
+  // refuses older ones), so that is enough.
   std::uint32_t hashSlots = 0;
   std::unique_ptr<std::uint64_t[]> hashTick;
   std::unique_ptr<std::uint64_t[]> hashValue;
+  std::unique_ptr<std::uint8_t[]> hashReady;
+  // During advance(): the last tick every player has given (uncapped); a
+  // Fast session checksums a tick it runs only when it is <= this (the
+  // advance's end confirms it).
+  std::uint64_t givenByAll = 0;
   // Confirmed hashes: slot tick % confirmedSlots (hashHistory).
   std::uint32_t confirmedSlots = 0;
   std::unique_ptr<std::uint64_t[]> confirmedTick;

@@ -153,7 +153,12 @@ Status World::snapshot(std::span<std::uint8_t> out) const noexcept {
   const std::uint32_t freeCount = detail::EntitiesAccess::freeCount(ents);
   const std::uint32_t archetypes = static_cast<std::uint32_t>(ecs.archetypes.size() - 1);
   std::uint8_t* const base = out.data();
-  std::memset(base, 0, size);  // every padding byte is zero
+  // Every padding byte is zero: each section zeroes its own padding below
+  // (zeroing the whole buffer first would be one more pass over it).
+  const auto zeroTail = [](std::uint8_t* at, std::uint64_t used) noexcept {
+    const auto n = static_cast<std::size_t>(detail::pad8(used) - used);
+    if (n != 0) std::memset(at + static_cast<std::size_t>(used), 0, n);
+  };
 
   // Header.
   std::memcpy(base, kSnapshotMagic, 8);
@@ -180,11 +185,13 @@ Status World::snapshot(std::span<std::uint8_t> out) const noexcept {
   detail::storeU32(p + 28, ws.peakInUse);
   detail::storeU32(p + 32, ws.entityBudgetLevel);
   detail::storeU32(p + 36, totalRows);
+  std::memset(p + 40, 0, detail::kSnapshotCountersBytes - 40);
   p += detail::kSnapshotCountersBytes;
 
   // Systems: flags, pad, seed, state words.
   for (std::uint32_t id = 1; id <= ws.systems.count; ++id) {
     const detail::SystemRecord& rec = ws.systems.at(id);
+    std::memset(p, 0, detail::kSnapshotSystemBytes);
     if (rec.hasSubstream) {
       detail::storeU32(p, 1);
       detail::storeU64(p + 8, rec.rng.seed());
@@ -197,12 +204,15 @@ Status World::snapshot(std::span<std::uint8_t> out) const noexcept {
   // Entities: generations, living flags, the free stack (bottom first).
   if (high != 0) {
     std::memcpy(p, ents.generations(), std::size_t{high} * 2);
+    zeroTail(p, std::uint64_t{high} * 2);
     p += detail::pad8(std::uint64_t{high} * 2);
     std::memcpy(p, ents.livingFlags(), high);
+    zeroTail(p, high);
     p += detail::pad8(high);
   }
   if (freeCount != 0) {
     std::memcpy(p, detail::EntitiesAccess::freed(ents), std::size_t{freeCount} * 2);
+    zeroTail(p, std::uint64_t{freeCount} * 2);
     p += detail::pad8(std::uint64_t{freeCount} * 2);
   }
 
@@ -217,15 +227,18 @@ Status World::snapshot(std::span<std::uint8_t> out) const noexcept {
       const auto id = static_cast<std::uint16_t>(a.sig[c]);
       std::memcpy(p + 2 * c, &id, 2);
     }
+    zeroTail(p, std::uint64_t{a.componentCount} * 2);
     p += detail::pad8(std::uint64_t{a.componentCount} * 2);
     for (std::uint32_t r = 0; r < rows; ++r) {
       const auto slot = static_cast<std::uint16_t>(a.slots[r]);
       std::memcpy(p + 2 * r, &slot, 2);
     }
+    zeroTail(p, std::uint64_t{rows} * 2);
     p += detail::pad8(std::uint64_t{rows} * 2);
     for (std::uint32_t c = 0; c < a.componentCount; ++c) {
       const std::size_t bytes = std::size_t{rows} * a.cols[c].size;
       if (bytes != 0) std::memcpy(p, a.cols[c].data, bytes);
+      zeroTail(p, bytes);
       p += detail::pad8(bytes);
     }
   }

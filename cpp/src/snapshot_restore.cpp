@@ -152,7 +152,9 @@ Status checkSlotFlags(const RestorePlan& out, std::uint64_t at, std::uint64_t ge
   for (i = 0; i + 8 <= out.high; i += 8) {
     const std::uint64_t x = loadU64(out.living + i);
     highBits |= x & 0xFEFEFEFEFEFEFEFEull;
-    living += static_cast<std::uint32_t>(std::popcount(x));  // each byte is 0 or 1 when highBits is 0
+    // The byte sum (each byte is 0 or 1 when highBits is 0, so it is exact):
+    // one multiply, where std::popcount is a libgcc call without -mpopcnt.
+    living += static_cast<std::uint32_t>((x * 0x0101010101010101ull) >> 56);
   }
   for (; i < out.high; ++i) {
     highBits |= out.living[i] & 0xFEu;
@@ -167,9 +169,48 @@ Status checkSlotFlags(const RestorePlan& out, std::uint64_t at, std::uint64_t ge
   return Status{};
 }
 
+// Which archetype section (1-based) claimed each slot, 0 = none yet: the
+// cross-archetype uniqueness check of the slot columns, without a branch
+// per row. Entries [0, high) are cleared per restore.
+struct SlotOwners {
+  std::uint16_t owner[Entity::kMaxEntities];
+};
+
+// Archetype section `i`'s slot column: strictly ascending, every slot below
+// `high`, live, and claimed by no earlier section. The rows are checked
+// without a branch (a hot loop of every rollback); the slow walk only
+// names the offending row.
+bool slotsValid(const RestorePlan& out, const ArchetypePlan& a, std::uint16_t i, SlotOwners& owners,
+                std::uint32_t& badRow) noexcept {
+  std::uint32_t bad = 0;
+  std::uint32_t next = 0;  // the smallest slot the next row may hold
+  for (std::uint32_t r = 0; r < a.rows; ++r) {
+    const std::uint32_t slot = loadU16(a.slots + 2 * r);
+    const std::uint32_t inRange = slot < out.high ? slot : 0;
+    bad |= static_cast<std::uint32_t>(slot < next) | static_cast<std::uint32_t>(slot >= out.high) |
+           static_cast<std::uint32_t>(out.living[inRange] == 0) | static_cast<std::uint32_t>(owners.owner[slot] != 0);
+    owners.owner[slot] = i;
+    next = slot + 1;
+  }
+  if (bad == 0) return true;
+  next = 0;
+  for (std::uint32_t r = 0; r < a.rows; ++r) {
+    const std::uint32_t slot = loadU16(a.slots + 2 * r);
+    // owner == i: set by the loop above for this row (rows ascending up to
+    // here, so no earlier row of this section holds the slot).
+    if (slot < next || slot >= out.high || out.living[slot] == 0 || (owners.owner[slot] != 0 && owners.owner[slot] != i)) {
+      badRow = r;
+      return false;
+    }
+    next = slot + 1;
+  }
+  badRow = 0;
+  return false;
+}
+
 // Locates and validates every section after the header.
 Status plan(const detail::WorldState& ws, std::span<const std::uint8_t> b, RestorePlan& out,
-            SlotSet& seen) noexcept {
+            SlotSet& seen, SlotOwners& owners) noexcept {
   const std::uint8_t* const base = b.data();
   const std::uint64_t total = b.size();
   const std::uint32_t capacity = ws.entities.capacity();
@@ -235,7 +276,7 @@ Status plan(const detail::WorldState& ws, std::span<const std::uint8_t> b, Resto
   at += genBytes + liveBytes + freeBytes;
 
   // Archetypes: each set once, each slot in at most one, rows ascending.
-  seen.clear();
+  if (out.high != 0) std::memset(owners.owner, 0, std::size_t{out.high} * sizeof(std::uint16_t));
   const auto components = static_cast<std::uint32_t>(ws.ecs.components.size());
   std::uint64_t rowsTotal = 0;
   for (std::uint32_t i = 1; i <= out.archetypes; ++i) {
@@ -267,14 +308,9 @@ Status plan(const detail::WorldState& ws, std::span<const std::uint8_t> b, Resto
     }
     at += sigBytes;
     a.slots = base + at;
-    std::uint32_t last = 0;
-    for (std::uint32_t r = 0; r < a.rows; ++r) {
-      const std::uint16_t slot = loadU16(a.slots + 2 * r);
-      const bool ordered = r == 0 || slot > last;
-      if (!ordered || slot >= out.high || out.living[slot] == 0 || !seen.insert(slot)) {
-        return corrupt("archetype_slots", at + 2 * r);
-      }
-      last = slot;
+    std::uint32_t badRow = 0;
+    if (!slotsValid(out, a, static_cast<std::uint16_t>(i), owners, badRow)) {
+      return corrupt("archetype_slots", at + 2 * std::uint64_t{badRow});
     }
     if (!zeros(a.slots + 2 * a.rows, paddingAfter(2 * std::uint64_t{a.rows}))) return corrupt("padding", at);
     at += slotBytes;
@@ -320,8 +356,9 @@ Status World::restore(std::span<const std::uint8_t> bytes) noexcept {
   if (Status h = checkHeader(ws, bytes); !h.ok()) return h;
   static thread_local RestorePlan plan_;  // 10 KB: off the (small wasm) stack
   static thread_local SlotSet seen;
+  static thread_local SlotOwners owners;  // 128 KB, cleared up to the high-water mark per call
   RestorePlan& pl = plan_;
-  if (Status v = plan(ws, bytes, pl, seen); !v.ok()) return v;
+  if (Status v = plan(ws, bytes, pl, seen, owners); !v.ok()) return v;
   const std::uint64_t changesBytes = bytes.size() - pl.changesAt;
   if (Status v = detail::checkChangesSection(ws, bytes.data() + pl.changesAt, changesBytes, pl.high, pl.changesAt);
       !v.ok()) {

@@ -61,9 +61,12 @@ class NetplayPeer {
     this.built = spec.build(sim, spec.seed);
     this.hash0 = hex(this.built.world.stateHash(0));
     this.confirmed = new Map([[0, this.hash0]]);
+    // checksum 'stateHash': the confirmed hashes are compared with the
+    // native twin's (peer.js: laige-peer's step mode answers each tick's
+    // World::stateHash) and with tick 0's stateHash above.
     this.session = sim.createRollbackSession(this.built.run ?? this.built.world, {
       players: 2, localPlayer: player, depth: DEPTH, maxInputBytes: 16, maxPredictionTicks: DEPTH, hashHistory: 256,
-      combine: rules.combine,
+      checksum: 'stateHash', combine: rules.combine,
       onConfirmed: (t, h) => { this.confirmed.set(t, hex(h)); onConfirmed(this, t); },
     });
     this.local = new Map();

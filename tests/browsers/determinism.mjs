@@ -30,6 +30,7 @@ import { loadLaige } from '@laige/sim';
 import { liveScenarios } from '../../demo/src/scenarios.js';
 import { staticHandler } from '../../demo/serve.mjs';
 import { recordScenarioSession, replayPlans, tsScenarioStream } from './streams.mjs';
+import { formatFxTiming } from './fx_timing.mjs';
 import { formatRollbackTiming } from './rollback_timing.mjs';
 
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -157,6 +158,9 @@ async function checkBrowser(name) {
     const rt = await page.evaluate(() => window.__laigeCheck.rollbackTiming(40));
     verdict(rt.rolledBack, name, `rollback session: every timed advance rolled back 8 ticks of swarm`);
     console.log(`INFO ${name.padEnd(8)} ${formatRollbackTiming(rt)}`);
+    // 1d. fx.* next to f32.* in this engine: printed, never asserted.
+    const ft = await page.evaluate(() => window.__laigeCheck.fxTiming(8));
+    console.log(`INFO ${name.padEnd(8)} ${formatFxTiming(ft)}`);
 
     // 2. TypeScript-systems scenarios against Node.
     const pageTs = await page.evaluate(() => window.__laigeCheck.tsScenarios());

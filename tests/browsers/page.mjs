@@ -6,6 +6,7 @@ import { checkMathKat } from './math_kat.mjs';
 import { liveScenarios } from '../../demo/src/scenarios.js';
 import { recordScenarioSession, replayPlans, tsScenarioStream } from './streams.mjs';
 import { rollbackTiming } from './rollback_timing.mjs';
+import { fxTiming } from './fx_timing.mjs';
 
 try {
   const sim = await loadLaige();
@@ -20,6 +21,8 @@ try {
     recordSession: (i) => recordScenarioSession(sim, replayPlans[i]),
     /** An 8-tick rollback of swarm through the TypeScript RollbackSession, timed in this engine (ms). */
     rollbackTiming: (rounds) => rollbackTiming(sim, { rounds }),
+    /** fx.* next to f32.* timed in this engine (ns per call). */
+    fxTiming: (rounds) => fxTiming(fx, f32, { rounds }),
     /** The math known-answer table (tests/kat/math_kat.txt) against fx.* and f32.* in this engine. */
     mathKat: (table) => {
       const { rows, mismatches } = checkMathKat(table, fx, f32);

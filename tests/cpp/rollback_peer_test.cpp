@@ -2,7 +2,7 @@
 // two peers driven through the protocol only, exchanging the inputs their
 // `advance` replies report through the simulated network (latency 0..8,
 // jitter, reordering, duplicates), confirm the golden stream of the `input`
-// scenario (tests/golden/rollback/input_confirmed.txt); refused requests
+// scenario (tests/golden/rollback/input_confirmed_fast.txt: the session's default fast checksum); refused requests
 // answer their reason and change nothing.
 #include <gtest/gtest.h>
 
@@ -38,7 +38,7 @@ std::vector<std::string> lines(const std::string& text) {
 
 std::map<std::uint64_t, std::string> goldenConfirmed() {
   std::map<std::uint64_t, std::string> m;
-  const std::string path = std::string(LAIGE_SOURCE_DIR) + "/tests/golden/rollback/input_confirmed.txt";
+  const std::string path = std::string(LAIGE_SOURCE_DIR) + "/tests/golden/rollback/input_confirmed_fast.txt";
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) return m;
   char buf[64];

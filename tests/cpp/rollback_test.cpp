@@ -45,11 +45,16 @@ std::unique_ptr<ScenarioRun> openRun(const char* name) {
   return std::make_unique<ScenarioRun>(std::move(r).takeValue());
 }
 
+// A session's checksum of `run`'s world now (Options::checksum).
+std::uint64_t checksumOf(const ScenarioRun& run, RollbackChecksum kind) {
+  return kind == RollbackChecksum::StateHash ? run.hash() : run.world().stateChecksum(run.world().systemTicksRun());
+}
+
 // The `input` scenario with every player's input in time: hash[t] after tick t.
-std::vector<std::uint64_t> referenceHashes(std::uint32_t ticks) {
+std::vector<std::uint64_t> referenceHashes(std::uint32_t ticks, RollbackChecksum kind) {
   std::unique_ptr<ScenarioRun> run = openRun("input");
   std::vector<std::uint64_t> hashes(ticks + 1);
-  hashes[0] = run->hash();
+  hashes[0] = checksumOf(*run, kind);
   std::uint8_t buf[kPlayers * 12];
   for (std::uint64_t t = 1; t <= ticks; ++t) {
     std::uint32_t n = 0;
@@ -58,14 +63,15 @@ std::vector<std::uint64_t> referenceHashes(std::uint32_t ticks) {
     in.data = n != 0 ? buf : nullptr;
     in.size = n;
     EXPECT_TRUE(run->step(in).ok());
-    hashes[t] = run->hash();
+    hashes[t] = checksumOf(*run, kind);
   }
   return hashes;
 }
 
-const std::vector<std::uint64_t>& reference() {
-  static const std::vector<std::uint64_t> ref = referenceHashes(kTicks + kFlushTicks);
-  return ref;
+const std::vector<std::uint64_t>& reference(RollbackChecksum kind = RollbackChecksum::Fast) {
+  static const std::vector<std::uint64_t> fast = referenceHashes(kTicks + kFlushTicks, RollbackChecksum::Fast);
+  static const std::vector<std::uint64_t> stateHash = referenceHashes(kTicks + kFlushTicks, RollbackChecksum::StateHash);
+  return kind == RollbackChecksum::StateHash ? stateHash : fast;
 }
 
 struct Confirmed {
@@ -91,6 +97,7 @@ struct PairConfig {
   std::uint32_t duplicateOneIn = 6;
   std::uint32_t inputDelay = 1;
   std::uint32_t depth = 12;
+  RollbackChecksum checksum = RollbackChecksum::Fast;
 };
 
 // Two peers, lock-step in time (one advance each per time step); each sends
@@ -102,6 +109,7 @@ void runPair(const PairConfig& cfg, Peer (&peers)[2], SimNetwork& net) {
     o.players = kPlayers;
     o.localPlayer = i;
     o.depth = cfg.depth;
+    o.checksum = cfg.checksum;
     o.maxInputBytes = 12;
     o.combine = &RollbackSession::combineConcatenated;
     o.onConfirmed = &collectConfirmed;
@@ -138,7 +146,7 @@ void expectMatchesReference(const PairConfig& cfg) {
   SimNetwork net(cfg.netSeed, cfg.maxLatency, cfg.duplicateOneIn);
   runPair(cfg, peers, net);
   if (::testing::Test::HasFatalFailure()) return;
-  const std::vector<std::uint64_t>& ref = reference();
+  const std::vector<std::uint64_t>& ref = reference(cfg.checksum);
   for (std::uint32_t i = 0; i < 2; ++i) {
     const Peer& p = peers[i];
     ASSERT_GE(p.session.confirmedTick(), kTicks) << "peer " << i;
@@ -175,6 +183,14 @@ void expectMatchesReference(const PairConfig& cfg) {
 }
 
 TEST(RollbackNetwork, TwoPeersAgreeWithTheRunThatHadEveryInputInTime) { expectMatchesReference(PairConfig{}); }
+
+// The same with the state hash kept instead of the fast checksum: the
+// confirmed stream is the golden file's (World::stateHash per tick).
+TEST(RollbackNetwork, StateHashSessionsAgreeWithTheStateHashStream) {
+  PairConfig c;
+  c.checksum = RollbackChecksum::StateHash;
+  expectMatchesReference(c);
+}
 
 TEST(RollbackNetwork, OtherNetworkSeedsAndDelaysAgreeToo) {
   PairConfig a;
@@ -250,7 +266,22 @@ TEST(RollbackNetwork, PredictionLimitMeansNoInputIsEverTooLate) {
 // run, a wasm run and a TypeScript session all confirm these hashes.
 TEST(RollbackNetwork, ReferenceStreamIsTheGoldenFile) {
   const std::string path = std::string(LAIGE_SOURCE_DIR) + "/tests/golden/rollback/input_confirmed.txt";
-  const std::vector<std::uint64_t>& ref = reference();
+  const std::vector<std::uint64_t>& ref = reference(RollbackChecksum::StateHash);
+  std::string text;
+  char line[kHashLineCapacity];
+  for (std::uint64_t t = 1; t <= kTicks; ++t) {
+    const std::uint32_t n = formatHashLine(t, ref[t], line);
+    text.append(line, n);
+  }
+  test::expectGoldenFile(path, text, "LAIGE_WRITE_ROLLBACK_GOLDEN");
+}
+
+// The same stream under the fast checksum (World::stateChecksum per tick,
+// what sessions confirm by default): the wasm gtest and Vitest's
+// TypeScript session check this file too.
+TEST(RollbackNetwork, FastReferenceStreamIsTheGoldenFile) {
+  const std::string path = std::string(LAIGE_SOURCE_DIR) + "/tests/golden/rollback/input_confirmed_fast.txt";
+  const std::vector<std::uint64_t>& ref = reference(RollbackChecksum::Fast);
   std::string text;
   char line[kHashLineCapacity];
   for (std::uint64_t t = 1; t <= kTicks; ++t) {
@@ -282,7 +313,7 @@ TEST(RollbackSession, SinglePlayerIsAPlainRun) {
     in.size = n;
     ASSERT_TRUE(plain->step(in).ok());
     ASSERT_EQ(session.confirmedTick(), t);
-    ASSERT_EQ(session.confirmedHash(t).value(), plain->hash());
+    ASSERT_EQ(session.confirmedHash(t).value(), checksumOf(*plain, RollbackChecksum::Fast));
     ASSERT_EQ(run->hash(), plain->hash());
   }
   EXPECT_EQ(session.stats().rollbacks, 0u);

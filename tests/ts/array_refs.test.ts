@@ -12,7 +12,7 @@ import { sim, thrown } from './support/sim.js';
 import { LOOP_PATHS, useLoopPath } from './support/kinds_world.js';
 
 // Internal (stripped from the published declarations).
-const callFreeModule = '../../dist/call_free.js';
+const callFreeModule = '../../dist/base/call_free.js';
 type Bindings = { positional: string[][] | null; named: Map<string, string[]> | null; arrays: Map<string | number, Set<string>> };
 const { callFree } = (await import(callFreeModule)) as { callFree: (src: string, b: Bindings) => boolean };
 

@@ -1,4 +1,4 @@
-// Callbacks that provably call nothing (web/src/call_free.ts) get row loops
+// Callbacks that provably call nothing (web/src/base/call_free.ts) get row loops
 // without the per-row epoch test. Checked: the classification, conservative
 // on every shape it does not recognise; and that such loops compute exactly
 // what the interpreted loop computes, errors included.
@@ -8,7 +8,7 @@ import { sim, thrown } from './support/sim.js';
 import { KINDS, kindsWorld } from './support/kinds_world.js';
 
 // Internal (stripped from the published declarations).
-const callFreeModule = '../../dist/call_free.js';
+const callFreeModule = '../../dist/base/call_free.js';
 type Bindings = {
   positional: string[][] | null;
   named: Map<string, string[]> | null;

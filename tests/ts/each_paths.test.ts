@@ -9,7 +9,7 @@ import { sim, thrown } from './support/sim.js';
 import { LOOP_PATHS, type LoopPath, kindsWorld, useLoopPath } from './support/kinds_world.js';
 
 // Internal (stripped from the published declarations).
-const rowLoopModule = '../../dist/row_loop.js';
+const rowLoopModule = '../../dist/query/row_loop.js';
 const { takesEntity } = (await import(rowLoopModule)) as { takesEntity: (src: string) => boolean };
 
 

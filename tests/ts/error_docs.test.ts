@@ -1,10 +1,10 @@
 // The reasons, their docs and their sentences agree: every reason the C++
 // core or the bindings give a failure is documented in docs/errors.md and
-// has a plain-words sentence in web/src/error_messages.ts, and no message
+// has a plain-words sentence in web/src/base/error_messages.ts, and no message
 // or doc a user reads points to the log for the cause.
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { messageFor } from '../../dist/error_messages.js';
+import { messageFor } from '../../dist/base/error_messages.js';
 import { CPP_ONLY_REASONS, DOCUMENTED_REASONS } from './support/reasons.js';
 
 const root = new URL('../../', import.meta.url);
@@ -37,7 +37,7 @@ function coreReasons(): Set<string> {
   return out;
 }
 
-const messages = readFileSync(new URL('web/src/error_messages.ts', root), 'utf8');
+const messages = readFileSync(new URL('web/src/base/error_messages.ts', root), 'utf8');
 const sentences = new Set([...messages.matchAll(/^ {2}([a-z0-9_]+): \(/gm)].map((m) => m[1]!));
 
 describe('reasons, docs and sentences agree', () => {
@@ -53,7 +53,7 @@ describe('reasons, docs and sentences agree', () => {
     for (const r of core) {
       expect(DOCUMENTED_REASONS.has(r), `${r}: add a row to docs/errors.md`).toBe(true);
       // Reasons marked (C++ only) in docs/errors.md never reach JS.
-      if (!CPP_ONLY_REASONS.has(r)) expect(sentences.has(r), `${r}: add a sentence to web/src/error_messages.ts`).toBe(true);
+      if (!CPP_ONLY_REASONS.has(r)) expect(sentences.has(r), `${r}: add a sentence to web/src/base/error_messages.ts`).toBe(true);
     }
   });
 

@@ -6,8 +6,8 @@
 // of every finite float.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { fx } from '../../dist/fx.js';
-import { f32 } from '../../dist/fx_math.js';
+import { fx } from '../../dist/math/fx.js';
+import { f32 } from '../../dist/math/f32_math.js';
 import { checkMathKat, type MathFns } from './support/math_kat.js';
 
 const table = readFileSync(new URL('../kat/math_kat.txt', import.meta.url), 'utf8');

@@ -1,11 +1,11 @@
 // The binding's out-parameter layouts are one table (web/layouts.json): the
 // C++ writers (web/bindings/layouts.gen.h) and the TypeScript readers
-// (web/src/layouts.gen.ts) are generated from it. This fails when the
+// (web/src/boundary/layouts.gen.ts) are generated from it. This fails when the
 // generated files are stale or the wasm module was built from another table.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import * as generated from '../../dist/layouts.gen.js';
+import * as generated from '../../dist/boundary/layouts.gen.js';
 import { sim } from './support/sim.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

@@ -265,7 +265,7 @@ function thrownOrValue(fn: () => unknown): unknown {
 }
 
 /** Members a class has that are no calls of the API (module internals marked @internal). */
-const INTERNAL: Record<string, readonly string[]> = { Laige: ['registerWorld', 'unregisterWorld', 'registerLoop', 'unregisterLoop'] };
+const INTERNAL: Record<string, readonly string[]> = { Laige: ['registerWorld', 'unregisterWorld', 'registerLoop', 'unregisterLoop', 'registerSession', 'unregisterSession'] };
 
 /** Makes the core log (a failing read: it changes nothing) with `fire` as the handler, from the context the case needs. */
 function trigger(r: Rig, where: Where, fire: () => void): void {

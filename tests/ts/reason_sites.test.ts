@@ -72,7 +72,7 @@ function enclosingFunction(n: ts.Node): ts.Node {
 
 function sites(): Site[] {
   const out: Site[] = [];
-  for (const file of readdirSync(srcDir).filter((f) => f.endsWith('.ts'))) {
+  for (const file of (readdirSync(srcDir, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts'))) {
     const text = readFileSync(new URL(file, srcDir), 'utf8');
     const sf = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
     const visit = (n: ts.Node): void => {
@@ -140,8 +140,8 @@ describe('every LaigeError the TypeScript layer builds agrees with docs/errors.m
   });
 
   it('every callback kind and every object a refusal can name is listed', () => {
-    const kinds = unionMembers('reentrancy.ts', 'CallbackKind');
-    const objects = unionMembers('reentrancy.ts', 'DisposableObject');
+    const kinds = unionMembers('base/reentrancy.ts', 'CallbackKind');
+    const objects = unionMembers('base/reentrancy.ts', 'DisposableObject');
     expect(kinds.length).toBeGreaterThan(8);
     for (const reason of ['tick_inside_callback', 'restore_inside_callback']) {
       const listed = REASON_ROWS.get(reason)!.fieldValues.get('callback');

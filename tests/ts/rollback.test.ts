@@ -3,7 +3,8 @@
 // reordering, duplicates; seeded) confirm exactly the hashes of a run that
 // had every input in time, for 2,000 ticks: over a world of TypeScript
 // systems, and over the C++ `input` scenario, where the confirmed hashes
-// are the native golden stream tests/golden/rollback/input_confirmed.txt (the
+// are the native golden stream tests/golden/rollback/input_confirmed_fast.txt
+// (input_confirmed.txt with checksum 'stateHash') (the
 // native-vs-wasm pairing: the native and wasm gtest check the same file).
 // Then the refusals (reason, state hash unchanged), re-entrancy, and a
 // TypeScript system that throws in the middle of a re-simulation.
@@ -130,7 +131,7 @@ interface PeerRun {
   confirmed: Map<number, bigint>[];
 }
 
-function runPeers(make: () => World | ScenarioRun, options: { maxInputBytes: number; combine?: 'concatenate' },
+function runPeers(make: () => World | ScenarioRun, options: { maxInputBytes: number; combine?: 'concatenate'; checksum?: 'fast' | 'stateHash' },
   input: (p: number, t: number) => Uint8Array, seed: number, delay: number): PeerRun {
   const net = new SimNetwork(seed, 8, 6);
   const targets = [make(), make()];
@@ -190,16 +191,18 @@ describe('two rollback sessions over a simulated network', () => {
       ref.runSystems(lengthPrefixed([tsPlayerInput(0, t), tsPlayerInput(1, t)]));
       refHashes.push(hex(ref.stateHash(t)));
     }
-    const run = runPeers(tsGame, { maxInputBytes: 3 }, tsPlayerInput, 0x7a11, 1);
+    const run = runPeers(tsGame, { maxInputBytes: 3, checksum: 'stateHash' }, tsPlayerInput, 0x7a11, 1);
     expectConfirmedEqual(run, (t) => refHashes[t]!);
     for (const s of run.sessions) s.world.dispose();
     ref.dispose();
   });
 
-  it('the C++ input scenario: the confirmed hashes are the native golden stream', () => {
-    const golden = readFileSync(new URL('../golden/rollback/input_confirmed.txt', import.meta.url), 'utf8').split('\n');
+  // checksum 'stateHash': input_confirmed.txt; the default 'fast': input_confirmed_fast.txt
+  // (both written by the native gtest, checked by the wasm one too).
+  it.each([['stateHash', 'input_confirmed.txt'], ['fast', 'input_confirmed_fast.txt']] as const)('the C++ input scenario, checksum %s: the confirmed hashes are the native golden stream %s', (checksum, file) => {
+    const golden = readFileSync(new URL(`../golden/rollback/${file}`, import.meta.url), 'utf8').split('\n');
     expect(golden[TICKS - 1]!.startsWith(`${TICKS} `)).toBe(true);
-    const run = runPeers(() => sim.openScenario('input'), { maxInputBytes: 12, combine: 'concatenate' }, inputScenarioPlayerInput, 0x5eed0001, 1);
+    const run = runPeers(() => sim.openScenario('input'), { maxInputBytes: 12, combine: 'concatenate', ...(checksum === 'fast' ? {} : { checksum }) }, inputScenarioPlayerInput, 0x5eed0001, 1);
     const fromGolden = (t: number) => (t <= TICKS ? golden[t - 1]!.slice(golden[t - 1]!.indexOf(' ') + 1) : '');
     // Past the golden's 2,000 ticks there is nothing to compare with.
     for (let i = 0; i < 2; i++) for (const t of [...run.confirmed[i]!.keys()]) if (t > TICKS) run.confirmed[i]!.delete(t);
@@ -277,6 +280,8 @@ describe('rollback refusals change nothing', () => {
     expect(reasonOf(() => session(w, { players: 1.5 }))).toBe('out_of_range');
     expect(reasonOf(() => session(w, { depth: '8' as never }))).toBe('wrong_type');
     expect(reasonOf(() => session(w, { combine: 'sum' as never }))).toBe('invalid_value');
+    expect(reasonOf(() => session(w, { checksum: 'xxh' as never }))).toBe('invalid_value');
+    expect(reasonOf(() => session(w, { checksum: 1 as never }))).toBe('wrong_type');
     const run = sim.openScenario('input');
     expect(reasonOf(() => sim.createRollbackSession(run.world, {}))).toBe('scenario_world');
     run.dispose();

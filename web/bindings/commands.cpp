@@ -1,4 +1,4 @@
-// commands.cpp - the deferred-command buffer for web/src/commands.ts
+// commands.cpp - the deferred-command buffer for web/src/systems/commands.ts
 // (part of the embind layer: web/bindings/common.h says how it is built).
 // TypeScript records straight into the world's C++ CommandBuffer, so the
 // phases, the apply order, the checks and the hashes are the core's own

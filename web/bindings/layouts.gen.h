@@ -7,7 +7,7 @@
 namespace laige_layout {
 
 /// The table this module was built from (reported by layoutTable()).
-inline constexpr const char* kTable = "EntityStats:f64:capacity,inUse,peakInUse,totalCreated,totalDestroyed,bytesCapacity,bytesInUse;GuardrailStats:u32:capacity,entityCount,entityBudgetLevel,entityBudgetWarns[3],frameChurn,churnPerFrameBudget,churnWarns;ArchetypeStats:f64:archetypeCount,rowsLive,rowsReserved,bytesReserved,totalAdds,totalRemoves,totalArchetypeGrowth,totalReservations,totalRowShifts,totalDestroyDetaches,bytesScratch;SystemTimingStats:f64:runs,lastMs,warns,errors;HistogramStats:f64:count,totalRecorded,min,max,mean,p50,p95,p99;GameLoopStats:f64:frames,ticks,droppedTicks,droppedFrames,startReferenceNs;IterationCursor:u32:archetype,rows,slots";
+inline constexpr const char* kTable = "EntityStats:f64:capacity,inUse,peakInUse,totalCreated,totalDestroyed,bytesCapacity,bytesInUse;GuardrailStats:u32:capacity,entityCount,entityBudgetLevel,entityBudgetWarns[3],frameChurn,churnPerFrameBudget,churnWarns;ArchetypeStats:f64:archetypeCount,rowsLive,rowsReserved,bytesReserved,totalAdds,totalRemoves,totalArchetypeGrowth,totalReservations,totalRowShifts,totalDestroyDetaches,bytesScratch;SystemTimingStats:f64:runs,lastMs,warns,errors;HistogramStats:f64:count,totalRecorded,min,max,mean,p50,p95,p99;GameLoopStats:f64:frames,ticks,droppedTicks,droppedFrames,startReferenceNs;IterationCursor:u32:archetype,rows,slots;RollbackState:f64:currentTick,confirmedTick,oldestTick,pendingRollbackTick,advances,rollbacks,resimulatedTicks,predictionMisses,predictionHits,duplicateInputs,deepestRollback,lastAdvanceRolledBackTicks,lastAdvanceResimulatedTicks,ringGrowths";
 
 /// EntityStats: 7 f64.
 struct EntityStats {
@@ -102,6 +102,28 @@ struct GameLoopStats {
 /// IterationCursor: 3 u32 (a header; more values follow).
 struct IterationCursor {
   enum : std::uint32_t { archetype = 0, rows = 1, slots = 2, kCount = 3 };
+};
+
+/// RollbackState: 14 f64.
+struct RollbackState {
+  enum : std::uint32_t { currentTick = 0, confirmedTick = 1, oldestTick = 2, pendingRollbackTick = 3, advances = 4, rollbacks = 5, resimulatedTicks = 6, predictionMisses = 7, predictionHits = 8, duplicateInputs = 9, deepestRollback = 10, lastAdvanceRolledBackTicks = 11, lastAdvanceResimulatedTicks = 12, ringGrowths = 13, kCount = 14 };
+  template <class S>
+  static void write(const S& s, double* o) {
+    o[0] = static_cast<double>(s.session.currentTick());
+    o[1] = static_cast<double>(s.session.confirmedTick());
+    o[2] = static_cast<double>(s.session.oldestTick());
+    o[3] = static_cast<double>(s.session.pendingRollbackTick());
+    o[4] = static_cast<double>(s.stats.advances);
+    o[5] = static_cast<double>(s.stats.rollbacks);
+    o[6] = static_cast<double>(s.stats.resimulatedTicks);
+    o[7] = static_cast<double>(s.stats.predictionMisses);
+    o[8] = static_cast<double>(s.stats.predictionHits);
+    o[9] = static_cast<double>(s.stats.duplicateInputs);
+    o[10] = static_cast<double>(s.stats.deepestRollback);
+    o[11] = static_cast<double>(s.stats.lastAdvanceRolledBackTicks);
+    o[12] = static_cast<double>(s.stats.lastAdvanceResimulatedTicks);
+    o[13] = static_cast<double>(s.stats.ringGrowths);
+  }
 };
 
 }  // namespace laige_layout

@@ -2,6 +2,7 @@
 // (part of the embind layer: web/bindings/common.h says how it is built).
 #include "common.h"
 #include "layouts.gen.h"
+#include "limits.gen.h"
 
 
 using namespace laige_wasm;
@@ -34,6 +35,7 @@ void logSetRateLimiting(bool on) {
 // The out-parameter layout table this module was built from (web/layouts.json):
 // the TypeScript layer's test compares it with the table it was generated from.
 std::string layoutTable() { return laige_layout::kTable; }
+std::string limitsTable() { return laige_limits::kTable; }
 
 // The last failure noted by code() (ok = none since the last clear).
 Status gLastFailure{};
@@ -86,4 +88,5 @@ EMSCRIPTEN_BINDINGS(laige_module) {
   function("logSetLevel", &logSetLevel);
   function("logSetRateLimiting", &logSetRateLimiting);
   function("layoutTable", &layoutTable);
+  function("limitsTable", &limitsTable);
 }

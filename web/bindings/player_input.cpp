@@ -1,5 +1,5 @@
 // player_input.cpp - the scenarios' per-player input generators
-// (cpp/scenarios/player_input.h) for web/src/sim.ts scenarioPlayerInput:
+// (cpp/scenarios/player_input.h) for web/src/laige.ts scenarioPlayerInput:
 // the same C++ function laige-peer's rollback mode and the C++ tests call,
 // so the TypeScript tests and the demo need no copy of it (part of the
 // embind layer: web/bindings/common.h says how it is built).
@@ -11,7 +11,7 @@
 
 using namespace laige_wasm;
 
-// The TypeScript layer passes its 256-byte out area (web/src/raw.ts Mem.out).
+// The TypeScript layer passes its 256-byte out area (web/src/boundary/raw.ts Mem.out).
 static_assert(laige::kMaxPlayerInputBytes <= 256, "the generators' output must fit Mem.out");
 
 extern "C" {

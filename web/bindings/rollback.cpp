@@ -1,4 +1,4 @@
-// rollback.cpp - laige::RollbackSession for web/src/rollback.ts (part of
+// rollback.cpp - laige::RollbackSession for web/src/rollback/rollback_session.ts (part of
 // the embind layer: web/bindings/common.h says how it is built).
 //
 // A session over a JsWorld (a plain world with TypeScript systems, or a
@@ -11,6 +11,8 @@
 // and Module.laigeRollbackRestored (the TypeScript world's caches).
 #include "common.h"
 #include "laige/rollback.h"
+#include "layouts.gen.h"
+#include "limits.gen.h"
 
 using namespace laige_wasm;
 
@@ -77,10 +79,12 @@ Status jsAfterTick(void* ctx, laige::World&, std::uint64_t tick) noexcept {
 void jsRestored(void* ctx, laige::World&) noexcept { laige_js_rollback_restored(reinterpret_cast<std::uintptr_t>(ctx)); }
 
 // combineMode: 0 = length-prefixed (default), 1 = concatenated, 2 = JS.
+// checksum: 0 = Fast (World::stateChecksum), 1 = StateHash (the core's
+// RollbackChecksum values; another value is the core's rollback_option_invalid).
 std::uint32_t rollbackCreate(std::uintptr_t w, std::uint32_t players, std::uint32_t localPlayer, std::uint32_t depth,
                              std::uint32_t maxInputBytes, std::uint32_t inputLead, std::uint32_t maxPredictionTicks,
                              std::uint32_t hashHistory, std::uint32_t maxCombinedBytes, std::uint32_t combineMode,
-                             bool jsAfter, std::uintptr_t out) {
+                             bool jsAfter, std::uint32_t checksum, std::uintptr_t out) {
   JsWorld& jw = W(w);
   auto js = std::make_unique<JsRollback>();
   laige::RollbackSession::Options o;
@@ -92,6 +96,7 @@ std::uint32_t rollbackCreate(std::uintptr_t w, std::uint32_t players, std::uint3
   o.maxPredictionTicks = maxPredictionTicks;
   o.hashHistory = hashHistory;
   o.maxCombinedBytes = maxCombinedBytes;
+  o.checksum = static_cast<laige::RollbackChecksum>(checksum > 255 ? 255 : checksum);
   if (combineMode == 1) o.combine = &laige::RollbackSession::combineConcatenated;
   if (combineMode == 2) {
     o.combine = &jsCombine;
@@ -137,25 +142,14 @@ std::uint32_t rollbackAddRemoteInput(std::uintptr_t s, std::uint32_t player, dou
                                         std::span<const std::uint8_t>(js.input.data(), size)));
 }
 std::uint32_t rollbackAdvance(std::uintptr_t s) { return code(at<JsRollback>(s)->session.advance()); }
-// current, confirmed, oldest, pending, then RollbackStats in declaration order.
+// The session's state words (web/layouts.json RollbackState).
 void rollbackState(std::uintptr_t s, std::uintptr_t out) {
+  struct State {
+    const laige::RollbackSession& session;
+    laige::RollbackStats stats;
+  };
   const laige::RollbackSession& r = at<JsRollback>(s)->session;
-  const laige::RollbackStats k = r.stats();
-  double* o = at<double>(out);
-  o[0] = static_cast<double>(r.currentTick());
-  o[1] = static_cast<double>(r.confirmedTick());
-  o[2] = static_cast<double>(r.oldestTick());
-  o[3] = static_cast<double>(r.pendingRollbackTick());
-  o[4] = static_cast<double>(k.advances);
-  o[5] = static_cast<double>(k.rollbacks);
-  o[6] = static_cast<double>(k.resimulatedTicks);
-  o[7] = static_cast<double>(k.predictionMisses);
-  o[8] = static_cast<double>(k.predictionHits);
-  o[9] = static_cast<double>(k.duplicateInputs);
-  o[10] = static_cast<double>(k.deepestRollback);
-  o[11] = static_cast<double>(k.lastAdvanceRolledBackTicks);
-  o[12] = static_cast<double>(k.lastAdvanceResimulatedTicks);
-  o[13] = static_cast<double>(k.ringGrowths);
+  laige_layout::RollbackState::write(State{r, r.stats()}, at<double>(out));
 }
 // The hash as two u32 halves at `out`.
 std::uint32_t rollbackConfirmedHash(std::uintptr_t s, double tick, std::uintptr_t out) {

@@ -1,4 +1,4 @@
-// snapshot.cpp - World::snapshotSize / snapshot / restore for web/src/snapshot.ts
+// snapshot.cpp - World::snapshotSize / snapshot / restore for web/src/core/snapshot.ts
 // (part of the embind layer: web/bindings/common.h says how it is built).
 // The bytes travel through a wasm buffer the TypeScript layer allocated.
 #include "common.h"

@@ -6,8 +6,8 @@
 // esbuild, single-file bundles, workers without a base URL. Costs ~270 KB of
 // JavaScript (~105 KB gzip) in the bundle.
 import base64 from '../wasm/laige_wasm.base64.mjs';
-import { type Laige, loadLaigeFrom } from './sim.js';
-import type { LoadOptions } from './wasm_source.js';
+import { type Laige, loadLaigeFrom } from './laige.js';
+import type { LoadOptions } from './boundary/wasm_source.js';
 
 export * from './index.js';
 

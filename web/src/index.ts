@@ -4,39 +4,40 @@
 // The entry '@laige/sim': loadLaige() finds the .wasm next to the package's
 // loader (load.ts); '@laige/sim/embedded' is the same API with it inlined.
 export { loadLaige } from './load.js';
-export { Laige, ScenarioRun } from './sim.js';
-export type { LogRecord, LogLevel, ScenarioInfo, ScenarioOptions, ScenarioStream, OpenScenarioOptions } from './sim.js';
-export type { LoadOptions } from './wasm_source.js';
+export { Laige, ScenarioRun } from './laige.js';
+export type { LogRecord, LogLevel, ScenarioInfo, ScenarioOptions, ScenarioStream, OpenScenarioOptions } from './laige.js';
+export type { LoadOptions } from './boundary/wasm_source.js';
 export { World } from './world.js';
 export type {
   WorldOptions, EntityStats, GuardrailStats, ArchetypeStats, StateDiff, StateDiffItem, AnyComponent, AccessList,
   Refs, SchemaOf, Chunk, FieldColumn,
 } from './world.js';
-export { Component } from './component.js';
-export { Query } from './query_object.js';
-export { Commands } from './commands.js';
-export type { CommandStats } from './commands.js';
-export type { AnyQuery, QueryTerm, QueryTerms, QueryRefs, QueryOptions, TermRef } from './query_object.js';
-export type { FieldHandles, ScalarFieldHandle, ArrayFieldHandle } from './field_handle.js';
-export type { Access, FieldInfo } from './component.js';
+export { Component } from './component/component.js';
+export { Query } from './query/query.js';
+export { Commands } from './systems/commands.js';
+export type { CommandStats } from './systems/commands.js';
+export type { AnyQuery, QueryTerm, QueryTerms, QueryRefs, QueryOptions, TermRef } from './query/query.js';
+export type { FieldHandles, ScalarFieldHandle, ArrayFieldHandle } from './component/field_handle.js';
+export type { Access, FieldInfo } from './component/component.js';
 export type {
   ScalarKind, FieldSpec, Schema, Value, ValueInput, Ref, ReadRef, TypedArrayOf, KindOf,
-} from './schema.js';
+} from './component/schema.js';
+export type { SystemDef, SystemContext } from './world.js';
 export type {
-  SystemDef, SystemContext, SystemQueryDecl, SystemQueries, DeclTerms, DeclOptional, SystemHandle, SystemInfo, SystemRng, SystemRngState, SystemTimingStats, SystemTimingWindow,
-} from './systems.js';
-export { GameLoop } from './loop.js';
-export type { GameLoopOptions, GameLoopStats } from './loop.js';
-export { RollbackSession } from './rollback.js';
-export type { RollbackSessionOptions, RollbackCombine, RollbackAdvance, RollbackStats, ConfirmedHash } from './rollback.js';
-export { ReplayRecorder } from './replay.js';
-export type { RecordOptions, ReplayIdentity, ReplayInfo, ReplayRunOptions, ReplayDiff, MathBackend } from './replay.js';
-export { LaigeError, ErrorCodes, errorText, errorName, MAX_ERROR_CODE } from './errors.js';
-export type { LaigeErrorCode, LaigeErrorFields } from './errors.js';
-export { fx } from './fx.js';
-export { f32 } from './fx.js';
-export type { Fx } from './fx.js';
+  SystemQueryDecl, SystemQueries, DeclTerms, DeclOptional, SystemHandle, SystemInfo, SystemRng, SystemRngState, SystemTimingStats, SystemTimingWindow,
+} from './systems/system_types.js';
+export { GameLoop } from './loop/game_loop.js';
+export type { GameLoopOptions, GameLoopStats } from './loop/game_loop.js';
+export { RollbackSession } from './rollback/rollback_session.js';
+export type { RollbackSessionOptions, RollbackCombine, RollbackAdvance, RollbackStats, ConfirmedHash } from './rollback/rollback_session.js';
+export { ReplayRecorder } from './replay/replay_recorder.js';
+export type { RecordOptions, ReplayIdentity, ReplayInfo, ReplayRunOptions, ReplayDiff, MathBackend } from './replay/replay_recorder.js';
+export { LaigeError, ErrorCodes, errorText, errorName, MAX_ERROR_CODE } from './base/errors.js';
+export type { LaigeErrorCode, LaigeErrorFields } from './base/errors.js';
+export { fx } from './math/fx.js';
+export { f32 } from './math/f32_math.js';
+export type { Fx } from './math/fx_raw.js';
 export {
   Entities, NULL_ENTITY, MAX_ENTITY_ID, MAX_ENTITIES, entityId, entityGeneration, makeEntity, formatEntity, isEntityHandle,
-} from './entity.js';
-export type { Entity } from './entity.js';
+} from './component/entity.js';
+export type { Entity } from './component/entity.js';

@@ -4,8 +4,8 @@
 // import-meta-assets plugin) see it, copy the .wasm into the build and rewrite
 // the URL; Node reads the file it names. esbuild copies nothing: there, use
 // '@laige/sim/embedded' or serve the file and pass wasmUrl (docs/bundlers.md).
-import { type Laige, loadLaigeFrom } from './sim.js';
-import { type LoadOptions, readWasm } from './wasm_source.js';
+import { type Laige, loadLaigeFrom } from './laige.js';
+import { type LoadOptions, readWasm } from './boundary/wasm_source.js';
 
 /**
  * Loads the wasm module: by default the `laige_wasm.wasm` of this package

@@ -1,7 +1,7 @@
 // world_types.ts - the World's option, statistics and state-diff shapes,
 // and the type helpers that give each/eachChunk callbacks their ref types.
-import type { Component, Access } from './component.js';
-import type { ReadRef, Ref } from './schema.js';
+import type { Component, Access } from './component/component.js';
+import type { ReadRef, Ref } from './component/schema.js';
 
 /** World::Options: every field of the C++ options. */
 export interface WorldOptions {

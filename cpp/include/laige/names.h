@@ -1,7 +1,7 @@
 // laige/names.h - what a valid name is, in one place per kind: system names
 // (and the names a dependsOn list holds) and component names. Every entry
 // point (the C++ registries, the wasm bindings, the TypeScript layer's
-// web/src/names.ts) applies these rules, so a name accepted in one place is
+// web/src/component/names.ts) applies these rules, so a name accepted in one place is
 // accepted everywhere. `docs/systems.md#names`, `docs/component_registry.md#names`.
 #pragma once
 

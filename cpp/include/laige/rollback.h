@@ -56,6 +56,17 @@ inline constexpr std::uint32_t kDefaultRollbackHashHistory = 64;
 /// The largest hash history.
 inline constexpr std::uint32_t kMaxRollbackHashHistory = 4096;
 
+/// The checksum a rollback session keeps of each confirmed tick (what two
+/// peers compare; `docs/rollback.md#checksums`).
+enum class RollbackChecksum : std::uint8_t {
+  /// World::stateChecksum (64-bit XXH3 over the canonical state, at memory
+  /// speed), computed once per tick that becomes confirmed. The default.
+  Fast = 0,
+  /// World::stateHash (FNV-1a-64, the replay and detcheck hash), computed
+  /// after every tick run, as sessions did before the fast checksum.
+  StateHash = 1,
+};
+
 /// The players' inputs for one tick, as a combine hook sees them: input[p]
 /// is player p's payload (received, or the prediction), for p < players.
 /// The spans are valid during the call only.
@@ -127,7 +138,9 @@ class RollbackSession {
   /// column addresses rebuild (World::structureEpoch()).
   using RestoreFn = void (*)(void* ctx, World& world) noexcept;
   /// Called once per newly confirmed tick, in tick order, at the end of the
-  /// advance() that confirmed it, with World::stateHash of that tick.
+  /// advance() that confirmed it, with the checksum of that tick
+  /// (Options::checksum: World::stateChecksum or World::stateHash of the
+  /// state after it, with the world's tick count as `tick` argument).
   using ConfirmedFn = void (*)(void* ctx, std::uint64_t tick, std::uint64_t hash) noexcept;
 
   /// How a session runs (`docs/rollback.md#options`).
@@ -150,6 +163,12 @@ class RollbackSession {
     /// How many confirmed hashes confirmedHash() keeps, 1..kMaxRollbackHashHistory
     /// (at least depth + 2 are kept: all the ticks one advance() can confirm).
     std::uint32_t hashHistory = kDefaultRollbackHashHistory;
+    /// The checksum kept per confirmed tick (confirmedHash, onConfirmed).
+    /// Fast: World::stateChecksum, computed only for ticks that become
+    /// confirmed (from the snapshot ring for a predicted tick confirmed
+    /// later), never for a re-simulated tick that is predicted. StateHash:
+    /// World::stateHash after every tick run. Peers must use the same.
+    RollbackChecksum checksum = RollbackChecksum::Fast;
     /// Bytes per snapshot slot; 0 = max(2 x, 64 KiB +) the world's
     /// snapshotSize() at create(). A larger state reallocates the ring once.
     std::size_t snapshotCapacity = 0;
@@ -232,8 +251,8 @@ class RollbackSession {
   /// earliest such tick and re-runs every tick up to currentTick() with the
   /// inputs known now (predictions recomputed); then snapshots the state
   /// and runs the new tick. Per tick: World::beginFrame(), the combiner,
-  /// World::runSystems(schedule, payload), the afterTick hook, and the
-  /// state hash kept for confirmation. Then reports the ticks that became
+  /// World::runSystems(schedule, payload), the afterTick hook, and (see
+  /// Options::checksum) the checksum kept for confirmation. Then reports the ticks that became
   /// confirmed (onConfirmed). Errors, refused before any change:
   /// `session_moved_from`; from a hook -> `tick_inside_callback` (field
   /// callback = rollback_hook); inside a system or an each of the world ->
@@ -243,9 +262,10 @@ class RollbackSession {
   /// began (a combiner, a system or afterTick failed, a snapshot did not
   /// fit and could not grow: `rollback_alloc_failed`): the world is
   /// restored to its state before the call, nothing is counted, and the
-  /// pending rollback stays pending. Cost: 1 snapshot + 1 tick + 1 state
-  /// hash; a rollback of k ticks adds 1 restore + k x (snapshot + tick +
-  /// hash) + 1 snapshot. No allocation (unless the ring grows, see
+  /// pending rollback stays pending. Cost: 1 snapshot + 1 tick, plus one
+  /// checksum per tick confirmed (Fast; StateHash: one state hash per tick
+  /// run); a rollback of k ticks adds 1 restore + k x (snapshot + tick) + 1
+  /// snapshot. No allocation (unless the ring grows, see
   /// Options::snapshotCapacity, or a restore must recreate archetypes).
   Status advance() noexcept;
 
@@ -259,7 +279,7 @@ class RollbackSession {
   [[nodiscard]] std::uint64_t oldestTick() const noexcept;
   /// The earliest tick the next advance() rolls back to (0 = none pending).
   [[nodiscard]] std::uint64_t pendingRollbackTick() const noexcept;
-  /// The state hash of confirmed tick `tick` (World::stateHash after it),
+  /// The checksum of confirmed tick `tick` (Options::checksum of the state after it),
   /// for the last max(Options::hashHistory, depth + 2) confirmed ticks. Errors:
   /// InvalidArgument `hash_unavailable` (fields tick, confirmed, oldest).
   [[nodiscard]] Result<std::uint64_t> confirmedHash(std::uint64_t tick) const noexcept;

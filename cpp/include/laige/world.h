@@ -18,6 +18,7 @@
 #include "laige/archetype.h"
 #include "laige/commands.h"
 #include "laige/component.h"
+#include "laige/component_reader.h"
 #include "laige/entity.h"
 #include "laige/query.h"
 #include "laige/result.h"
@@ -248,6 +249,14 @@ class World {
   /// Const overload of get<T>.
   template <class T>
   [[nodiscard]] const T* get(Entity e) const noexcept;
+  /// A read-only accessor of T by handle that resolves T and its columns
+  /// once: `auto pos = world.reader<Position>(); pos.get(e)` (get() is
+  /// O(1) without a call; laige/component_reader.h has the validity rule:
+  /// until an archetype is created or a restore replaces archetypes,
+  /// checked on every get). An unregistered T gives a reader whose get() is
+  /// always nullptr. O(archetypes), no allocation, no log.
+  template <class T>
+  [[nodiscard]] ComponentReader<T> reader() const noexcept;
   /// Create-or-update: overwrites T in place when e has it, else moves e to
   /// the archetype of its set plus T. Counts as churn either way.
   /// Errors (checked before any side effect, nothing half-applied): stale
@@ -518,6 +527,26 @@ class World {
   /// alignment key: substream state is a function of the seed, which two
   /// diffed replays may not share). Same cost and guarantees.
   [[nodiscard]] std::uint64_t componentStateHash(std::uint64_t tick) const noexcept;
+  /// The fast checksum of the same live state stateHash covers: 64-bit XXH3
+  /// over the canonical stream of `docs/determinism.md#the-state-checksum`
+  /// (whole columns, so it runs at memory speed). Identical natively and in
+  /// wasm; a pure function of the live state, never of the history; not
+  /// equal to stateHash (another stream, another hash). What rollback
+  /// sessions compare by default (RollbackSession::Options::checksum).
+  /// Normalises the archetypes first (the logical state is unchanged).
+  /// O(highest live slot + live component bytes + archetypes^2), no
+  /// allocation, no log. A moved-from world checksums as empty.
+  [[nodiscard]] std::uint64_t stateChecksum(std::uint64_t tick) const noexcept;
+  /// stateChecksum(ticks run) of the state the snapshot `bytes` holds, as
+  /// restore() would make it, without restoring: equal to restoring and
+  /// calling stateChecksum(systemTicksRun()). Checks the header (magic,
+  /// version, total size, this world's setup identity) and every section's
+  /// bounds, not the snapshot's own checksum (restore() does). Errors,
+  /// nothing changes: InvalidArgument world_moved_from / snapshot_version /
+  /// snapshot_setup_mismatch; MalformedInput snapshot_truncated /
+  /// snapshot_corrupt (`docs/snapshots.md#errors`). O(bytes), no
+  /// allocation, no log; const (the world is not touched).
+  [[nodiscard]] Result<std::uint64_t> stateChecksumOfSnapshot(std::span<const std::uint8_t> bytes) const noexcept;
   /// Compares this world's (A) live state with `other`'s (B) per (slot,
   /// component): slots ascending; per slot a presence item (componentId 0)
   /// when the slot is live on one side only or with different generations,
@@ -544,6 +573,8 @@ class World {
   Status removeTyped(Entity e, std::uint32_t typeIndex, std::string_view name) noexcept;
   Status addById(Entity e, ComponentTypeId id, const void* bytes) noexcept;
   Status removeByIdImpl(Entity e, ComponentTypeId id) noexcept;
+  // World::reader's table fill (component_reader.cpp).
+  void fillReader(detail::ReaderTables& t, std::uint32_t typeIndex) const noexcept;
   // create()'s cold half: the live count reached an entity budget threshold.
   void noteEntityBudget(std::uint32_t live) noexcept;
   detail::SlotView slotView() const noexcept;

@@ -6,7 +6,7 @@
 // computed with binary64 + - * / sqrt only (each product behind the anti-FMA
 // barrier), and the result is rounded once to binary32. JavaScript numbers
 // are binary64 with exactly these operations, so the TypeScript twin
-// (web/src/fx_math.ts, `f32`) performs the same steps and returns the same
+// (web/src/math/f32_math.ts, `f32`) performs the same steps and returns the same
 // bits, and so does wasm. Reductions: for sin, cos, tan below 2^23
 // Cody-Waite with pi/2 in three parts (two of 33 bits, so k * part is exact
 // for |k| < 2^20), from 2^23 an exact Payne-Hanek reduction in integers
@@ -34,7 +34,7 @@ inline To bitCast(const From& v) noexcept {
   return t;
 }
 
-/// binary64 helpers of the fp32 functions (mirrored in fx_math.ts).
+/// binary64 helpers of the fp32 functions (mirrored in web/src/math/f32_math.ts).
 struct F32FnCore {
   /// x = k * pi/2 + r: k mod 4 (0..3) and r.
   struct Reduced {
@@ -116,7 +116,7 @@ struct F32FnCore {
     return (w >> (40 - (a & 31))) & 0xFFFFFFu;
   }
   /// x = k * pi/2 + r as reduce, for finite abs(x) >= 2^23 (Payne-Hanek in
-  /// integers, so every target computes the same bits; fx_math.ts mirrors
+  /// integers, so every target computes the same bits; f32_math.ts mirrors
   /// it step by step).
   /// |x| = m 2^e with m < 2^24 an integer; |x| * 2/pi = sum_j m b_j 2^(e-j)
   /// over the bits b_j of 2/pi, and the bits j <= e - 2 add multiples of 4,

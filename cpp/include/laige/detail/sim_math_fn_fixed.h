@@ -4,8 +4,10 @@
 //
 // Method: every function computes on int64 values whose magnitude stays
 // below 2^53, except products, which go through mulRound (and its wide
-// form, same result): the TypeScript twin (web/src/fx_math.ts) does the very
-// same steps on doubles, exactly, so both give the same bits. Internal
+// form, same result): the TypeScript twin (web/src/math/fx_q30.ts) does the
+// very same steps on doubles, exactly, so both give the same bits (it first
+// tries the series in real arithmetic and keeps that result only where the
+// proven distance to these steps cannot change the rounding). Internal
 // precision is Q30 (value = v / 2^30); angle reduction uses pi/2 in Q37 and
 // exp's reduction ln2 in Q46. Polynomials are truncated Taylor series with
 // integer coefficients round(2^30 * c), on reduced ranges where the first
@@ -23,7 +25,7 @@
 
 namespace laige::detail {
 
-/// Integer helpers shared by the Q16.16 functions (mirrored in fx_math.ts).
+/// Integer helpers shared by the Q16.16 functions (mirrored in web/src/math/fx_q30.ts).
 struct FixedFnCore {
   static constexpr std::int64_t kOneQ30 = std::int64_t{1} << 30;
   static constexpr std::int64_t kHalfPiQ37 = 215888603272;  // round(pi/2 * 2^37)

@@ -84,6 +84,14 @@ const T* World::get(Entity e) const noexcept {
 }
 
 template <class T>
+ComponentReader<T> World::reader() const noexcept {
+  static_assert(detail::MarkedComponent<detail::ComponentKey<T>>, "World::reader<T>: T is not marked");
+  ComponentReader<T> r;
+  fillReader(r.t_, detail::componentTypeIndexOf<detail::ComponentKey<T>>());
+  return r;
+}
+
+template <class T>
 Status World::addComponent(Entity e, const T& value) noexcept {
   using K = detail::ComponentKey<T>;
   static_assert(detail::MarkedComponent<K>, "World::addComponent<T>: T is not marked");

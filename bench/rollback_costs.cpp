@@ -1,0 +1,246 @@
+// rollback_costs.cpp - what a rollback session costs on a 10,000-entity
+// world (Position + Velocity, f32; one system: pos += vel), each row beside
+// its floor, timed natively and inside wasm (built twice from this file:
+// build/native-release/laige_rollback_costs and
+// build/wasm/laige_rollback_costs.js, run under node). docs/benchmarks.md
+// has the figures.
+//
+// Rows (per call):
+//   tick                  World::runSystems alone: the plain tick
+//   memcpy                memcpy of the snapshot's byte count (the copy floor)
+//   xxh3_bytes            64-bit XXH3 of the snapshot's bytes (the hash floor)
+//   state_hash            World::stateHash (FNV-1a-64)
+//   state_checksum        World::stateChecksum (64-bit XXH3, the canonical stream)
+//   checksum_of_snapshot  World::stateChecksumOfSnapshot
+//   snapshot, restore, snapshot_restore
+//   advance_confirmed     advance() with every input known (each tick
+//                         confirmed at once: snapshot + tick + checksum),
+//                         Fast and StateHash sessions
+//   advance_predicted     advance() with the remote player silent (nothing
+//                         confirmed: snapshot + tick)
+//   advance_late_hit      the remote input arrives 8 ticks late and matches
+//                         the prediction (snapshot + tick + the checksum of
+//                         a confirmed tick from the ring)
+//   advance_rollback_8    the remote input arrives 8 ticks late and differs:
+//                         restore + 9 x (snapshot + tick), the confirmed
+//                         tick checksummed (Fast) or every tick hashed
+//                         (StateHash)
+// Floors: tick + memcpy (what an advance must at least do: keep the state
+// and run the tick), tick + memcpy + xxh3 (and hash the state once).
+//
+// Rounds alternate the rows (ROUNDS, default 15); each row's time in a
+// round is the mean of a block of calls; reported: the best and the median
+// round, and each ratio as the median of the per-round ratios. Asserts
+// nothing; prints `uptime`-style load natively.
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "bench_components.h"
+#include "laige/logging.h"
+#include "laige/rollback.h"
+#include "laige/system.h"
+#include "laige/world.h"
+
+namespace {
+
+using bench::Position;
+using bench::Velocity;
+using laige::Entity;
+using laige::RollbackChecksum;
+using laige::RollbackSession;
+using laige::World;
+using Clock = std::chrono::steady_clock;
+
+constexpr std::uint32_t kEntities = 10000;
+
+void moveSystem(World& w, laige::SystemContext&) {
+  (void)w.each<Position, Velocity>(
+      [](Entity, Position& p, const Velocity& v) {
+        p.x += v.x;
+        p.y += v.y;
+      },
+      laige::Write{}, laige::Read{});
+}
+
+struct Sim {
+  World world;
+  laige::SystemSchedule schedule;
+};
+
+std::unique_ptr<Sim> makeSim() {
+  auto s = std::make_unique<Sim>();
+  World::Options o;
+  o.capacity = kEntities;
+  o.churnPerFrameBudget = 0;
+  s->world = World::create(o).takeValue();
+  (void)s->world.registerComponent<Position>();
+  (void)s->world.registerComponent<Velocity>();
+  for (std::uint32_t i = 0; i < kEntities; ++i) {
+    const Entity e = s->world.create().value();
+    (void)s->world.addComponent(e, Position{static_cast<float>(i), 0.0f});
+    (void)s->world.addComponent(e, Velocity{0.25f, -0.5f});
+  }
+  laige::SystemDef def{"Move", &moveSystem, laige::fpx16_16::fromInt32(1000), nullptr, nullptr};
+  (void)s->world.registerSystem(def, laige::Io<Position, laige::Write>{}, laige::Io<Velocity, laige::Read>{});
+  (void)s->world.scheduleSystems(s->schedule);
+  return s;
+}
+
+// A session over its own world: 2 players, the remote one (1) as `mode` says.
+struct Session {
+  std::unique_ptr<Sim> sim = makeSim();
+  RollbackSession s;
+  Session(RollbackChecksum checksum) {
+    RollbackSession::Options o;
+    o.players = 2;
+    o.depth = 12;
+    o.maxInputBytes = 4;
+    o.checksum = checksum;
+    o.combine = &RollbackSession::combineConcatenated;
+    s = RollbackSession::create(sim->world, sim->schedule, o).takeValue();
+  }
+  std::uint8_t input(std::uint64_t t) const { return static_cast<std::uint8_t>(t * 7 + 1); }
+  void local() {
+    const std::uint8_t b = 0;
+    (void)s.setLocalInput(s.currentTick() + 1, std::span<const std::uint8_t>(&b, 1));
+  }
+  // Every input known: the remote input of the next tick first.
+  void confirmed() {
+    local();
+    const std::uint8_t b = 3;
+    (void)s.addRemoteInput(1, s.currentTick() + 1, std::span<const std::uint8_t>(&b, 1));
+    (void)s.advance();
+  }
+  void predicted() {
+    local();
+    (void)s.advance();
+  }
+  // The remote input of tick current - 7 arrives now: the same byte as the
+  // tick before it (a hit: predictions repeat the last input) or another.
+  void late(bool hit) {
+    local();
+    const std::uint64_t t = s.currentTick() - 7;
+    const std::uint8_t b = hit ? 3 : input(t);
+    (void)s.addRemoteInput(1, t, std::span<const std::uint8_t>(&b, 1));
+    (void)s.advance();
+  }
+};
+
+struct Row {
+  std::string name;
+  int calls;
+  std::function<void()> run;
+  std::vector<double> ns;  // per round, mean per call
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace
+
+int main() {
+  laige::log::Logger::instance().setGlobalMinimum(laige::log::Level::Off);
+  const char* roundsEnv = std::getenv("ROUNDS");
+  const int rounds = roundsEnv != nullptr ? std::atoi(roundsEnv) : 15;
+
+  auto plain = makeSim();
+  World& w = plain->world;
+  const std::size_t bytes = w.snapshotSize();
+  std::vector<std::uint8_t> snapA(bytes), snapB(bytes), copy(bytes);
+  (void)w.snapshot(snapA);
+  volatile std::uint64_t sink = 0;
+
+  // Sessions warmed past the ring depth; the late ones with every tick up
+  // to current - 8 given, so each late input confirms one tick.
+  Session fastConfirmed(RollbackChecksum::Fast), hashConfirmed(RollbackChecksum::StateHash);
+  Session fastPredicted(RollbackChecksum::Fast);
+  Session fastHit(RollbackChecksum::Fast), fastRoll(RollbackChecksum::Fast), hashRoll(RollbackChecksum::StateHash);
+  for (int i = 0; i < 20; ++i) {
+    fastConfirmed.confirmed();
+    hashConfirmed.confirmed();
+    fastPredicted.predicted();
+  }
+  for (Session* s : {&fastHit, &fastRoll, &hashRoll}) {
+    for (int i = 0; i < 8; ++i) s->predicted();
+    for (int i = 0; i < 20; ++i) s->late(s == &fastHit);
+  }
+
+  std::vector<Row> rows;
+  rows.push_back({"tick", 50, [&] { (void)w.runSystems(plain->schedule); }, {}});
+  rows.push_back({"memcpy", 50, [&] { std::memcpy(copy.data(), snapA.data(), bytes); sink = sink + copy[bytes / 2]; }, {}});
+  rows.push_back({"xxh3_bytes", 50, [&] { sink = sink + XXH3_64bits(snapA.data(), bytes); }, {}});
+  rows.push_back({"state_hash", 5, [&] { sink = sink + w.stateHash(1); }, {}});
+  rows.push_back({"state_checksum", 50, [&] { sink = sink + w.stateChecksum(1); }, {}});
+  rows.push_back({"checksum_of_snapshot", 50, [&] { sink = sink + w.stateChecksumOfSnapshot(snapA).value(); }, {}});
+  rows.push_back({"snapshot", 50, [&] { (void)w.snapshot(snapB); }, {}});
+  rows.push_back({"restore", 50, [&] { (void)w.restore(snapA); }, {}});
+  rows.push_back({"snapshot_restore", 50, [&] {
+                    (void)w.snapshot(snapB);
+                    (void)w.restore(snapA);
+                  }, {}});
+  rows.push_back({"advance_confirmed_fast", 50, [&] { fastConfirmed.confirmed(); }, {}});
+  rows.push_back({"advance_confirmed_statehash", 5, [&] { hashConfirmed.confirmed(); }, {}});
+  rows.push_back({"advance_predicted_fast", 50, [&] { fastPredicted.predicted(); }, {}});
+  rows.push_back({"advance_late_hit_fast", 50, [&] { fastHit.late(true); }, {}});
+  rows.push_back({"advance_rollback_8_fast", 10, [&] { fastRoll.late(false); }, {}});
+  rows.push_back({"advance_rollback_8_statehash", 2, [&] { hashRoll.late(false); }, {}});
+
+  for (int r = -1; r < rounds; ++r) {  // one warm-up round
+    for (Row& row : rows) {
+      const auto t0 = Clock::now();
+      for (int k = 0; k < row.calls; ++k) row.run();
+      const double ns = std::chrono::duration<double, std::nano>(Clock::now() - t0).count() / row.calls;
+      if (r >= 0) row.ns.push_back(ns);
+    }
+  }
+  if (fastRoll.s.stats().lastAdvanceRolledBackTicks != 8 || hashRoll.s.stats().lastAdvanceRolledBackTicks != 8 ||
+      fastHit.s.stats().lastAdvanceRolledBackTicks != 0 || fastConfirmed.s.confirmedTick() != fastConfirmed.s.currentTick()) {
+    std::printf("error: the sessions did not do what the rows say\n");
+    return 1;
+  }
+  std::printf("info entities %u snapshot_bytes %zu rounds %d\n", kEntities, bytes, rounds);
+  auto find = [&](const char* name) -> Row& {
+    for (Row& row : rows) {
+      if (row.name == name) return row;
+    }
+    std::abort();
+  };
+  // Per-round ratio of a row to a sum of base rows, median over rounds.
+  auto ratio = [&](const Row& row, std::initializer_list<const char*> base) {
+    std::vector<double> v;
+    for (std::size_t k = 0; k < row.ns.size(); ++k) {
+      double b = 0;
+      for (const char* n : base) b += find(n).ns[k];
+      v.push_back(row.ns[k] / b);
+    }
+    return median(v);
+  };
+  for (const Row& row : rows) {
+    std::printf("row %-30s best %10.0f ns  median %10.0f ns  x_tick %7.2f  x_memcpy %7.2f\n", row.name.c_str(),
+                *std::min_element(row.ns.begin(), row.ns.end()), median(row.ns), ratio(row, {"tick"}),
+                ratio(row, {"memcpy"}));
+  }
+  const Row& tick = find("tick");
+  std::printf("floor tick+memcpy x_tick %.2f\n", 1.0 + ratio(find("memcpy"), {"tick"}));
+  std::printf("floor tick+memcpy+xxh3 x_tick %.2f\n",
+              1.0 + ratio(find("memcpy"), {"tick"}) + ratio(find("xxh3_bytes"), {"tick"}));
+  std::printf("floor 9x(tick+memcpy)+restore x_tick %.2f\n",
+              9.0 * (1.0 + ratio(find("memcpy"), {"tick"})) + ratio(find("restore"), {"tick"}));
+  (void)tick;
+  std::printf("target snapshot_restore x_memcpy %.2f (natively <= 4, wasm <= 6)\n",
+              ratio(find("snapshot_restore"), {"memcpy"}));
+  return sink == 42 ? 2 : 0;
+}

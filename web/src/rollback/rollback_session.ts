@@ -1,0 +1,481 @@
+// rollback.ts - sim.createRollbackSession (docs/rollback.md): the C++
+// laige::RollbackSession over a World with TypeScript systems, or over a C++
+// scenario run (sim.openScenario). Per-player input per tick, prediction of
+// the remote inputs that have not arrived ("repeat the last known"), and
+// restore + re-simulation inside advance() when a late input differs from
+// the prediction. The ring of snapshots, the input ring and the hash history
+// live in wasm memory, allocated once by the session; inputs are copied into
+// the session's own wasm buffer, so setLocalInput / addRemoteInput allocate
+// nothing in wasm.
+import { readRollbackState } from '../boundary/layouts.gen.js';
+import { ROLLBACK_LIMITS as L } from '../boundary/limits.gen.js';
+import { WorldBound } from '../base/lifecycle.js';
+import { ErrorCodes, LaigeError, coreError, invalid, typeName } from '../base/errors.js';
+import { messageFor } from '../base/error_messages.js';
+import { coreRange, u32 } from '../base/args.js';
+import { activeCallback, refuseDisposeInside, refuseTickInside } from '../base/reentrancy.js';
+import { describe } from '../base/describe.js';
+import type { ScenarioRun } from '../scenario/scenario_run.js';
+import { type WorldCore, coreOf } from '../core/world_core.js';
+import type { World } from '../world.js';
+import { noteRestored } from '../core/snapshot.js';
+import { INSPECT } from '../base/inspect.js';
+
+type RollbackState = ReturnType<typeof readRollbackState>;
+
+/** Builds a tick's single payload (ctx.input) from the players' inputs (player order). */
+export type RollbackCombine = (tick: number, inputs: readonly Uint8Array[]) => Uint8Array;
+
+/** Options of sim.createRollbackSession. */
+export interface RollbackSessionOptions {
+  /** Players in the session, 1..8. Default 2. */
+  players?: number;
+  /** This peer's player, 0..players-1 (its input: setLocalInput). Default 0. */
+  localPlayer?: number;
+  /** Ring depth: how many past ticks a late input can still rewrite, 1..120. Default 12. */
+  depth?: number;
+  /** The largest input of one player for one tick, 0..255 bytes. Default 16. */
+  maxInputBytes?: number;
+  /** How many ticks past currentTick an input may be given, 1..1024. Default 32. */
+  inputLead?: number;
+  /**
+   * 0 (default): advance() never waits. Else advance() throws
+   * `prediction_limit` while currentTick minus the last tick every player
+   * has given (what the next advance confirms) is >= this (1..depth): with
+   * it no remote input can ever arrive too late.
+   */
+  maxPredictionTicks?: number;
+  /** How many confirmed hashes confirmedHash() keeps, 1..4096 (at least depth + 2 are kept). Default 64. */
+  hashHistory?: number;
+  /** The combined payload's capacity; default players x (1 + maxInputBytes). */
+  maxCombinedBytes?: number;
+  /**
+   * How the players' inputs become the tick's one payload:
+   * 'lengthPrefixed' (default: per player in order, a length byte then the
+   * bytes), 'concatenate' (the bytes only, for fixed-size records), or a
+   * function (tick, inputs) => Uint8Array that must be a pure function of
+   * its arguments (it runs again for every re-simulated tick).
+   */
+  combine?: 'lengthPrefixed' | 'concatenate' | RollbackCombine;
+  /**
+   * Called at the end of advance() for every tick it confirmed, in tick
+   * order. An error it throws comes out of advance() after all of them
+   * were called (the tick has run then; it is not undone). It runs inside
+   * advance(): advance(), setLocalInput, addRemoteInput and dispose() of the
+   * session, and ticks, restore and dispose() of its world, are refused
+   * there (docs/rollback.md#re-entrancy).
+   */
+  onConfirmed?: (tick: number, hash: bigint) => void;
+  /**
+   * The checksum kept of every confirmed tick (what two peers compare;
+   * docs/rollback.md#checksums): 'fast' (default: the C++ World::stateChecksum, 64-bit XXH3 over the
+   * canonical state, computed only for ticks that become confirmed) or
+   * 'stateHash' (World.stateHash, FNV-1a-64, after every tick run). Every
+   * peer of a session must use the same.
+   */
+  checksum?: 'fast' | 'stateHash';
+}
+
+/** A confirmed tick and its checksum (options.checksum of the state after it: the fast checksum, or World.stateHash). */
+export interface ConfirmedHash {
+  tick: number;
+  hash: bigint;
+}
+
+/** What the last advance() did (the demo's frame graph). */
+export interface RollbackAdvance {
+  /** The tick it ran (== currentTick after it). */
+  tick: number;
+  /** Ticks it restored back over (0 = no rollback). */
+  rolledBackTicks: number;
+  /** Ticks it re-ran (== rolledBackTicks; the new tick not included). */
+  resimulatedTicks: number;
+  /** Wall-clock milliseconds of the whole call. */
+  ms: number;
+  /** The ticks it confirmed, in order. */
+  confirmed: readonly ConfirmedHash[];
+}
+
+/** The session's counters since creation. */
+export interface RollbackStats {
+  advances: number;
+  rollbacks: number;
+  resimulatedTicks: number;
+  predictionMisses: number;
+  predictionHits: number;
+  duplicateInputs: number;
+  deepestRollback: number;
+  lastAdvanceRolledBackTicks: number;
+  lastAdvanceResimulatedTicks: number;
+  ringGrowths: number;
+}
+
+
+function tickArg(where: string, v: unknown): number {
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) {
+    throw invalid(`${where}: a tick is a non-negative integer, got ${describe(v)}`, typeof v === 'number' ? 'out_of_range' : 'wrong_type',
+      { where, field: 'tick', got: typeof v === 'number' ? v : typeName(v) });
+  }
+  return v;
+}
+
+/**
+ * A numeric session option: an integer outside min..max is the core's
+ * `rollback_option_invalid` (fields option, value, min, max); a value that
+ * is not an integer is `wrong_type` / `out_of_range`.
+ */
+function optionArg(option: string, v: unknown, min: number, max: number): number {
+  return coreRange(`createRollbackSession: ${option}`, v, min, max, 'rollback_option_invalid', (value) => ({ option, value, min, max }));
+}
+
+function bytesArg(where: string, v: unknown): Uint8Array {
+  if (!(v instanceof Uint8Array)) throw invalid(`${where}: the input must be a Uint8Array, got ${describe(v)}`, 'wrong_type', { where, field: 'bytes', got: typeName(v) });
+  return v;
+}
+
+/**
+ * A rollback session (the C++ laige::RollbackSession): see
+ * docs/rollback.md. Create it with sim.createRollbackSession(world or
+ * scenario run, options). Every call does all it says or throws a
+ * LaigeError and changes nothing (the world's state hash included).
+ */
+export class RollbackSession extends WorldBound implements Disposable {
+  readonly #core: WorldCore;
+  /** The world the session drives (a scenario run's world for a run). */
+  readonly world: World;
+  /** The scenario run, or null for a plain world. */
+  readonly scenario: ScenarioRun | null;
+  readonly players: number;
+  readonly localPlayer: number;
+  readonly depth: number;
+  readonly maxInputBytes: number;
+  /** How many confirmed hashes confirmedHash() keeps: max(options.hashHistory, depth + 2). */
+  readonly hashHistory: number;
+  /** What the last successful advance() did (all zero before the first). */
+  lastAdvance: RollbackAdvance = { tick: 0, rolledBackTicks: 0, resimulatedTicks: 0, ms: 0, confirmed: [] };
+  readonly #combine: RollbackCombine | null;
+  readonly #onConfirmed: ((tick: number, hash: bigint) => void) | null;
+  #ptr: number;
+  #input: number;
+  #inAdvance = false;
+  #error: { value: unknown } | null = null;
+
+  /** @internal Use sim.createRollbackSession. */
+  constructor(world: World, options: RollbackSessionOptions, scenario: ScenarioRun | null) {
+    super();
+    const core = coreOf(world)!;
+    this.#core = core;
+    const where = 'createRollbackSession';
+    if (typeof options !== 'object' || options === null) throw invalid(`${where}: options must be an object, got ${describe(options)}`, 'wrong_type', { where, field: 'options', got: typeName(options) });
+    const w = core.live(where);
+    refuseTickInside(where, core.calls, core.systems.running);
+    const players = options.players === undefined ? L.players.default : optionArg('players', options.players, L.players.min, L.players.max);
+    const localPlayer = options.localPlayer === undefined ? 0 : optionArg('localPlayer', options.localPlayer, 0, players - 1);
+    const depth = options.depth === undefined ? L.depth.default : optionArg('depth', options.depth, L.depth.min, L.depth.max);
+    const maxInputBytes = options.maxInputBytes === undefined ? L.maxInputBytes.default : optionArg('maxInputBytes', options.maxInputBytes, L.maxInputBytes.min, L.maxInputBytes.max);
+    const inputLead = options.inputLead === undefined ? L.inputLead.default : optionArg('inputLead', options.inputLead, L.inputLead.min, L.inputLead.max);
+    const maxPrediction = options.maxPredictionTicks === undefined ? 0 : optionArg('maxPredictionTicks', options.maxPredictionTicks, 0, depth);
+    const hashHistory = options.hashHistory === undefined ? L.hashHistory.default : optionArg('hashHistory', options.hashHistory, L.hashHistory.min, L.hashHistory.max);
+    const maxCombined = options.maxCombinedBytes === undefined ? L.maxCombinedBytes.default : optionArg('maxCombinedBytes', options.maxCombinedBytes, L.maxCombinedBytes.min, L.maxCombinedBytes.max);
+    const { combine, onConfirmed } = options;
+    let mode = 0;
+    if (combine === 'concatenate') mode = 1;
+    else if (typeof combine === 'function') mode = 2;
+    else if (combine !== undefined && combine !== 'lengthPrefixed') {
+      throw invalid(`${where}: combine must be 'lengthPrefixed', 'concatenate' or a function (tick, inputs) => Uint8Array, got ${describe(combine)}`,
+        typeof combine === 'string' ? 'invalid_value' : 'wrong_type', { where, field: 'combine', got: typeof combine === 'string' ? combine : typeName(combine) });
+    }
+    const checksumOption: unknown = options.checksum;
+    if (checksumOption !== undefined && checksumOption !== 'fast' && checksumOption !== 'stateHash') {
+      throw invalid(`${where}: checksum must be 'fast' or 'stateHash', got ${describe(checksumOption)}`,
+        typeof checksumOption === 'string' ? 'invalid_value' : 'wrong_type', { where, field: 'checksum', got: typeof checksumOption === 'string' ? checksumOption : typeName(checksumOption) });
+    }
+    if (onConfirmed !== undefined && typeof onConfirmed !== 'function') throw invalid(`${where}: onConfirmed must be a function (tick, hash) => void, got ${describe(onConfirmed)}`, 'wrong_type', { where, field: 'onConfirmed', got: typeName(onConfirmed) });
+    if (scenario === null) core.systems.ensureScheduled();
+    const m = core.mem;
+    // A plain world's TypeScript systems may throw: stop the advance there.
+    const code = core.raw.rollbackCreate(w, players, localPlayer, depth, maxInputBytes, inputLead, maxPrediction, hashHistory, maxCombined, mode, scenario === null, checksumOption === 'stateHash' ? 1 : 0, m.out);
+    m.sync();
+    if (code !== 0) throw coreError(code, where);
+    this.#ptr = m.u32[m.out >>> 2]!;
+    this.#input = core.raw.rollbackInputBuffer(this.#ptr);
+    this.world = world;
+    this.scenario = scenario;
+    this.players = players;
+    this.localPlayer = localPlayer;
+    this.depth = depth;
+    this.maxInputBytes = maxInputBytes;
+    this.hashHistory = Math.max(hashHistory, depth + 2);
+    this.#combine = typeof combine === 'function' ? combine : null;
+    this.#onConfirmed = onConfirmed ?? null;
+    core.host.registerSession(this.#ptr, this);
+    this.bind(core.dependents);
+  }
+
+  #live(where: string): number {
+    if (this.#ptr === 0) throw invalid(`${where}: the rollback session is disposed (or its world is)`, 'disposed', { where, object: 'RollbackSession' });
+    this.#core.live(where);
+    return this.#ptr;
+  }
+
+  // The core refuses inputs inside its advance(); the onConfirmed callbacks
+  // run after the core call returned but still inside advance(), so this
+  // layer refuses them there too, with the core's reason and fields.
+  #refuseInsideAdvance(where: string, call: string): void {
+    if (!this.#inAdvance) return;
+    const fields = { call };
+    throw invalid(`${where}: ${messageFor('input_inside_advance', fields)}`, 'input_inside_advance', fields);
+  }
+
+  // Copies `bytes` into the session's input buffer (only when they fit:
+  // a longer input is refused by the core with its size, unread).
+  #stage(bytes: Uint8Array): void {
+    if (bytes.length > this.maxInputBytes || bytes.length === 0) return;
+    const m = this.#core.mem;
+    m.sync();
+    m.u8.set(bytes, this.#input);
+  }
+
+  /**
+   * The local player's input for `tick` (before the advance() that runs it;
+   * usually a few ticks ahead, the input delay). The same bytes again are a
+   * no-op. Throws `input_too_large`, `input_too_early`, `input_conflict`,
+   * `local_input_passed`, `input_inside_advance`.
+   */
+  setLocalInput(tick: number, bytes: Uint8Array): void {
+    const where = 'RollbackSession.setLocalInput';
+    const s = this.#live(where);
+    this.#refuseInsideAdvance(where, 'setLocalInput');
+    const t = tickArg(where, tick);
+    const b = bytesArg(where, bytes);
+    this.#stage(b);
+    const code = this.#core.raw.rollbackSetLocalInput(s, t, b.length);
+    if (code !== 0) throw coreError(code, where);
+  }
+
+  /**
+   * Remote player `player`'s input for `tick`, in any order, duplicates
+   * allowed (the same bytes again are a no-op). A tick already run that ran
+   * with other bytes is rolled back to by the next advance(). Throws
+   * `player_invalid`, `input_too_large`, `input_too_early`,
+   * `input_conflict`, `input_too_late`, `input_inside_advance`.
+   */
+  addRemoteInput(player: number, tick: number, bytes: Uint8Array): void {
+    const where = 'RollbackSession.addRemoteInput';
+    const s = this.#live(where);
+    this.#refuseInsideAdvance(where, 'addRemoteInput');
+    const p = u32(`${where}: player`, player);
+    const t = tickArg(where, tick);
+    const b = bytesArg(where, bytes);
+    this.#stage(b);
+    const code = this.#core.raw.rollbackAddRemoteInput(s, p, t, b.length);
+    if (code !== 0) throw coreError(code, where);
+  }
+
+  /**
+   * Runs the next tick; first, when a late input changed a tick already
+   * run, restores the snapshot before it and re-runs every tick up to the
+   * present. Returns (and keeps as lastAdvance) what it did. Throws
+   * `local_input_missing`, `prediction_limit`, `tick_inside_callback`
+   * (inside any callback on this world: a system, an each, a combine
+   * function or an onConfirmed callback of any of its sessions), or what a
+   * TypeScript system or the combine function threw (after a throw the
+   * world is as it was before the call), or what onConfirmed threw (after
+   * the tick ran).
+   */
+  advance(): RollbackAdvance {
+    const where = 'RollbackSession.advance';
+    const s = this.#live(where);
+    const core = this.#core;
+    // Refused while anything of an advance() of this world is on the stack:
+    // a system, an each, a combine function, an onConfirmed callback (this
+    // session's or another's), and this session's own advance() however it
+    // was re-entered (docs/rollback.md#re-entrancy).
+    refuseTickInside(where, core.calls, core.systems.running || this.#inAdvance);
+    if (this.scenario === null) core.systems.ensureScheduled();
+    const before = this.confirmedTick;
+    const t0 = performance.now();
+    this.#inAdvance = true;
+    try {
+      return this.#advance(s, where, before, t0);
+    } finally {
+      this.#inAdvance = false;
+    }
+  }
+
+  // advance() after its checks; #inAdvance is set for all of it, the
+  // onConfirmed callbacks included.
+  #advance(s: number, where: string, before: number, t0: number): RollbackAdvance {
+    const core = this.#core;
+    this.#error = null;
+    let code: number;
+    let error: { value: unknown } | null;
+    try {
+      code = core.systems.guard(() => core.raw.rollbackAdvance(s)); // rethrows a TypeScript system's error
+    } finally {
+      error = this.#error as { value: unknown } | null; // set by _combine during the call
+      this.#error = null;
+    }
+    if (error !== null) throw error.value;
+    if (code !== 0) throw coreError(code, where);
+    const ms = performance.now() - t0;
+    const st = this.#state();
+    const confirmed: ConfirmedHash[] = [];
+    for (let t = before + 1; t <= st.confirmedTick; t++) confirmed.push({ tick: t, hash: this.confirmedHash(t) });
+    this.lastAdvance = { tick: st.currentTick, rolledBackTicks: st.lastAdvanceRolledBackTicks, resimulatedTicks: st.lastAdvanceResimulatedTicks, ms, confirmed };
+    const fn = this.#onConfirmed;
+    if (fn !== null) {
+      // The tick has run: every callback is called, then the first error is
+      // rethrown. The callbacks run inside the advance: a tick of the world,
+      // an advance, a restore or a dispose from one is refused.
+      let failure: { value: unknown } | null = null;
+      core.calls.enter('onConfirmed');
+      try {
+        for (const c of confirmed) {
+          try {
+            fn(c.tick, c.hash);
+          } catch (e) {
+            failure ??= { value: e };
+          }
+        }
+      } finally {
+        core.calls.leave();
+      }
+      if (failure !== null) throw failure.value;
+    }
+    return this.lastAdvance;
+  }
+
+  // The session's state words (web/layouts.json RollbackState), read into a fresh object.
+  #state(): RollbackState {
+    const m = this.#core.mem;
+    this.#core.raw.rollbackState(this.#live('RollbackSession.stats'), m.out);
+    m.sync();
+    return readRollbackState(m.f64, m.out >>> 3);
+  }
+
+  /** Ticks run (0 before the first advance). */
+  get currentTick(): number {
+    return this.#state().currentTick;
+  }
+
+  /** The last tick whose every player's input is known (as of the last advance). */
+  get confirmedTick(): number {
+    return this.#state().confirmedTick;
+  }
+
+  /** The earliest tick a late remote input may still be given for. */
+  get oldestTick(): number {
+    return this.#state().oldestTick;
+  }
+
+  /** The earliest tick the next advance() rolls back to (0 = none pending). */
+  get pendingRollbackTick(): number {
+    return this.#state().pendingRollbackTick;
+  }
+
+  /** The counters since creation. */
+  get stats(): RollbackStats {
+    const s = this.#state();
+    return {
+      advances: s.advances, rollbacks: s.rollbacks, resimulatedTicks: s.resimulatedTicks, predictionMisses: s.predictionMisses,
+      predictionHits: s.predictionHits, duplicateInputs: s.duplicateInputs, deepestRollback: s.deepestRollback,
+      lastAdvanceRolledBackTicks: s.lastAdvanceRolledBackTicks, lastAdvanceResimulatedTicks: s.lastAdvanceResimulatedTicks, ringGrowths: s.ringGrowths,
+    };
+  }
+
+  /** The checksum of confirmed tick `tick` (options.checksum; the last hashHistory ones). Throws `hash_unavailable`. */
+  confirmedHash(tick: number): bigint {
+    const where = 'RollbackSession.confirmedHash';
+    const s = this.#live(where);
+    const t = tickArg(where, tick);
+    const m = this.#core.mem;
+    const code = this.#core.raw.rollbackConfirmedHash(s, t, m.out);
+    m.sync();
+    if (code !== 0) throw coreError(code, where);
+    return m.u64At(m.out);
+  }
+
+  /** The confirmed hashes still in the history, from `fromTick` (default: the oldest kept) to confirmedTick. */
+  confirmedHashes(fromTick?: number): ConfirmedHash[] {
+    const last = this.confirmedTick;
+    const oldest = Math.max(1, last - this.hashHistory + 1);
+    const from = fromTick === undefined ? oldest : Math.max(1, tickArg('RollbackSession.confirmedHashes', fromTick));
+    const out: ConfirmedHash[] = [];
+    for (let t = from; t <= last; t++) out.push({ tick: t, hash: this.confirmedHash(t) });
+    return out;
+  }
+
+  /** @internal Module.laigeRollbackCombine: the bytes written at `out`, or -1 (the error is rethrown by advance). Never throws. */
+  _combine(tick: number, pairs: number, players: number, out: number, capacity: number): number {
+    const fn = this.#combine;
+    if (fn === null) return -1;
+    const core = this.#core;
+    const m = core.mem;
+    core.calls.enter('combine');
+    try {
+      m.sync();
+      const inputs: Uint8Array[] = [];
+      for (let p = 0; p < players; p++) {
+        const at = m.u32[(pairs >>> 2) + 2 * p]!;
+        const size = m.u32[(pairs >>> 2) + 2 * p + 1]!;
+        inputs.push(m.u8.slice(at, at + size));
+      }
+      const r: unknown = fn(tick, inputs);
+      if (!(r instanceof Uint8Array)) throw invalid(`RollbackSession combine(${tick}): must return a Uint8Array, got ${describe(r)}`, 'wrong_type', { where: 'RollbackSession combine', field: 'return value', got: typeName(r), tick });
+      if (r.length > capacity) {
+        // The core's reason for a combiner that wrote too much (it never sees these bytes).
+        const fields = { size: r.length, max: capacity };
+        throw new LaigeError(ErrorCodes.budget_exhausted, `RollbackSession combine(${tick}): ${messageFor('combined_input_too_large', fields)}`,
+          'combined_input_too_large', fields);
+      }
+      m.sync();
+      m.u8.set(r, out);
+      return r.length;
+    } catch (e) {
+      if (this.#error === null) this.#error = { value: e };
+      return -1;
+    } finally {
+      core.calls.leave();
+    }
+  }
+
+  /** @internal Module.laigeRollbackAfterTick: 1 when a TypeScript system of the tick threw. */
+  _afterTick(): number {
+    return this.#core.systems.hasError ? 1 : 0;
+  }
+
+  /** @internal Module.laigeRollbackRestored: column views and archetype classifications are stale. */
+  _restored(): void {
+    noteRestored(this.#core);
+  }
+
+  /** True after dispose() (or after its world was disposed). */
+  get disposed(): boolean {
+    return this.#ptr === 0;
+  }
+
+  /** @internal Refused, never deferred, while one of its own calls is on the stack. */
+  protected _refuseDispose(): void {
+    if (this.#inAdvance) refuseDisposeInside('RollbackSession.dispose', 'RollbackSession', activeCallback(this.#core.calls) ?? 'system');
+  }
+
+  /** "RollbackSession(2 players, local 0, tick 12, confirmed 10)" (console.log and util.inspect show it too). */
+  toString(): string {
+    return this.#ptr === 0 ? 'RollbackSession(disposed)'
+      : `RollbackSession(${this.players} players, local ${this.localPlayer}, tick ${this.currentTick}, confirmed ${this.confirmedTick})`;
+  }
+
+  /** @internal util.inspect / console.log: toString(), not the internals (inspect.ts). */
+  [INSPECT](): string {
+    return this.toString();
+  }
+
+  /** @internal */
+  _detach(): void {
+    if (this.#ptr === 0) return;
+    this.#core.host.unregisterSession(this.#ptr);
+    this.#core.raw.rollbackDestroy(this.#ptr);
+    this.#ptr = 0;
+  }
+}
