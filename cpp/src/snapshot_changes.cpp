@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstring>
 #include <new>
+#include <vector>
 
 #include "laige/detail/world_state.h"
 #include "snapshot_changes.h"
@@ -225,6 +226,20 @@ void applyChangesSection(WorldState& ws, const std::uint8_t* p, std::uint64_t n)
     cs.queue.assign(p + at, p + at + queueBytes);
   }
   cs.anyHook = cs.anyTracked || !cs.observers.empty();
+}
+
+std::uint64_t changesSectionDigest(const std::uint8_t* p, std::uint64_t n) noexcept {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (std::uint64_t i = 0; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
+  return h;
+}
+
+std::uint64_t changesChecksumPart(const WorldState& ws) noexcept {
+  static thread_local std::vector<std::uint8_t> scratch;
+  const std::uint64_t n = changesSectionBytes(ws);
+  scratch.assign(static_cast<std::size_t>(n), 0);
+  writeChangesSection(ws, scratch.data());
+  return changesSectionDigest(scratch.data(), n);
 }
 
 std::uint64_t changesDigest(const WorldState& ws) noexcept {

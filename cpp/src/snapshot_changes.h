@@ -23,6 +23,11 @@ Status checkChangesSection(WorldState& ws, const std::uint8_t* p, std::uint64_t 
 /// Replaces the change state with the section's (n == 0: nothing tracked,
 /// no system has run, empty logs and queue). After the archetypes were restored.
 void applyChangesSection(WorldState& ws, const std::uint8_t* p, std::uint64_t n) noexcept;
+/// FNV-1a-64 over a change section's bytes (what stateChecksumOfSnapshot feeds).
+std::uint64_t changesSectionDigest(const std::uint8_t* p, std::uint64_t n) noexcept;
+/// changesSectionDigest of the section this world would write (stateChecksum
+/// while in use). Reuses one scratch buffer (grown once).
+std::uint64_t changesChecksumPart(const WorldState& ws) noexcept;
 /// The change state's digest the state hash folds in when it is in use.
 std::uint64_t changesDigest(const WorldState& ws) noexcept;
 

@@ -22,6 +22,7 @@
 #include <xxhash.h>
 
 #include "laige/detail/world_state.h"
+#include "snapshot_changes.h"
 #include "laige/snapshot.h"
 #include "laige/state_hash.h"
 #include "laige/world.h"
@@ -283,6 +284,8 @@ std::uint64_t World::stateChecksum(std::uint64_t tick) const noexcept {
     st.u64(rec.hasSubstream ? rec.rng.statePart1() : 0);
     st.u64(rec.hasSubstream ? rec.rng.statePart2() : 0);
   }
+  // The change state while in use: the digest of its canonical snapshot section.
+  if (s_->changes.inUse()) st.u64(detail::changesChecksumPart(*s_));
   return st.value();
 }
 
@@ -306,7 +309,7 @@ Result<std::uint64_t> World::stateChecksumOfSnapshot(std::span<const std::uint8_
     return truncated(kSnapshotHeaderBytes + detail::kSnapshotCountersBytes);
   }
   if (std::memcmp(base, kSnapshotMagic, 8) != 0) return corrupt("magic", 0);
-  if (loadU32(base + 8) != kSnapshotFormatVersion) {
+  if (loadU32(base + 8) != kSnapshotFormatVersion && loadU32(base + 8) != kSnapshotOldestFormatVersion) {
     return Status::failure(ErrorCode::InvalidArgument, "snapshot_version")
         .with("version", loadU32(base + 8))
         .with("supported", kSnapshotFormatVersion);
@@ -410,6 +413,8 @@ Result<std::uint64_t> World::stateChecksumOfSnapshot(std::span<const std::uint8_
     st.u64(has ? loadU64(p + 16) : 0);
     st.u64(has ? loadU64(p + 24) : 0);
   }
+  // The change section (version 2), as stateChecksum feeds it (docs/changes.md#snapshots).
+  if (at < size) st.u64(detail::changesSectionDigest(base + at, size - at));
   return st.value();
 }
 

@@ -66,6 +66,10 @@ Status step(Sim& sim, std::uint64_t t) {
   return sim.world.runSystems(sim.schedule, in);
 }
 
+// World::stateHash of the run that had every input in time, after tick t
+// (the sessions confirm with RollbackChecksum::StateHash: the Fast checksum
+// of a ring snapshot does not yet equal the live one when change state is
+// in use; docs/changes.md#rollback).
 std::vector<std::uint64_t> referenceHashes(std::uint32_t ticks, ObserverTally* tallyOut = nullptr) {
   std::unique_ptr<Sim> sim = makeSim();
   std::vector<std::uint64_t> h(ticks + 1);
@@ -205,6 +209,7 @@ TEST(ChangesRollback, TwoPeersWithRandomLatencyConfirmTheNoLatencyRun) {
     o.depth = 12;
     o.maxInputBytes = 12;
     o.combine = &RollbackSession::combineConcatenated;
+    o.checksum = RollbackChecksum::StateHash;
     o.onConfirmed = &collect;
     o.onConfirmedContext = &peers[i].confirmed;
     auto s = RollbackSession::create(peers[i].sim->world, peers[i].sim->schedule, o);
