@@ -12,6 +12,10 @@
 //   read_all       an unfiltered Reads<Position> walk over the same world:
 //       per call (what a row scan costs)
 //   changed_all    a Changed<Position> walk after a Write walk marked every row
+//   spawn_plain / spawn_tracked / spawn_observed   create + add Position +
+//       add Velocity, then destroy, per entity: nothing tracked / Position
+//       and Velocity tracked (marks and removed log) / an OnAdd observer on
+//       Position as well (queue and dispatch)
 //
 // Output: "pass <name> <ns> <unit>" lines and the ratio. Asserts nothing.
 #include <algorithm>
@@ -135,6 +139,48 @@ void changedQueries(std::uint32_t n) {
   std::printf("pass changed_all_n%u %.3f ns/entity (%g)\n", n, marked / n, static_cast<double>(sink > 0));
 }
 
+std::uint64_t gObserved = 0;
+laige::Status countAdd(laige::ObserverContext&) {
+  ++gObserved;
+  return {};
+}
+
+void spawnCycle(World& w, std::uint32_t n) {
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const Entity e = w.create().value();
+    (void)w.addComponent(e, Position{1.0f, 2.0f});
+    (void)w.addComponent(e, Velocity{1.0f, 0.5f});
+  }
+  (void)w.clear();
+}
+
+void spawnSideBySide(std::uint32_t n) {
+  World plain = makeWorld(n, false);
+  World tracked = makeWorld(n, false);
+  World observed = makeWorld(n, false);
+  for (World* w : {&tracked, &observed}) {
+    (void)laige::trackChanges(*w, w->componentId<Position>());
+    (void)laige::trackChanges(*w, w->componentId<Velocity>());
+  }
+  (void)laige::observe<Position>(observed, laige::ObserverEvent::OnAdd, &countAdd);
+  for (World* w : {&plain, &tracked, &observed}) (void)w->clear();
+  double a = 1e300, b = 1e300, c = 1e300;
+  for (int r = -2; r < 9; ++r) {
+    const double x = timeNs([&] { spawnCycle(plain, n); });
+    const double y = timeNs([&] { spawnCycle(tracked, n); });
+    const double z = timeNs([&] { spawnCycle(observed, n); });
+    if (r < 0) continue;
+    a = std::min(a, x);
+    b = std::min(b, y);
+    c = std::min(c, z);
+  }
+  std::printf("pass spawn_plain_n%u %.1f ns/entity\n", n, a / n);
+  std::printf("pass spawn_tracked_n%u %.1f ns/entity\n", n, b / n);
+  std::printf("pass spawn_observed_n%u %.1f ns/entity (%llu calls)\n", n, c / n,
+              static_cast<unsigned long long>(gObserved));
+  std::printf("ratio spawn_tracked/plain_n%u %.3f\n", n, b / a);
+}
+
 }  // namespace
 
 int main() {
@@ -143,5 +189,6 @@ int main() {
   moveSideBySide(65000);
   changedQueries(10000);
   changedQueries(65000);
+  spawnSideBySide(10000);
   return 0;
 }

@@ -148,7 +148,7 @@ void onMoveRemove(WorldState& ws, std::uint16_t slot, Archetype& src, Archetype*
   const Entity e(slot, ws.entities.generations()[slot]);
   const Column& col = src.cols[src.colOf[c] - 1];
   const std::uint8_t* value = col.data + std::size_t{fromRow} * col.size;
-  if (cs.tracked[c] != 0) {
+  if (cs.tracked[c] != 0 && cs.removed[c]->wanted) {
     RemovedLog& log = *cs.removed[c];
     log.entries.push_back(RemovedEntry{e.bits(), cs.stamp, static_cast<std::uint32_t>(log.bytes.size())});
     log.bytes.insert(log.bytes.end(), value, value + col.size);
@@ -167,7 +167,7 @@ void onDestroy(WorldState& ws, Entity e) noexcept {
   for (std::uint32_t i = 0; i < a.componentCount; ++i) {
     const ComponentTypeId c = a.sig[i];
     const std::uint8_t* value = a.cols[i].data + std::size_t{row} * a.cols[i].size;
-    if (cs.tracked[c] != 0) {
+    if (cs.tracked[c] != 0 && cs.removed[c]->wanted) {
       RemovedLog& log = *cs.removed[c];
       log.entries.push_back(RemovedEntry{e.bits(), cs.stamp, static_cast<std::uint32_t>(log.bytes.size())});
       log.bytes.insert(log.bytes.end(), value, value + a.cols[i].size);

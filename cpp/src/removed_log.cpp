@@ -25,11 +25,12 @@ Status eachRemovedBytes(SystemContext& ctx, ComponentTypeId id,
   }
   if (!systemAllows(ws, id, Access::Read)) return systemIoViolation(ws, id, "read");
   ChangeState& cs = ws.changes;
-  if (cs.tracked[id] == 0) {
+  if (cs.tracked[id] == 0 || !cs.removed[id]->wanted) {
     // The first call starts the log: nothing was removed since.
     if (!enableTracking(ws, id)) {
       return Status::failure(ErrorCode::BudgetExhausted, "change_tracking_alloc_failed").with("component_id", id);
     }
+    cs.removed[id]->wanted = true;
     return Status{};
   }
   const RemovedLog& log = *cs.removed[id];

@@ -249,7 +249,9 @@ Status World::runSystems(const SystemSchedule& schedule, const TickInput& input)
     rec.def.run(*this, ctx);
     // Its run is recorded before its commands apply: they are newer than
     // the run, so the system sees them next time (docs/changes.md#since).
-    changes.systemLastRun[id] = changes.stamp++;
+    // Only while the change state is in use: a world without it keeps the
+    // state a version-1 snapshot restores (stamp 1, no run recorded).
+    if (changes.anyHook) changes.systemLastRun[id] = changes.stamp++;
     // The system's commands apply now, still under its io (docs/commands.md#phases).
     if (s_->commands.pending() != 0) applyCommands();
     reg.current = 0;

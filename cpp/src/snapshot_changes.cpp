@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstring>
 #include <new>
+#include <vector>
 
 #include "laige/detail/world_state.h"
 #include "snapshot_changes.h"
@@ -74,7 +75,7 @@ void writeChangesSection(const WorldState& ws, std::uint8_t* p) noexcept {
   p += pad8(std::uint64_t{ws.systems.count} * 4);
   for (std::uint32_t c = 1; c <= kMaxComponentTypes; ++c) {
     if (cs.tracked[c] == 0) continue;
-    storeU32(p, c);
+    storeU32(p, c | (cs.removed[c]->wanted ? 1u << 16 : 0u));  // bit 16: removals logged
     storeU32(p + 4, high);
     p += 8;
     canonicalTicks(ws, c, [&](std::uint32_t slot, std::uint32_t added, std::uint32_t changed) {
@@ -116,8 +117,9 @@ Status checkChangesSection(WorldState& ws, const std::uint8_t* p, std::uint64_t 
   std::uint32_t prev = 0;
   for (std::uint32_t k = 0; k < tracked; ++k) {
     if (n - at < 8) return bad(at);
-    const std::uint32_t c = loadU32(p + at);
-    if (c <= prev || c > ws.ecs.components.size() || loadU32(p + at + 4) != high) return bad(at);
+    const std::uint32_t word = loadU32(p + at);
+    const std::uint32_t c = word & 0xFFFFu;
+    if ((word >> 17) != 0 || c <= prev || c > ws.ecs.components.size() || loadU32(p + at + 4) != high) return bad(at);
     prev = c;
     at += 8;
     if (n - at < pad8(std::uint64_t{high} * 8) + 8) return bad(at);
@@ -162,6 +164,7 @@ void applyChangesSection(WorldState& ws, const std::uint8_t* p, std::uint64_t n)
     if (cs.removed[c]) {
       cs.removed[c]->entries.clear();
       cs.removed[c]->bytes.clear();
+      cs.removed[c]->wanted = false;
     }
   }
   std::fill(std::begin(cs.systemLastRun), std::end(cs.systemLastRun), 0u);
@@ -182,7 +185,8 @@ void applyChangesSection(WorldState& ws, const std::uint8_t* p, std::uint64_t n)
     for (std::uint32_t id = 1; id <= ws.systems.count; ++id) cs.systemLastRun[id] = loadU32(p + 16 + 4 * (id - 1));
     std::uint64_t at = 16 + pad8(std::uint64_t{ws.systems.count} * 4);
     for (std::uint32_t k = 0; k < tracked; ++k) {
-      const std::uint32_t c = loadU32(p + at);
+      const std::uint32_t word = loadU32(p + at);
+      const std::uint32_t c = word & 0xFFFFu;
       const std::uint32_t high = loadU32(p + at + 4);
       at += 8;
       ComponentTicks& t = *cs.ticks[c];
@@ -201,6 +205,7 @@ void applyChangesSection(WorldState& ws, const std::uint8_t* p, std::uint64_t n)
       }
       at += pad8(std::uint64_t{high} * 8);
       RemovedLog& log = *cs.removed[c];
+      log.wanted = (word >> 16) != 0;
       const std::uint32_t entries = loadU32(p + at);
       const std::uint32_t bytes = loadU32(p + at + 4);
       at += 8;
@@ -243,6 +248,7 @@ std::uint64_t changesDigest(const WorldState& ws) noexcept {
       word(changed);
     });
     const RemovedLog& log = *cs.removed[c];
+    word(log.wanted ? 1 : 0);
     for (const RemovedEntry& e : log.entries) word((std::uint64_t{e.entityBits} << 32) | e.stamp);
     if (!log.bytes.empty()) bytes(log.bytes.data(), log.bytes.size());
   }
@@ -270,7 +276,8 @@ bool changesDigestOfSection(const std::uint8_t* p, std::uint64_t n, std::uint32_
   for (std::uint32_t id = 0; id < systems; ++id) word(loadU32(p + 16 + 4 * std::size_t{id}));
   for (std::uint32_t k = 0; k < tracked; ++k) {
     if (n - at < 8) return false;
-    const std::uint32_t c = loadU32(p + at);
+    const std::uint32_t c = loadU32(p + at) & 0xFFFFu;
+    const bool wanted = (loadU32(p + at) & (1u << 16)) != 0;  // removals logged
     const std::uint64_t high = loadU32(p + at + 4);
     at += 8;
     if (n - at < pad8(high * 8) + 8) return false;
@@ -283,6 +290,7 @@ bool changesDigestOfSection(const std::uint8_t* p, std::uint64_t n, std::uint32_
       word(changed);
     }
     at += pad8(high * 8);
+    word(wanted ? 1 : 0);
     const std::uint64_t entries = loadU32(p + at);
     const std::uint64_t logBytes = loadU32(p + at + 4);
     at += 8;

@@ -149,6 +149,44 @@ TEST(ChangesSnapshot, AWorldWithoutChangeStateWritesVersionOneAndHashesAsBefore)
   EXPECT_FALSE(tracksChanges(w, 1));
 }
 
+// A system that starts using a change filter at tick 5 (tracking starts then).
+using LateQ = Query<Writes<CsPos>, Changed<CsPos>>;
+LAIGE_SYSTEM(CsLate, 10.0);
+void CsLate(World& w, SystemContext& ctx) {
+  static LateQ q;
+  if (ctx.tick >= 5) (void)ctx.each(q, [](Entity, CsPos& p) { p.x += 1; });
+  if (ctx.tick % 3 == 0) {
+    const Entity e = w.create().value();
+    (void)ctx.commands.add(e, CsPos{static_cast<std::int32_t>(ctx.tick), 0});
+  }
+}
+
+TEST(ChangesSnapshot, AVersionOneSnapshotBeforeTrackingStartsReplaysExactly) {
+  World::Options o;
+  o.capacity = 64;
+  World w = World::create(o).takeValue();
+  ASSERT_TRUE(w.registerComponent<CsPos>().ok());
+  ASSERT_TRUE(w.registerSystem(CsLate_Def, Io<CsPos, Write>{}).ok());
+  SystemSchedule sched;
+  ASSERT_TRUE(w.scheduleSystems(sched).ok());
+  for (int t = 0; t < 2; ++t) ASSERT_TRUE(w.runSystems(sched).ok());
+  std::vector<std::uint8_t> bytes(w.snapshotSize());
+  ASSERT_TRUE(w.snapshot(bytes).ok());
+  ASSERT_EQ(bytes[8], 1u);
+  std::vector<std::uint64_t> straight;
+  for (int t = 3; t <= 12; ++t) {
+    ASSERT_TRUE(w.runSystems(sched).ok());
+    straight.push_back(w.stateHash(static_cast<std::uint64_t>(t)));
+  }
+  ASSERT_TRUE(tracksChanges(w, 1));
+  ASSERT_TRUE(w.restore(bytes).ok());
+  ASSERT_FALSE(tracksChanges(w, 1));
+  for (int t = 3; t <= 12; ++t) {
+    ASSERT_TRUE(w.runSystems(sched).ok());
+    ASSERT_EQ(w.stateHash(static_cast<std::uint64_t>(t)), straight[static_cast<std::size_t>(t - 3)]) << t;
+  }
+}
+
 struct Confirmed {
   std::vector<std::uint64_t> hashes;
 };

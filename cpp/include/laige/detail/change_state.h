@@ -54,6 +54,9 @@ struct RemovedEntry {
 struct RemovedLog {
   std::vector<RemovedEntry> entries;
   std::vector<std::uint8_t> bytes;
+  /// Set by the first eachRemoved of the component: removals are logged
+  /// from then on (a tracked component nobody reads removals of logs nothing).
+  bool wanted = false;
 };
 
 /// One registered observer.
