@@ -120,12 +120,15 @@ inline void CsWatch(World& w, SystemContext& ctx) {
   if (stats == nullptr) return;
   (void)ctx.each(watchQ(), [&](Entity e, const CsPos& p) {
     ++stats->seenChanged;
-    stats->lastX = stats->lastX * 31 + p.x + static_cast<std::int32_t>(e.id());
+    // Wrapping (unsigned) arithmetic: a signed overflow would be undefined.
+    stats->lastX = static_cast<std::int32_t>(static_cast<std::uint32_t>(stats->lastX) * 31u +
+                                             static_cast<std::uint32_t>(p.x) + e.id());
   });
   (void)ctx.each(newQ(), [&](Entity, const CsHp&) { ++stats->seenAdded; });
   (void)eachRemoved<CsHp>(ctx, [&](Entity e, const CsHp& last) {
     ++stats->removed;
-    stats->removedHpSum = stats->removedHpSum * 7 + last.v + static_cast<std::int32_t>(e.id());
+    stats->removedHpSum = static_cast<std::int32_t>(static_cast<std::uint32_t>(stats->removedHpSum) * 7u +
+                                                    static_cast<std::uint32_t>(last.v) + e.id());
   });
   (void)ctx.each(debrisQ(), [&](Entity e, CsDebris& d) {
     if (--d.ttl <= 0) (void)ctx.commands.destroy(e);
