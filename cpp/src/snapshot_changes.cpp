@@ -113,6 +113,8 @@ Status checkChangesSection(WorldState& ws, const std::uint8_t* p, std::uint64_t 
   if (n < 16 || loadU32(p) != kTag) return bad(0);
   if (loadU32(p + 8) != ws.systems.count) return bad(8);
   const std::uint32_t tracked = loadU32(p + 12);
+  // A world with nothing tracked and no observer writes no section.
+  if (tracked == 0 && ws.changes.observers.empty()) return bad(12);
   at = 16 + pad8(std::uint64_t{ws.systems.count} * 4);
   std::uint32_t prev = 0;
   for (std::uint32_t k = 0; k < tracked; ++k) {

@@ -360,6 +360,13 @@ Status World::restore(std::span<const std::uint8_t> bytes) noexcept {
   RestorePlan& pl = plan_;
   if (Status v = plan(ws, bytes, pl, seen, owners); !v.ok()) return v;
   const std::uint64_t changesBytes = bytes.size() - pl.changesAt;
+  // Version 2 exactly when a change section follows (a writer never makes
+  // another pairing, so restoring one could not be taken again byte for byte).
+  if ((loadU32(bytes.data() + 8) == detail::kSnapshotChangesVersion) != (changesBytes != 0)) {
+    return Status::failure(ErrorCode::MalformedInput, "snapshot_corrupt")
+        .with("what", "version")
+        .with("offset", std::uint64_t{8});
+  }
   if (Status v = detail::checkChangesSection(ws, bytes.data() + pl.changesAt, changesBytes, pl.high, pl.changesAt);
       !v.ok()) {
     return v;
