@@ -28,7 +28,7 @@ done
 # Nothing else: no sources, tests, build trees or images but the README's
 # screenshot (the measurement journals of docs/internals/ ship because the
 # user pages link them).
-unexpected="$(grep -vxE 'package/(README\.md|LICENSE|package\.json|dist/([a-z_]+/)?[a-z_]+(\.gen)?\.(js|d\.ts)|wasm/laige_wasm\.(mjs|wasm|base64\.mjs)|docs/(internals/)?[A-Za-z_-]+\.md|docs/demo-netplay\.jpg)' "$tmp/contents" || true)"
+unexpected="$(grep -vxE 'package/(README\.md|LICENSE|package\.json|dist/([a-z_]+/)?[a-z0-9_]+(\.gen)?\.(js|d\.ts)|wasm/laige_wasm\.(mjs|wasm|base64\.mjs)|docs/(internals/)?[A-Za-z_-]+\.md|docs/demo-netplay\.jpg)' "$tmp/contents" || true)"
 if [ -n "$unexpected" ]; then echo "pack smoke: unexpected files in the tarball:" >&2; echo "$unexpected" >&2; exit 1; fi
 mkdir "$tmp/extracted"
 tar -xzf "$tmp/$tgz" -C "$tmp/extracted"

@@ -36,7 +36,7 @@
 
 namespace laige {
 
-/// The observer events (docs/changes.md#observers).
+/// The observer events (`docs/changes.md#observers`).
 enum class ObserverEvent : std::uint8_t {
   OnAdd = 0,     ///< the component was added to an entity (a structural add)
   OnSet = 1,     ///< an add or add command replaced the value an entity had

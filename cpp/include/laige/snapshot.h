@@ -21,7 +21,7 @@ inline constexpr std::uint8_t kSnapshotMagic[8] = {'L', 'A', 'I', 'G', 'S', 'N',
 /// The format version this build writes and reads (`docs/snapshots.md#limits`).
 inline constexpr std::uint32_t kSnapshotFormatVersion = 2;
 /// The oldest format version this build still reads (version 1: no change
-/// section; docs/changes.md#snapshots). A world whose change state is not in
+/// section; `docs/changes.md#snapshots`). A world whose change state is not in
 /// use writes version 1.
 inline constexpr std::uint32_t kSnapshotOldestFormatVersion = 1;
 /// The fixed header's size in bytes (`docs/snapshots.md#format`).
