@@ -10,7 +10,7 @@
 #include "laige/detail/world_state.h"
 #include "laige/logging.h"
 #include "laige/world.h"
-#include "system_access.h"
+#include "systems/system_access.h"
 
 namespace laige {
 

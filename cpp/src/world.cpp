@@ -8,7 +8,7 @@
 #include "laige/assert.h"
 #include "laige/detail/world_state.h"
 #include "laige/logging.h"
-#include "system_access.h"
+#include "systems/system_access.h"
 
 namespace laige {
 

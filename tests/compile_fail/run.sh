@@ -69,7 +69,7 @@ done <"$here/math_flag_cases.txt"
 if printf '%s\n' "${compilers[@]}" | grep -qxF em++ && command -v em++ >/dev/null; then
   db="${LAIGE_WASM_BUILD:-$here/../../build/wasm}/compile_commands.json"
   printf '#include <cstddef>\n#include <cstdint>\nstd::size_t narrow(std::uint64_t n) { return n; }\n' >"$tmp/narrow.cpp"
-  for src in cpp/src/snapshot_restore.cpp cpp/scenarios/scenario.cpp web/bindings/module.cpp; do
+  for src in cpp/src/snapshot/snapshot_restore.cpp cpp/scenarios/scenario.cpp web/bindings/module.cpp; do
     if [ ! -f "$db" ]; then echo "FAIL em++ werror $src: $db is missing (bash scripts/build.sh wasm)"; fail=1; continue; fi
     # The source's compile command (words, NUL-separated), compiling the probe instead, checking syntax only.
     mapfile -d '' cmd < <(node -e '

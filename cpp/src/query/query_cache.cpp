@@ -11,7 +11,7 @@
 #include "laige/logging.h"
 #include "laige/query_object.h"
 #include "laige/world.h"
-#include "system_access.h"
+#include "systems/system_access.h"
 
 namespace laige {
 

@@ -6,7 +6,7 @@
 
 #include "laige/component.h"
 #include "laige/replay.h"
-#include "replay_internal.h"
+#include "replay/replay_internal.h"
 
 namespace laige {
 

@@ -8,8 +8,8 @@
 
 #include "laige/detail/world_state.h"
 #include "laige/world.h"
-#include "snapshot_changes.h"
-#include "snapshot_internal.h"
+#include "snapshot/snapshot_changes.h"
+#include "snapshot/snapshot_internal.h"
 
 namespace laige {
 

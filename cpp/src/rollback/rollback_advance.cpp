@@ -11,7 +11,7 @@
 #include "laige/system.h"
 #include "laige/world.h"
 #include "laige/changes.h"
-#include "rollback_internal.h"
+#include "rollback/rollback_internal.h"
 
 namespace laige {
 

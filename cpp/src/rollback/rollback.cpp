@@ -9,7 +9,7 @@
 
 #include "laige/logging.h"
 #include "laige/world.h"
-#include "rollback_internal.h"
+#include "rollback/rollback_internal.h"
 
 namespace laige {
 

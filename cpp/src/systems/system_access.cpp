@@ -1,6 +1,6 @@
 // system_access.cpp - the cold half of the declared-io check (the rule is
 // in system_access.h and docs/query.md#system-access).
-#include "system_access.h"
+#include "systems/system_access.h"
 
 #include "laige/assert.h"
 #include "laige/logging.h"

@@ -9,7 +9,7 @@
 #include <utility>
 
 #include "laige/logging.h"
-#include "replay_internal.h"
+#include "replay/replay_internal.h"
 
 namespace laige {
 

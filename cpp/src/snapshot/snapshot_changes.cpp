@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "laige/detail/world_state.h"
-#include "snapshot_changes.h"
-#include "snapshot_internal.h"
+#include "snapshot/snapshot_changes.h"
+#include "snapshot/snapshot_internal.h"
 
 namespace laige::detail {
 

@@ -9,7 +9,7 @@
 
 #include "laige/assert.h"
 #include "laige/detail/world_state.h"
-#include "snapshot_changes.h"
+#include "snapshot/snapshot_changes.h"
 #include "laige/world.h"
 
 namespace laige {

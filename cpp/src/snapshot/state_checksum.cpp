@@ -22,11 +22,11 @@
 #include <xxhash.h>
 
 #include "laige/detail/world_state.h"
-#include "snapshot_changes.h"
+#include "snapshot/snapshot_changes.h"
 #include "laige/snapshot.h"
 #include "laige/state_hash.h"
 #include "laige/world.h"
-#include "snapshot_internal.h"
+#include "snapshot/snapshot_internal.h"
 
 namespace laige {
 

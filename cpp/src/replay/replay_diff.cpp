@@ -8,7 +8,7 @@
 #include "laige/scheduler.h"
 #include "laige/state_hash.h"
 #include "laige/system.h"
-#include "replay_internal.h"
+#include "replay/replay_internal.h"
 
 namespace laige {
 
