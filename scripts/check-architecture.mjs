@@ -154,6 +154,16 @@ function level(i) {
   return l;
 }
 const levels = Math.max(...sccs.map((_, i) => level(i)));
+// --chain: print one longest import chain (what to cut to flatten the layers).
+if (process.argv.includes('--chain')) {
+  let i = sccs.findIndex((_, k) => level(k) === levels);
+  while (i >= 0) {
+    console.log(`${String(level(i)).padStart(3)}  ${sccs[i].map(rel).join(' + ')}`);
+    let next = -1;
+    for (const f of sccs[i]) for (const t of graph.get(f)) if (sccOf.get(t) !== i && level(sccOf.get(t)) === level(i) - 1) next = sccOf.get(t);
+    i = next;
+  }
+}
 const folders = new Set(files.map((f) => dirname(rel(f))));
 
 const problems = [];

@@ -11,8 +11,8 @@
 // invalid_argument, reason wrong_type, naming the argument and its type.
 // The math functions (sin ... round) are in fx_math.ts, the fp32 twins
 // (`f32`) in f32_math.ts.
-import { invalid } from '../errors.js';
-import { describe } from '../schema.js';
+import { invalid } from '../base/errors.js';
+import { describe } from '../base/describe.js';
 
 import { f32 } from './f32_math.js';
 import { fxMath } from './fx_math.js';

@@ -2,8 +2,8 @@
 // (fx_math.ts) share: the raw type, its range, and the argument check every
 // fx.* and f32.* function makes (a value that is not a number is a LaigeError
 // invalid_argument, reason wrong_type, naming the function, argument and type).
-import { invalid } from '../errors.js';
-import { describe } from '../schema.js';
+import { invalid } from '../base/errors.js';
+import { describe } from '../base/describe.js';
 
 /** A Q16.16 raw value (an int32). */
 export type Fx = number;
