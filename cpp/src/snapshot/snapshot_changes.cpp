@@ -230,46 +230,57 @@ void applyChangesSection(WorldState& ws, const std::uint8_t* p, std::uint64_t n)
   cs.anyHook = cs.anyTracked || !cs.observers.empty();
 }
 
+namespace {
+// The digest's one sequence of words, fed from the live state
+// (changesDigest) or from a section's bytes (changesDigestOfSection): both
+// must give the same value for the same state, so the words are emitted
+// through these members only.
+struct ChangesDigester {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  void word(std::uint64_t w) noexcept {
+    for (int b = 0; b < 8; ++b) h = (h ^ ((w >> (8 * b)) & 0xFF)) * 0x100000001b3ull;
+  }
+  void bytes(const std::uint8_t* p, std::size_t n) noexcept {
+    for (std::size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
+  }
+  // One slot's ticks of a tracked component (nothing for a slot without any).
+  void ticks(std::uint64_t slot, std::uint32_t added, std::uint32_t changed) noexcept {
+    if (added == 0 && changed == 0) return;
+    word((slot << 32) | added);
+    word(changed);
+  }
+  void removal(std::uint32_t entityBits, std::uint32_t stamp) noexcept {
+    word((std::uint64_t{entityBits} << 32) | stamp);
+  }
+};
+}  // namespace
+
 std::uint64_t changesDigest(const WorldState& ws) noexcept {
   const ChangeState& cs = ws.changes;
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  auto word = [&](std::uint64_t w) {
-    for (int b = 0; b < 8; ++b) h = (h ^ ((w >> (8 * b)) & 0xFF)) * 0x100000001b3ull;
-  };
-  auto bytes = [&](const std::uint8_t* p, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
-  };
+  ChangesDigester d;
+  auto word = [&](std::uint64_t w) { d.word(w); };
   word(cs.stamp);
   for (std::uint32_t id = 1; id <= ws.systems.count; ++id) word(cs.systemLastRun[id]);
   for (std::uint32_t c = 1; c <= kMaxComponentTypes; ++c) {
     if (cs.tracked[c] == 0) continue;
     word(c);
-    canonicalTicks(ws, c, [&](std::uint32_t slot, std::uint32_t added, std::uint32_t changed) {
-      if (added == 0 && changed == 0) return;
-      word((std::uint64_t{slot} << 32) | added);
-      word(changed);
-    });
+    canonicalTicks(ws, c, [&](std::uint32_t slot, std::uint32_t added, std::uint32_t changed) { d.ticks(slot, added, changed); });
     const RemovedLog& log = *cs.removed[c];
     word(log.wanted ? 1 : 0);
-    for (const RemovedEntry& e : log.entries) word((std::uint64_t{e.entityBits} << 32) | e.stamp);
-    if (!log.bytes.empty()) bytes(log.bytes.data(), log.bytes.size());
+    for (const RemovedEntry& e : log.entries) d.removal(e.entityBits, e.stamp);
+    if (!log.bytes.empty()) d.bytes(log.bytes.data(), log.bytes.size());
   }
   word(cs.queued);
-  if (!cs.queue.empty()) bytes(cs.queue.data(), cs.queue.size());
-  return h;
+  if (!cs.queue.empty()) d.bytes(cs.queue.data(), cs.queue.size());
+  return d.h;
 }
 
 // The same words as changesDigest, read from the section writeChangesSection
 // wrote: the canonical ticks are there per slot, zero where dead or absent.
 bool changesDigestOfSection(const std::uint8_t* p, std::uint64_t n, std::uint32_t systems,
                             std::uint64_t& digest) noexcept {
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  auto word = [&](std::uint64_t w) {
-    for (int b = 0; b < 8; ++b) h = (h ^ ((w >> (8 * b)) & 0xFF)) * 0x100000001b3ull;
-  };
-  auto bytes = [&](const std::uint8_t* q, std::size_t k) {
-    for (std::size_t i = 0; i < k; ++i) h = (h ^ q[i]) * 0x100000001b3ull;
-  };
+  ChangesDigester d;
+  auto word = [&](std::uint64_t w) { d.word(w); };
   if (n < 16 || loadU32(p) != kTag || loadU32(p + 8) != systems) return false;
   const std::uint32_t tracked = loadU32(p + 12);
   std::uint64_t at = 16 + pad8(std::uint64_t{systems} * 4);
@@ -285,11 +296,7 @@ bool changesDigestOfSection(const std::uint8_t* p, std::uint64_t n, std::uint32_
     if (n - at < pad8(high * 8) + 8) return false;
     word(c);
     for (std::uint64_t slot = 0; slot < high; ++slot) {
-      const std::uint32_t added = loadU32(p + at + 8 * slot);
-      const std::uint32_t changed = loadU32(p + at + 8 * slot + 4);
-      if (added == 0 && changed == 0) continue;
-      word((slot << 32) | added);
-      word(changed);
+      d.ticks(slot, loadU32(p + at + 8 * slot), loadU32(p + at + 8 * slot + 4));
     }
     at += pad8(high * 8);
     word(wanted ? 1 : 0);
@@ -298,10 +305,10 @@ bool changesDigestOfSection(const std::uint8_t* p, std::uint64_t n, std::uint32_
     at += 8;
     if (n - at < entries * 8 + pad8(logBytes)) return false;
     for (std::uint64_t e = 0; e < entries; ++e) {
-      word((std::uint64_t{loadU32(p + at)} << 32) | loadU32(p + at + 4));
+      d.removal(loadU32(p + at), loadU32(p + at + 4));
       at += 8;
     }
-    bytes(p + at, static_cast<std::size_t>(logBytes));
+    d.bytes(p + at, static_cast<std::size_t>(logBytes));
     at += pad8(logBytes);
   }
   if (n - at < 8) return false;
@@ -310,8 +317,8 @@ bool changesDigestOfSection(const std::uint8_t* p, std::uint64_t n, std::uint32_
   at += 8;
   if (n - at < queueBytes) return false;
   word(queued);
-  bytes(p + at, static_cast<std::size_t>(queueBytes));
-  digest = h;
+  d.bytes(p + at, static_cast<std::size_t>(queueBytes));
+  digest = d.h;
   return true;
 }
 
