@@ -140,6 +140,8 @@ Status World::destroy(Entity e) noexcept {
     return warnStale("stale_entity_destroy", kStaleDestroyText, e);
   }
   detail::WorldState& s = *s_;
+  // With relations: the cascade (docs/relations.md#cleanup).
+  if (!s.relations.relations.empty()) [[unlikely]] return detail::RelationAccess::destroy(*this, e);
   // The iteration guard (docs/query.md) and the running system's declared io:
   // checked before any side effect.
   if (const Status g = detail::guardDestroy(s, e); !g.ok()) return g;
@@ -180,6 +182,9 @@ Status World::clear() noexcept {
   if (!s_) return Status{};
   detail::WorldState& s = *s_;
   if (const Status g = detail::guardClear(s); !g.ok()) return g;  // docs/query.md
+  if (s.relations.walking != 0) {
+    return Status::failure(ErrorCode::InvalidArgument, "relation_walk_mutation").with("operation", "clear");
+  }
   if (const Status a = detail::checkClear(s); !a.ok()) return a;
   const std::uint32_t high = s.entities.highWater();
   for (std::uint32_t id = 0; id < high; ++id) {
@@ -190,6 +195,7 @@ Status World::clear() noexcept {
   const std::uint32_t live = s.entities.length();
   s.entities.despawnAll();
   s.totalDestroyed += live;
+  if (!s.relations.relations.empty()) detail::resetRelationIndex(s);
   if (s.changes.queued != 0) [[unlikely]] (void)detail::drainObservers(*this);
   return Status{};
 }

@@ -95,6 +95,7 @@ struct QueryCache;
 struct QueryRun;
 struct QuerySpec;
 struct ChangeAccess;
+struct RelationAccess;
 }  // namespace detail
 using TimingClockFn = std::int64_t (*)(void* ctx) noexcept;
 
@@ -588,6 +589,12 @@ class World {
   friend class Query;
   // Change ticks, removed logs and observers (laige/changes.h).
   friend struct detail::ChangeAccess;
+  // Relations (laige/relations.h): their add/remove/destroy wrap the plain ones.
+  friend struct detail::RelationAccess;
+  // The plain add / remove by id, out of line (archetype.cpp), for the
+  // relation paths (relations.cpp).
+  Status addByIdOutOfLine(Entity e, ComponentTypeId id, const void* bytes) noexcept;
+  Status removeByIdOutOfLine(Entity e, ComponentTypeId id) noexcept;
   Status beginQuery(detail::QueryCache& cache, const detail::QuerySpec& spec,
                     detail::QueryRun& run) noexcept;
   Status beginEach(std::uint32_t key, const detail::QuerySpec& spec, detail::QueryRun& run) noexcept;

@@ -72,6 +72,15 @@ std::uint64_t snapshotSetupIdentity(const WorldState& ws) noexcept {
     f.text(rec.def.name, rec.nameLength);
     f.u32(rec.hasSubstream ? 1u : 0u);
   }
+  // Relations (only when any: the identity of a world without stays as it was).
+  if (!ws.relations.relations.empty()) {
+    f.u32(0x736c6572u);  // "rels"
+    f.u32(static_cast<std::uint32_t>(ws.relations.relations.size()));
+    for (const RelationRecord& r : ws.relations.relations) {
+      f.u32(r.component);
+      f.u32(r.onTargetDestroyed);
+    }
+  }
   return f.h;
 }
 

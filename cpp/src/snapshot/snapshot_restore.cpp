@@ -330,6 +330,60 @@ Status plan(const detail::WorldState& ws, std::span<const std::uint8_t> b, Resto
   return Status{};
 }
 
+// The relation invariant of the snapshot's values (docs/relations.md):
+// every target a live entity of the snapshot other than its source, no
+// cycle. Uses the relation scratch arrays (derived state, never read
+// across calls), so a refusal leaves the index as it was.
+Status checkRelationValues(detail::WorldState& ws, const RestorePlan& pl) noexcept {
+  detail::RelationState& rs = ws.relations;
+  if (rs.relations.empty()) return Status{};
+  std::uint32_t* target = rs.queue.get();
+  std::uint32_t* mark = rs.mark.get();
+  const std::uint8_t* base = pl.counters - detail::kSnapshotCountersOffset;
+  for (const detail::RelationRecord& r : rs.relations) {
+    for (std::uint32_t s = 0; s < pl.high; ++s) target[s] = detail::kNoSlot;
+    for (std::uint32_t i = 1; i <= pl.archetypes; ++i) {
+      const ArchetypePlan& a = pl.arch[i];
+      const std::uint8_t* col = a.columns;
+      std::uint32_t size = 0;
+      for (std::uint32_t k = 0; k < a.componentCount; ++k) {
+        const ComponentTypeId id = loadU16(a.sig + 2 * k);
+        size = ws.ecs.components[id - 1]->size;
+        if (id == r.component) break;
+        col += pad8(std::uint64_t{a.rows} * size);
+        if (k + 1 == a.componentCount) col = nullptr;
+      }
+      if (col == nullptr || a.rows == 0) continue;
+      for (std::uint32_t row = 0; row < a.rows; ++row) {
+        const std::uint16_t slot = loadU16(a.slots + 2 * row);
+        const Entity t = Entity::fromBits(loadU32(col + std::size_t{row} * size));
+        if (t.id() >= pl.high || pl.living[t.id()] == 0 || loadU16(pl.generations + 2 * t.id()) != t.generation() ||
+            t.id() == slot) {
+          return corrupt("relation_target", static_cast<std::uint64_t>(col + std::size_t{row} * size - base));
+        }
+        target[slot] = t.id();
+      }
+    }
+    // Cycles: a walk marks its path `walking`, a finished path `done`.
+    if (rs.markEpoch >= 0xFFFFFFF0u) {
+      std::memset(mark, 0, std::size_t{ws.entities.capacity()} * sizeof(std::uint32_t));
+      rs.markEpoch = 0;
+    }
+    const std::uint32_t walking = ++rs.markEpoch;
+    const std::uint32_t done = ++rs.markEpoch;
+    for (std::uint32_t s = 0; s < pl.high; ++s) {
+      std::uint32_t x = s;
+      while (x != detail::kNoSlot && mark[x] != done) {
+        if (mark[x] == walking) return corrupt("relation_cycle", detail::kSnapshotCountersOffset);
+        mark[x] = walking;
+        x = target[x];
+      }
+      for (x = s; x != detail::kNoSlot && mark[x] != done; x = target[x]) mark[x] = done;
+    }
+  }
+  return Status{};
+}
+
 bool sameSignature(const detail::Archetype& a, const ArchetypePlan& p) noexcept {
   if (a.componentCount != p.componentCount) return false;
   for (std::uint32_t k = 0; k < p.componentCount; ++k) {
@@ -350,6 +404,7 @@ Status World::restore(std::span<const std::uint8_t> bytes) noexcept {
     return Status::failure(ErrorCode::InvalidArgument, "restore_inside_callback")
         .with("inside", ecs.guard.active ? "iteration" : ws.systems.running ? "system" : "defer");
   }
+  if (ws.relations.walking != 0) return detail::walkMutation("restore");
   if (bytes.data() == nullptr && !bytes.empty()) return corrupt("buffer", 0);
 
   // 1. Validate everything (no write).
@@ -367,6 +422,7 @@ Status World::restore(std::span<const std::uint8_t> bytes) noexcept {
         .with("what", "version")
         .with("offset", std::uint64_t{8});
   }
+  if (Status v = checkRelationValues(ws, pl); !v.ok()) return v;
   if (Status v = detail::checkChangesSection(ws, bytes.data() + pl.changesAt, changesBytes, pl.high, pl.changesAt);
       !v.ok()) {
     return v;
@@ -439,6 +495,7 @@ Status World::restore(std::span<const std::uint8_t> bytes) noexcept {
     }
   }
   detail::applyChangesSection(ws, bytes.data() + pl.changesAt, changesBytes);
+  if (!ws.relations.relations.empty()) detail::rebuildRelationIndex(ws);
   if (changed) {
     // Cached edges may name dropped or replaced ids; caches keyed by
     // archetype ids see the epoch change.

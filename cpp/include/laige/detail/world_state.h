@@ -11,6 +11,7 @@
 #include "laige/detail/change_state.h"
 #include "laige/detail/ecs_state.h"
 #include "laige/detail/query_cache.h"
+#include "laige/detail/relation_state.h"
 #include "laige/detail/system_registry.h"
 #include "laige/entity.h"
 #include "laige/world.h"
@@ -106,6 +107,8 @@ struct WorldState {
 
   // Change ticks, removed logs and observers (laige/changes.h).
   ChangeState changes;
+  // Relations' derived reverse index (laige/relations.h).
+  RelationState relations;
   /// True while a phase is open: a system runs, an each is live, a defer is open.
   [[nodiscard]] bool commandPhaseOpen() const noexcept {
     return systems.current != 0 || ecs.guard.active || deferDepth != 0;

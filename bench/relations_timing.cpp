@@ -1,0 +1,163 @@
+// relations_timing.cpp - transform propagation down a hierarchy
+// (docs/relations.md#costs), natively and inside wasm, from this one file
+// (build/native-release/laige_relations_timing, build/wasm/
+// laige_relations_timing.js under node).
+//
+// A seeded forest of N entities (a world's maximum, 65,536: depth up to 8,
+// random fan-out: each entity's parent is a random earlier entity of depth
+// < 8, or none with probability 1/64), each with a Local and a World 2-D
+// transform in Q16.16 (cos, sin, x, y) and ChildOf its parent. Passes, the
+// fastest of their rounds, alternating round by round in one run:
+//   cascade   roots' World = Local, then eachCascade(ChildOf): World =
+//             parent World x Local (reads through ComponentReader, the
+//             write through get<World>)
+//   floor     the same products over flat arrays in the same parent-first
+//             order (parent index per entry): the memory-bound floor
+// Output: "pass <name> <ms> ms/tick (<ns> ns/entity)", the ratio, and the
+// cascade figure scaled to 100,000 entities. Asserts only that both passes
+// compute the same transforms.
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+
+#include "laige/logging.h"
+#include "laige/prng.h"
+#include "laige/relations.h"
+#include "laige/world.h"
+
+namespace {
+
+using laige::Entity;
+using laige::World;
+using Clock = std::chrono::steady_clock;
+
+struct Xf {
+  std::int32_t c, s, x, y;  // Q16.16 raw: rotation cos, sin; translation
+};
+struct LocalXf {
+  std::int32_t c, s, x, y;
+};
+LAIGE_COMPONENT(LocalXf, c, s, x, y);
+struct WorldXf {
+  std::int32_t c, s, x, y;
+};
+LAIGE_COMPONENT(WorldXf, c, s, x, y);
+struct ChildOf {
+  Entity target;
+};
+LAIGE_COMPONENT(ChildOf, target);
+
+// Q16.16 product (round toward minus infinity, like an arithmetic shift).
+inline std::int32_t q(std::int32_t a, std::int32_t b) noexcept {
+  return static_cast<std::int32_t>((static_cast<std::int64_t>(a) * b) >> 16);
+}
+template <class P, class L, class O>
+inline void compose(const P& p, const L& l, O& o) noexcept {
+  o.c = q(p.c, l.c) - q(p.s, l.s);
+  o.s = q(p.s, l.c) + q(p.c, l.s);
+  o.x = p.x + q(p.c, l.x) - q(p.s, l.y);
+  o.y = p.y + q(p.s, l.x) + q(p.c, l.y);
+}
+
+double nowNs() { return std::chrono::duration<double, std::nano>(Clock::now().time_since_epoch()).count(); }
+
+}  // namespace
+
+int main() {
+  laige::log::Logger::instance().setGlobalMinimum(laige::log::Level::Off);
+  constexpr std::uint32_t kN = laige::Entity::kMaxEntities;
+  World::Options o;
+  o.capacity = kN;
+  o.churnPerFrameBudget = 0;
+  World w = World::create(o).takeValue();
+  (void)w.registerComponent<LocalXf>();
+  (void)w.registerComponent<WorldXf>();
+  laige::RelationOptions ro;
+  ro.onTargetDestroyed = laige::OnTargetDestroyed::Destroy;
+  const laige::ComponentTypeId childOf = laige::registerRelation<ChildOf>(w, ro).value();
+
+  laige::Prng rng(2026);
+  std::vector<Entity> handle(kN);
+  std::vector<std::int32_t> parent(kN, -1);
+  std::vector<std::uint8_t> depth(kN, 0);
+  std::vector<Entity> roots;
+  for (std::uint32_t i = 0; i < kN; ++i) {
+    handle[i] = w.create().value();
+    const std::uint64_t r = rng.next_u64();
+    LocalXf l{static_cast<std::int32_t>(0x10000 - (r & 0x3FF)), static_cast<std::int32_t>((r >> 10) & 0x3FF),
+              static_cast<std::int32_t>((r >> 20) & 0xFFFFF), static_cast<std::int32_t>((r >> 40) & 0xFFFFF)};
+    (void)w.addComponent(handle[i], l);
+    (void)w.addComponent(handle[i], WorldXf{});
+    if (i == 0 || (r >> 58) == 0) {
+      roots.push_back(handle[i]);
+      continue;
+    }
+    std::uint32_t p = static_cast<std::uint32_t>(rng.next_u64() % i);
+    while (depth[p] >= 7 && parent[p] >= 0) p = static_cast<std::uint32_t>(parent[p]);
+    if (depth[p] >= 7) {
+      roots.push_back(handle[i]);
+      continue;
+    }
+    parent[i] = static_cast<std::int32_t>(p);
+    depth[i] = static_cast<std::uint8_t>(depth[p] + 1);
+    if (!laige::addRelation(w, handle[i], childOf, handle[p]).ok()) return 1;
+  }
+  // The floor's arrays: the entities in the cascade's order (roots first).
+  std::vector<std::uint32_t> order;
+  for (Entity r : roots) order.push_back(r.id());
+  (void)laige::eachCascade(w, childOf, [&](Entity s, Entity) { order.push_back(s.id()); });
+  std::vector<std::uint32_t> pos(kN);
+  for (std::uint32_t k = 0; k < kN; ++k) pos[order[k]] = k;
+  std::vector<Xf> local(kN), world(kN);
+  std::vector<std::int32_t> parentAt(kN);
+  for (std::uint32_t k = 0; k < kN; ++k) {
+    const LocalXf& l = *w.get<LocalXf>(handle[order[k]]);
+    local[k] = Xf{l.c, l.s, l.x, l.y};
+    parentAt[k] = parent[order[k]] < 0 ? -1 : static_cast<std::int32_t>(pos[static_cast<std::uint32_t>(parent[order[k]])]);
+  }
+  std::uint32_t maxDepth = 0;
+  for (std::uint8_t d : depth) maxDepth = std::max<std::uint32_t>(maxDepth, d);
+
+  const auto cascade = [&] {
+    const auto localOf = w.reader<LocalXf>();
+    for (Entity r : roots) {
+      const LocalXf& l = *localOf.get(r);
+      *w.get<WorldXf>(r) = WorldXf{l.c, l.s, l.x, l.y};
+    }
+    (void)laige::eachCascade(w, childOf, [&](Entity s, Entity p) {
+      const WorldXf pw = *w.get<WorldXf>(p);
+      compose(pw, *localOf.get(s), *w.get<WorldXf>(s));
+    });
+  };
+  const auto floor = [&] {
+    for (std::uint32_t k = 0; k < kN; ++k) {
+      if (parentAt[k] < 0) world[k] = local[k];
+      else compose(world[static_cast<std::uint32_t>(parentAt[k])], local[k], world[k]);
+    }
+  };
+  double bestCascade = 1e30, bestFloor = 1e30;
+  for (int round = 0; round < 15; ++round) {
+    double t0 = nowNs();
+    cascade();
+    bestCascade = std::min(bestCascade, nowNs() - t0);
+    t0 = nowNs();
+    floor();
+    bestFloor = std::min(bestFloor, nowNs() - t0);
+  }
+  // Both passes computed the same transforms.
+  for (std::uint32_t k = 0; k < kN; ++k) {
+    const WorldXf& a = *w.get<WorldXf>(handle[order[k]]);
+    if (a.c != world[k].c || a.s != world[k].s || a.x != world[k].x || a.y != world[k].y) {
+      std::printf("MISMATCH at %u\n", k);
+      return 1;
+    }
+  }
+  std::printf("forest %u entities, %zu roots, max depth %u\n", kN, roots.size(), maxDepth);
+  std::printf("pass cascade %.3f ms/tick (%.2f ns/entity)\n", bestCascade / 1e6, bestCascade / kN);
+  std::printf("pass floor %.3f ms/tick (%.2f ns/entity)\n", bestFloor / 1e6, bestFloor / kN);
+  std::printf("ratio cascade/floor %.2f\n", bestCascade / bestFloor);
+  std::printf("scaled cascade_100k %.3f ms/tick\n", bestCascade / kN * 100000 / 1e6);
+  return 0;
+}

@@ -1,0 +1,97 @@
+// laige/detail/relation_state.h - what relations keep in a World (internal;
+// docs/relations.md).
+//
+// A relation is a registered component whose first 4 bytes hold the target
+// entity's handle bits: the component bytes are the authoritative state (so
+// the state hash, snapshots and stateDiff cover relations with no extra
+// section). Everything here is derived from those bytes: the reverse index
+// (per target slot, its sources as a singly linked list in ascending slot
+// order) is rebuilt from them after every restore and reset by clear().
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "laige/component.h"
+#include "laige/entity.h"
+#include "laige/result.h"
+
+namespace laige {
+class World;
+}  // namespace laige
+
+namespace laige::detail {
+
+struct WorldState;
+struct EcsState;
+
+/// "No slot" in the reverse index lists.
+inline constexpr std::uint32_t kNoSlot = 0xFFFFFFFFu;
+
+/// One registered relation: its component, options and reverse index.
+struct RelationRecord {
+  ComponentTypeId component = 0;
+  std::uint8_t onTargetDestroyed = 0;  // OnTargetDestroyed
+  /// firstSource[target slot]: the lowest source slot naming it, or kNoSlot.
+  std::unique_ptr<std::uint32_t[]> firstSource;
+  /// nextSource[source slot]: the next higher source slot of the same target.
+  std::unique_ptr<std::uint32_t[]> nextSource;
+};
+
+/// Everything a World keeps for relations.
+struct RelationState {
+  /// Registration order (the cascade and the setup identity walk it).
+  std::vector<RelationRecord> relations;
+  /// relationOf[c]: index + 1 into `relations`, 0 when c is no relation.
+  std::uint8_t relationOf[kMaxComponentTypes + 1] = {};
+  /// Per-slot scratch (capacity entries, allocated with the first relation):
+  /// the cascade's and the depth walk's queue, the restore check's targets.
+  std::unique_ptr<std::uint32_t[]> queue;
+  /// Per-slot visit marks (== markEpoch: visited in the current walk).
+  std::unique_ptr<std::uint32_t[]> mark;
+  std::uint32_t markEpoch = 0;
+  /// True while a relation walk (sourcesOf, eachCascade) calls user code.
+  std::uint32_t walking = 0;
+};
+
+/// The target handle bits a relation value holds (its first 4 bytes).
+inline std::uint32_t relationTargetBits(const void* value) noexcept {
+  std::uint32_t bits;
+  __builtin_memcpy(&bits, value, 4);
+  return bits;
+}
+
+/// The relation paths of World's structural calls (relations.cpp): they
+/// check the relation rules, run the plain call, then keep the index.
+struct RelationAccess {
+  /// An add of relation component `c` to live `e` (value `bytes`).
+  static Status add(World& w, Entity e, ComponentTypeId c, const void* bytes) noexcept;
+  /// A remove of relation component `c` from live `e`.
+  static Status remove(World& w, Entity e, ComponentTypeId c) noexcept;
+  /// A destroy of live `e` in a world with relations: the cascade.
+  static Status destroy(World& w, Entity e) noexcept;
+  static WorldState& state(World& w) noexcept;
+  static const WorldState& state(const World& w) noexcept;
+};
+
+/// The bytes of slot `slot`'s component `c`, or nullptr when it lacks it.
+const std::uint8_t* valueOfSlot(const EcsState& ecs, std::uint32_t slot, ComponentTypeId c) noexcept;
+/// relation_not_registered for component `c`.
+Status notRelationStatus(ComponentTypeId c) noexcept;
+/// relation_walk_mutation for `operation` (add, remove, destroy, clear, restore).
+Status walkMutation(const char* operation) noexcept;
+
+/// Unlinks source `slot` of relation `r` from target slot `target`'s list.
+void unlinkSource(RelationRecord& r, std::uint32_t target, std::uint32_t slot) noexcept;
+/// Links source `slot` into target slot `target`'s list (ascending order).
+void linkSource(RelationRecord& r, std::uint32_t target, std::uint32_t slot) noexcept;
+/// A destroy of live slot `slot` is about to detach its row: unlinks it from
+/// the lists of every target it names.
+void unlinkDestroyed(WorldState& ws, std::uint32_t slot) noexcept;
+/// clear(): every list empty.
+void resetRelationIndex(WorldState& ws) noexcept;
+/// After a restore: the index rebuilt from the component bytes.
+void rebuildRelationIndex(WorldState& ws) noexcept;
+
+}  // namespace laige::detail
