@@ -50,10 +50,6 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t laige_world_command_remove(std::uintptr_t w, 
 }
 }  // extern "C"
 
-EMSCRIPTEN_BINDINGS(laige_commands) {
-  using emscripten::function;
-  function("worldBeginDefer", &worldBeginDefer);
-  function("worldEndDefer", &worldEndDefer);
-  function("worldCommandsReserve", &worldCommandsReserve);
-  function("worldCommandStats", &worldCommandStats);
-}
+// The exports and embind registrations web/boundary.json lists for this file.
+#define LAIGE_BINDINGS_COMMANDS
+#include "registrations.gen.inc"

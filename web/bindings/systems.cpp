@@ -231,10 +231,10 @@ std::uint32_t loopCreate(std::uintptr_t w, std::uint32_t tickRateHz, std::uint32
   return 0;
 }
 void loopDestroy(std::uintptr_t l) { delete at<JsLoop>(l); }
-std::uint32_t loopInputBuffer(std::uintptr_t l, std::uint32_t size) {
+std::uintptr_t loopInputBuffer(std::uintptr_t l, std::uint32_t size) {
   std::vector<std::uint8_t>& b = at<JsLoop>(l)->input;
   if (b.size() < size) b.resize(size);
-  return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(b.data()));
+  return reinterpret_cast<std::uintptr_t>(b.data());
 }
 std::uint32_t loopFrameAt(std::uintptr_t l, double nowNs) {
   return code(at<JsLoop>(l)->loop.frameAt(static_cast<std::int64_t>(nowNs)));
@@ -255,30 +255,6 @@ void loopStats(std::uintptr_t l, std::uintptr_t out) {
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(laige_systems) {
-  using emscripten::function;
-  // Systems
-  function("worldRegisterSystem", &worldRegisterSystem);
-  function("worldScheduleSystems", &worldScheduleSystems);
-  function("worldScheduledCount", &worldScheduledCount);
-  function("worldScheduleOrder", &worldScheduleOrder);
-  function("worldRunSystems", &worldRunSystems);
-  function("worldSystemCount", &worldSystemCount);
-  function("worldSystemTicksRun", &worldSystemTicksRun);
-  function("worldSystemInfo", &worldSystemInfo);
-  function("worldSystemTimingStats", &worldSystemTimingStats);
-  function("worldSystemTimingWindow", &worldSystemTimingWindow);
-  function("worldSystemRngState", &worldSystemRngState);
-  function("worldSetJsTimingClock", &worldSetJsTimingClock);
-  function("prngNextU32", &prngNextU32);
-  function("prngNextU64", &prngNextU64);
-  function("prngNextRange", &prngNextRange);
-  function("prngNextFloat01", &prngNextFloat01);
-  // GameLoop
-  function("loopCreate", &loopCreate);
-  function("loopDestroy", &loopDestroy);
-  function("loopInputBuffer", &loopInputBuffer);
-  function("loopFrameAt", &loopFrameAt);
-  function("loopStep", &loopStep);
-  function("loopStats", &loopStats);
-}
+// The exports and embind registrations web/boundary.json lists for this file.
+#define LAIGE_BINDINGS_SYSTEMS
+#include "registrations.gen.inc"

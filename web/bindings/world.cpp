@@ -318,37 +318,6 @@ EMSCRIPTEN_KEEPALIVE std::uintptr_t laige_world_column_ref(std::uintptr_t w, std
 }
 }  // extern "C"
 
-EMSCRIPTEN_BINDINGS(laige_world) {
-  using emscripten::function;
-  // World
-  function("worldCreate", &worldCreate);
-  function("worldDestroy", &worldDestroy);
-  function("worldCheck", &worldCheck);
-  function("worldCapacity", &worldCapacity);
-  function("worldEntityCount", &worldEntityCount);
-  function("worldClear", &worldClear);
-  function("worldHandleAt", &worldHandleAt);
-  function("worldIterationHandleAt", &worldIterationHandleAt);
-  function("worldBeginFrame", &worldBeginFrame);
-  function("worldStats", &worldStats);
-  function("worldGuardrailStats", &worldGuardrailStats);
-  function("worldArchetypeStats", &worldArchetypeStats);
-  // Components
-  function("worldRegisterComponent", &worldRegisterComponent);
-  function("worldComponentInfo", &worldComponentInfo);
-  function("worldComponentCount", &worldComponentCount);
-  function("worldArchetypeOf", &worldArchetypeOf);
-  function("worldArchetypeCount", &worldArchetypeCount);
-  function("worldArchetypeComponents", &worldArchetypeComponents);
-  function("worldArchetypeRowCount", &worldArchetypeRowCount);
-  // Iteration
-  function("worldBeginIteration", &worldBeginIteration);
-  function("worldEndIteration", &worldEndIteration);
-  function("worldIsIterating", &worldIsIterating);
-  function("worldIterationCursors", &worldIterationCursors);
-  function("worldFillHandles", &worldFillHandles);
-  // State hash and diff
-  function("worldStateHash", &worldStateHash);
-  function("worldComponentStateHash", &worldComponentStateHash);
-  function("worldStateDiff", &worldStateDiff);
-}
+// The exports and embind registrations web/boundary.json lists for this file.
+#define LAIGE_BINDINGS_WORLD
+#include "registrations.gen.inc"
