@@ -44,7 +44,7 @@ function typeOf(spec, where) {
   if (!t) throw new Error(`web/boundary.json: ${where}: unknown type '${spec}'`);
   return { ...t, name: spec };
 }
-const snake = (name) => name.replace(/[A-Z0-9]+/g, (m) => `_${m.toLowerCase()}`);
+const snake = (name) => [...name].map((c) => (c >= 'A' && c <= 'Z' ? `_${c.toLowerCase()}` : c)).join('');
 
 const groups = Object.entries(manifest.functions).filter(([g]) => !g.startsWith('//'));
 const fns = [];

@@ -344,7 +344,7 @@ declare module '*/laige_wasm.mjs' {
     prngNextU64(rng: Ptr, out: Ptr): void;
     /** plain export laige_prng_next_range */
     prngNextRange(rng: Ptr, min: number, max: number): number;
-    /** plain export laige_prng_next_float_01 */
+    /** plain export laige_prng_next_float01 */
     prngNextFloat01(rng: Ptr): number;
     /**
      * A loop over world w (a scenario world: over its ScenarioRun, whose generator is the default input).

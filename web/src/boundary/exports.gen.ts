@@ -88,7 +88,7 @@ export const PLAIN_EXPORTS: ReadonlyArray<readonly [string, string, number, bool
   ['prngNextU32', '_laige_prng_next_u32', 1, false],
   ['prngNextU64', '_laige_prng_next_u64', 2, false],
   ['prngNextRange', '_laige_prng_next_range', 3, false],
-  ['prngNextFloat01', '_laige_prng_next_float_01', 1, false],
+  ['prngNextFloat01', '_laige_prng_next_float01', 1, false],
   ['loopCreate', '_laige_loop_create', 6, false],
   ['loopDestroy', '_laige_loop_destroy', 1, false],
   ['loopInputBuffer', '_laige_loop_input_buffer', 2, false],
@@ -197,7 +197,7 @@ export function plainFunctions(x: ExportLookup): Partial<LaigeRawModule> {
   out['prngNextU64'] = x('_laige_prng_next_u64', false);
   const prngNextRange = x('_laige_prng_next_range', false)!;
   out['prngNextRange'] = (rng: number, min: number, max: number): number => prngNextRange(rng, min, max) >>> 0;
-  out['prngNextFloat01'] = x('_laige_prng_next_float_01', false);
+  out['prngNextFloat01'] = x('_laige_prng_next_float01', false);
   out['loopCreate'] = x('_laige_loop_create', false);
   out['loopDestroy'] = x('_laige_loop_destroy', false);
   const loopInputBuffer = x('_laige_loop_input_buffer', false)!;
