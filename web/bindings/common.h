@@ -44,6 +44,11 @@
 #include "scenario.h"
 using emscripten::val;
 
+// A binding that runs at setup or for diagnostics (never per entity or per
+// tick) in a file compiled for speed: compiled for size instead
+// (docs/build.md#the-wasm-modules-size).
+#define LAIGE_COLD_BINDING [[clang::minsize]]
+
 namespace laige_wasm {
 
 using laige::ErrorCode;
