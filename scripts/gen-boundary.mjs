@@ -3,8 +3,10 @@
 // (min, max and default of every option, which the TypeScript checks read)
 // and web/bindings/limits.gen.h (static assertions that the C++ constants the
 // manifest names hold the same values: a disagreement fails the wasm build).
-// Then runs scripts/gen-layouts.mjs (the out-parameter layouts, web/layouts.json)
-// with the same flag.
+// Then runs scripts/gen-functions.mjs (the module's functions: registrations,
+// types/laige_wasm.d.ts, exports.gen.ts, from the same manifest) and
+// scripts/gen-layouts.mjs (the out-parameter layouts, web/layouts.json) with
+// the same flag.
 // --check: exits 1 when a generated file is not what the manifests give.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -59,5 +61,7 @@ for (const [file, content] of outputs) {
     writeFileSync(file, content);
   }
 }
-const layouts = spawnSync(process.execPath, [join(root, 'scripts/gen-layouts.mjs'), ...(check ? ['--check'] : [])], { stdio: 'inherit' });
-if (stale > 0 || layouts.status !== 0) process.exit(1);
+const run = (script) => spawnSync(process.execPath, [join(root, script), ...(check ? ['--check'] : [])], { stdio: 'inherit' }).status;
+const functions = run('scripts/gen-functions.mjs');
+const layouts = run('scripts/gen-layouts.mjs');
+if (stale > 0 || functions !== 0 || layouts !== 0) process.exit(1);

@@ -3,11 +3,15 @@
 // (web/src/boundary/limits.gen.ts) and the C++ static assertions against the
 // core's constants (web/bindings/limits.gen.h). This fails when a generated
 // file is stale, when the wasm module was built from another manifest, or
-// when a limit the TypeScript layer checks is not the one it enforces.
+// when a limit the TypeScript layer checks is not the one it enforces. The
+// same manifest lists every function the module exports (web/bindings'
+// registrations, types/laige_wasm.d.ts and exports.gen.ts are generated
+// from it): the loaded module must export exactly those, with their arity.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as generated from '../../dist/boundary/limits.gen.js';
+import * as exportsGen from '../../dist/boundary/exports.gen.js';
 import { LaigeError } from '../../dist/index.js';
 import { sim } from './support/sim.js';
 
@@ -59,5 +63,42 @@ describe('boundary manifest', () => {
     expect(reasonOf(() => sim.createGameLoop(world, { tickRateHz: r.max + 1 }))).toBe('tick_rate_invalid');
     expect(reasonOf(() => sim.createGameLoop(world, { tickRateHz: r.min - 1 }))).toBe('tick_rate_invalid');
     world.dispose();
+  });
+
+  it('the module exports exactly the functions the manifest lists, each with its arity', () => {
+    const { EMBIND_FUNCTIONS, PLAIN_EXPORTS } = exportsGen as unknown as {
+      EMBIND_FUNCTIONS: ReadonlyArray<readonly [string, number]>;
+      PLAIN_EXPORTS: ReadonlyArray<readonly [string, string, number, boolean]>;
+    };
+    const module = (sim as unknown as { mem: { module: Record<string, unknown> & { asm: Record<string, unknown> } } }).mem.module;
+    const raw = (sim as unknown as { raw: Record<string, unknown> }).raw;
+    // embind functions: emscripten names each invoker after its function and checks its argument count.
+    const embind = Object.keys(module).filter((k) => typeof module[k] === 'function' &&
+      /throwBindingError\('function \w+ called with/.test(Function.prototype.toString.call(module[k]))).sort();
+    expect(embind).toEqual(EMBIND_FUNCTIONS.map(([name]) => name).sort());
+    for (const [name, arity] of EMBIND_FUNCTIONS) expect((module[name] as (...a: unknown[]) => unknown).length, name).toBe(arity);
+    // Plain exports: emscripten's stubs, each forwarding to one export of the instance, whose length is its wasm arity.
+    const plain = Object.keys(module).filter((k) => k.startsWith('_laige_')).sort();
+    expect(plain).toEqual(PLAIN_EXPORTS.map(([, exported]) => exported).sort());
+    for (const [name, exported, arity] of PLAIN_EXPORTS) {
+      const key = /Module\["asm"\]\["([\w$]+)"\]/.exec(Function.prototype.toString.call(module[exported]))![1]!;
+      expect((module.asm[key] as (...a: unknown[]) => unknown).length, exported).toBe(arity);
+      expect(typeof raw[name], name).toBe('function');
+    }
+    expect(EMBIND_FUNCTIONS.length + PLAIN_EXPORTS.length).toBeGreaterThan(100);
+  });
+
+  it('a plain export\'s result has the manifest type: u32 and ptr unsigned, bool a boolean', () => {
+    const raw = (sim as unknown as { raw: Record<string, (...a: unknown[]) => unknown> }).raw;
+    const mem = (sim as unknown as { mem: { out: number; u32: Uint32Array; sync(): void } }).mem;
+    expect(raw['worldCreate']!(4, 0, 0, 0, true, mem.out)).toBe(0);
+    mem.sync();
+    const w = mem.u32[mem.out >>> 2]!;
+    expect(raw['worldIsIterating']!(w)).toBe(false);
+    expect(raw['worldCapacity']!(w)).toBe(4);
+    expect(raw['worldCreateEntity']!(w, mem.out)).toBe(0);
+    mem.sync();
+    expect(raw['worldHandleAt']!(w, 0)).toBe(mem.u32[mem.out >>> 2]);
+    raw['worldDestroy']!(w);
   });
 });

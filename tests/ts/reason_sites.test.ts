@@ -70,6 +70,18 @@ function enclosingFunction(n: ts.Node): ts.Node {
   return p;
 }
 
+/** The reasons and fields checkArg (base/args.ts) throws for each kind of declarative check (a `limit` names its own). */
+const DECLARED_REASONS: Record<string, { reasons: string[]; keys: string[] }> = {
+  u32: { reasons: ['wrong_type', 'out_of_range'], keys: ['where', 'field', 'got', 'min', 'max'] },
+  u64: { reasons: ['wrong_type', 'out_of_range'], keys: ['where', 'field', 'got', 'expected'] },
+  oneOf: { reasons: ['invalid_value', 'wrong_type'], keys: ['where', 'field', 'got'] },
+  object: { reasons: ['wrong_type'], keys: ['where', 'field', 'got'] },
+  function: { reasons: ['wrong_type'], keys: ['where', 'field', 'got'] },
+  boolean: { reasons: ['wrong_type'], keys: ['where', 'field', 'got'] },
+  string: { reasons: ['wrong_type'], keys: ['where', 'field', 'got'] },
+  bytes: { reasons: ['wrong_type'], keys: ['where', 'field', 'got'] },
+};
+
 function sites(): Site[] {
   const out: Site[] = [];
   for (const file of (readdirSync(srcDir, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts'))) {
@@ -95,6 +107,17 @@ function sites(): Site[] {
           add(['used_after_call'], { keys: ['where', 'object'], values: Object.fromEntries(literalStrings(args[1]).map((v) => ['object', v])) });
         } else if (name === 'refuseDisposeInside' && file !== 'reentrancy.ts') {
           add(['dispose_inside_call'], { keys: ['call', 'object', 'callback'], values: Object.fromEntries(literalStrings(args[1]).map((v) => ['object', v])) });
+        }
+      }
+      // A declarative check (base/args.ts ArgCheck): an object literal with a `type` the checker knows.
+      if (ts.isObjectLiteralExpression(n)) {
+        const prop = (key: string) => n.properties.find((p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && p.name.getText() === key);
+        const type = literalStrings(prop('type')?.initializer)[0];
+        if (type === 'limit') {
+          const k = keysOf(objectOf(prop('fields')?.initializer, scope), scope);
+          add(literalStrings(prop('reason')?.initializer), { keys: ['where', ...k.keys], values: k.values });
+        } else if (type !== undefined && DECLARED_REASONS[type] !== undefined) {
+          add(DECLARED_REASONS[type]!.reasons, { keys: DECLARED_REASONS[type]!.keys, values: {} });
         }
       }
       ts.forEachChild(n, visit);

@@ -17,7 +17,7 @@ std::uint32_t worldCommandsReserve(std::uintptr_t w, std::uint32_t bytes) {
 }
 // CommandStats as 7 doubles at `out`: recorded, applied, skippedDead,
 // skippedFailed, pending, bufferBytes, grows (all far below 2^53).
-void worldCommandStats(std::uintptr_t w, std::uintptr_t out) {
+LAIGE_COLD_BINDING void worldCommandStats(std::uintptr_t w, std::uintptr_t out) {
   const laige::CommandStats s = W(w).world.commandStats();
   double* o = at<double>(out);
   o[0] = static_cast<double>(s.recorded);
@@ -50,10 +50,6 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t laige_world_command_remove(std::uintptr_t w, 
 }
 }  // extern "C"
 
-EMSCRIPTEN_BINDINGS(laige_commands) {
-  using emscripten::function;
-  function("worldBeginDefer", &worldBeginDefer);
-  function("worldEndDefer", &worldEndDefer);
-  function("worldCommandsReserve", &worldCommandsReserve);
-  function("worldCommandStats", &worldCommandStats);
-}
+// The exports and embind registrations web/boundary.json lists for this file.
+#define LAIGE_BINDINGS_COMMANDS
+#include "registrations.gen.inc"

@@ -7,8 +7,12 @@
 // TypeScript objects owning them ever pass back.
 //
 // The binding is split by concept into web/bindings/*.cpp (module, world,
-// systems, replay); each registers its own functions. The raw surface they
-// make is declared in types/laige_wasm.d.ts; change both together.
+// systems, replay, ...). What each exports is listed in web/boundary.json
+// (`functions`): scripts/gen-functions.mjs generates the exports and the
+// embind registrations (registrations.gen.inc, included at the end of each
+// file), types/laige_wasm.d.ts and the TypeScript side's bindings
+// (web/src/boundary/exports.gen.ts). Adding a function: its C++ function
+// here, one manifest entry, `node scripts/gen-boundary.mjs`.
 //
 // The core builds with -fno-exceptions: nothing here throws, and a JS
 // exception never unwinds through C++ (the TypeScript system trampoline
@@ -23,6 +27,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 #include "laige/errors.h"
@@ -38,6 +43,11 @@
 #include "laige/world.h"
 #include "scenario.h"
 using emscripten::val;
+
+// A binding that runs at setup or for diagnostics (never per entity or per
+// tick) in a file compiled for speed: compiled for size instead
+// (docs/build.md#the-wasm-modules-size).
+#define LAIGE_COLD_BINDING [[clang::minsize]]
 
 namespace laige_wasm {
 

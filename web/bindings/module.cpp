@@ -14,7 +14,7 @@ namespace {
 // Module: version, error registry, logging
 // ---------------------------------------------------------------------------
 
-std::string versionString() { return laige::kVersionString; }
+std::string version() { return laige::kVersionString; }
 std::string errorLine(std::uint32_t c) { return laige::errorText(static_cast<ErrorCode>(c)); }
 
 void logInstallJsSink() {
@@ -77,16 +77,6 @@ void clearLastFailure() { gLastFailure = Status{}; }
 
 void laige_wasm::noteFailure(const Status& s) noexcept { gLastFailure = s; }
 
-EMSCRIPTEN_BINDINGS(laige_module) {
-  using emscripten::function;
-  // Module
-  function("version", &versionString);
-  function("errorLine", &errorLine);
-  function("lastFailure", &lastFailure);
-  function("clearLastFailure", &clearLastFailure);
-  function("logInstallJsSink", &logInstallJsSink);
-  function("logSetLevel", &logSetLevel);
-  function("logSetRateLimiting", &logSetRateLimiting);
-  function("layoutTable", &layoutTable);
-  function("limitsTable", &limitsTable);
-}
+// The exports and embind registrations web/boundary.json lists for this file.
+#define LAIGE_BINDINGS_MODULE
+#include "registrations.gen.inc"

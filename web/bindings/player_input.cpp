@@ -38,3 +38,7 @@ EMSCRIPTEN_KEEPALIVE std::int32_t laige_scenario_player_input(std::uintptr_t nam
 }
 
 }  // extern "C"
+
+// The exports and embind registrations web/boundary.json lists for this file.
+#define LAIGE_BINDINGS_PLAYER_INPUT
+#include "registrations.gen.inc"

@@ -227,25 +227,6 @@ void scenarioHash(std::uintptr_t w, std::uintptr_t out) { putU64(out, W(w).run ?
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(laige_replay) {
-  using emscripten::function;
-  // Replay
-  function("replayWriterCreate", &replayWriterCreate);
-  function("replayWriterDestroy", &replayWriterDestroy);
-  function("replayWriterFrame", &replayWriterFrame);
-  function("replayWriterFinish", &replayWriterFinish);
-  function("replayWriterCanWrite", &replayWriterCanWrite);
-  function("replayWriterFrameCount", &replayWriterFrameCount);
-  function("replayWriterBytes", &replayWriterBytes);
-  function("replayParse", &replayParse);
-  function("replayRun", &replayRun);
-  function("replayDiff", &replayDiff);
-  // Scenarios
-  function("scenarioList", &scenarioList);
-  function("scenarioRun", &scenarioRun);
-  function("scenarioOpen", &scenarioOpen);
-  function("scenarioStep", &scenarioStep);
-  function("scenarioGeneratedInput", &scenarioGeneratedInput);
-  function("scenarioTick", &scenarioTick);
-  function("scenarioHash", &scenarioHash);
-}
+// The exports and embind registrations web/boundary.json lists for this file.
+#define LAIGE_BINDINGS_REPLAY
+#include "registrations.gen.inc"

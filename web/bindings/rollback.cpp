@@ -118,8 +118,8 @@ std::uint32_t rollbackCreate(std::uintptr_t w, std::uint32_t players, std::uint3
   return 0;
 }
 void rollbackDestroy(std::uintptr_t s) { delete at<JsRollback>(s); }
-std::uint32_t rollbackInputBuffer(std::uintptr_t s) {
-  return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(at<JsRollback>(s)->input.data()));
+std::uintptr_t rollbackInputBuffer(std::uintptr_t s) {
+  return reinterpret_cast<std::uintptr_t>(at<JsRollback>(s)->input.data());
 }
 // An input longer than maxInputBytes is refused here, with the core's
 // reason and fields, before any byte is read (the buffer holds only
@@ -161,14 +161,6 @@ std::uint32_t rollbackConfirmedHash(std::uintptr_t s, double tick, std::uintptr_
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(laige_rollback) {
-  using emscripten::function;
-  function("rollbackCreate", &rollbackCreate);
-  function("rollbackDestroy", &rollbackDestroy);
-  function("rollbackInputBuffer", &rollbackInputBuffer);
-  function("rollbackSetLocalInput", &rollbackSetLocalInput);
-  function("rollbackAddRemoteInput", &rollbackAddRemoteInput);
-  function("rollbackAdvance", &rollbackAdvance);
-  function("rollbackState", &rollbackState);
-  function("rollbackConfirmedHash", &rollbackConfirmedHash);
-}
+// The exports and embind registrations web/boundary.json lists for this file.
+#define LAIGE_BINDINGS_ROLLBACK
+#include "registrations.gen.inc"

@@ -22,10 +22,6 @@ double worldStructureEpoch(std::uintptr_t w) { return static_cast<double>(W(w).w
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(laige_snapshot) {
-  using emscripten::function;
-  function("worldSnapshotSize", &worldSnapshotSize);
-  function("worldSnapshot", &worldSnapshot);
-  function("worldRestore", &worldRestore);
-  function("worldStructureEpoch", &worldStructureEpoch);
-}
+// The exports and embind registrations web/boundary.json lists for this file.
+#define LAIGE_BINDINGS_SNAPSHOT
+#include "registrations.gen.inc"

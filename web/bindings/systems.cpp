@@ -46,7 +46,7 @@ std::int64_t jsClock(void* ctx) noexcept {
 }
 
 // io: n u32 component ids at `ids`, n u8 accesses at `access`.
-std::uint32_t worldRegisterSystem(std::uintptr_t w, std::string name, std::int32_t budgetRaw, std::string dependsOn,
+LAIGE_COLD_BINDING std::uint32_t worldRegisterSystem(std::uintptr_t w, std::string name, std::int32_t budgetRaw, std::string dependsOn,
                                   std::uintptr_t ids, std::uintptr_t access, std::uint32_t n, std::uintptr_t out) {
   JsWorld& jw = W(w);
   // A C string ends at NUL: a name or dependsOn holding one would be cut
@@ -74,12 +74,12 @@ std::uint32_t worldRegisterSystem(std::uintptr_t w, std::string name, std::int32
   *at<std::uint32_t>(out) = r.value().value;
   return 0;
 }
-std::uint32_t worldScheduleSystems(std::uintptr_t w) {
+LAIGE_COLD_BINDING std::uint32_t worldScheduleSystems(std::uintptr_t w) {
   JsWorld& jw = W(w);
   return code(jw.world.scheduleSystems(jw.schedule));
 }
 std::uint32_t worldScheduledCount(std::uintptr_t w) { return W(w).schedule.systemCount; }
-val worldScheduleOrder(std::uintptr_t w) {
+LAIGE_COLD_BINDING val worldScheduleOrder(std::uintptr_t w) {
   val out = val::array();
   const laige::SystemSchedule& s = W(w).schedule;
   for (std::uint32_t i = 0; i < s.systemCount; ++i) out.call<void>("push", s.order[i]);
@@ -95,7 +95,7 @@ std::uint32_t worldRunSystems(std::uintptr_t w, std::uintptr_t input, std::uint3
 std::uint32_t worldSystemCount(std::uintptr_t w) { return W(w).world.systemCount(); }
 double worldSystemTicksRun(std::uintptr_t w) { return static_cast<double>(W(w).world.systemTicksRun()); }
 // {id, name, budgetRaw, dependsOn, io: [[component, access]...]} or null.
-val worldSystemInfo(std::uintptr_t w, std::uint32_t id) {
+LAIGE_COLD_BINDING val worldSystemInfo(std::uintptr_t w, std::uint32_t id) {
   auto r = W(w).world.system(laige::SystemId{id});
   if (r.isError()) return val::null();
   const laige::SystemInfo& si = r.value();
@@ -116,14 +116,14 @@ val worldSystemInfo(std::uintptr_t w, std::uint32_t id) {
   return out;
 }
 // SystemTimingStats as web/layouts.json lays it out (layouts.gen.h).
-std::uint32_t worldSystemTimingStats(std::uintptr_t w, std::uint32_t id, std::uintptr_t out) {
+LAIGE_COLD_BINDING std::uint32_t worldSystemTimingStats(std::uintptr_t w, std::uint32_t id, std::uintptr_t out) {
   auto r = W(w).world.systemTimingStats(laige::SystemId{id});
   if (r.isError()) return code(r);
   laige_layout::SystemTimingStats::write(r.value(), at<double>(out));
   return 0;
 }
 // The rolling window: HistogramStats, then up to `max` samples, oldest first.
-std::uint32_t worldSystemTimingWindow(std::uintptr_t w, std::uint32_t id, std::uintptr_t out, std::uint32_t max) {
+LAIGE_COLD_BINDING std::uint32_t worldSystemTimingWindow(std::uintptr_t w, std::uint32_t id, std::uintptr_t out, std::uint32_t max) {
   const laige::Histogram* h = W(w).world.systemTimingWindow(laige::SystemId{id});
   if (h == nullptr) return code(W(w).world.systemTimingStats(laige::SystemId{id}));  // its system_unknown
   double* o = at<double>(out);
@@ -132,7 +132,7 @@ std::uint32_t worldSystemTimingWindow(std::uintptr_t w, std::uint32_t id, std::u
   return 0;
 }
 // SystemRngState: u32 id, u32 hasSubstream, then seed, state1, state2 as u64.
-std::uint32_t worldSystemRngState(std::uintptr_t w, std::uint32_t id, std::uintptr_t out) {
+LAIGE_COLD_BINDING std::uint32_t worldSystemRngState(std::uintptr_t w, std::uint32_t id, std::uintptr_t out) {
   auto r = W(w).world.systemRngState(laige::SystemId{id});
   if (r.isError()) return code(r);
   auto* o = at<std::uint32_t>(out);
@@ -144,7 +144,7 @@ std::uint32_t worldSystemRngState(std::uintptr_t w, std::uint32_t id, std::uintp
   return 0;
 }
 // true: the timing clock is Module.laigeClockNs(world); false: steady_clock.
-void worldSetJsTimingClock(std::uintptr_t w, bool js) {
+LAIGE_COLD_BINDING void worldSetJsTimingClock(std::uintptr_t w, bool js) {
   JsWorld& jw = W(w);
   jw.timingClockJs = js;
   if (js) {
@@ -208,7 +208,7 @@ Status jsAfterTick(void* ctx, laige::World& /*world*/, std::uint64_t tick) noexc
   return r == 0 ? Status{} : Status::failure(ErrorCode::Unknown, "tick_ended").with("tick", tick);
 }
 
-std::uint32_t loopCreate(std::uintptr_t w, std::uint32_t tickRateHz, std::uint32_t maxCatchUp, bool jsInput,
+LAIGE_COLD_BINDING std::uint32_t loopCreate(std::uintptr_t w, std::uint32_t tickRateHz, std::uint32_t maxCatchUp, bool jsInput,
                          bool jsAfter, std::uintptr_t out) {
   JsWorld& jw = W(w);
   auto jl = std::make_unique<JsLoop>();
@@ -231,10 +231,10 @@ std::uint32_t loopCreate(std::uintptr_t w, std::uint32_t tickRateHz, std::uint32
   return 0;
 }
 void loopDestroy(std::uintptr_t l) { delete at<JsLoop>(l); }
-std::uint32_t loopInputBuffer(std::uintptr_t l, std::uint32_t size) {
+std::uintptr_t loopInputBuffer(std::uintptr_t l, std::uint32_t size) {
   std::vector<std::uint8_t>& b = at<JsLoop>(l)->input;
   if (b.size() < size) b.resize(size);
-  return static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(b.data()));
+  return reinterpret_cast<std::uintptr_t>(b.data());
 }
 std::uint32_t loopFrameAt(std::uintptr_t l, double nowNs) {
   return code(at<JsLoop>(l)->loop.frameAt(static_cast<std::int64_t>(nowNs)));
@@ -243,7 +243,7 @@ std::uint32_t loopStep(std::uintptr_t l, double n) {
   return code(at<JsLoop>(l)->loop.step(static_cast<std::uint64_t>(n)));
 }
 // GameLoopStats and the loop's start reference, as web/layouts.json lays them out.
-void loopStats(std::uintptr_t l, std::uintptr_t out) {
+LAIGE_COLD_BINDING void loopStats(std::uintptr_t l, std::uintptr_t out) {
   const laige::GameLoop& loop = at<JsLoop>(l)->loop;
   struct {
     laige::GameLoopStats stats;
@@ -255,30 +255,6 @@ void loopStats(std::uintptr_t l, std::uintptr_t out) {
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(laige_systems) {
-  using emscripten::function;
-  // Systems
-  function("worldRegisterSystem", &worldRegisterSystem);
-  function("worldScheduleSystems", &worldScheduleSystems);
-  function("worldScheduledCount", &worldScheduledCount);
-  function("worldScheduleOrder", &worldScheduleOrder);
-  function("worldRunSystems", &worldRunSystems);
-  function("worldSystemCount", &worldSystemCount);
-  function("worldSystemTicksRun", &worldSystemTicksRun);
-  function("worldSystemInfo", &worldSystemInfo);
-  function("worldSystemTimingStats", &worldSystemTimingStats);
-  function("worldSystemTimingWindow", &worldSystemTimingWindow);
-  function("worldSystemRngState", &worldSystemRngState);
-  function("worldSetJsTimingClock", &worldSetJsTimingClock);
-  function("prngNextU32", &prngNextU32);
-  function("prngNextU64", &prngNextU64);
-  function("prngNextRange", &prngNextRange);
-  function("prngNextFloat01", &prngNextFloat01);
-  // GameLoop
-  function("loopCreate", &loopCreate);
-  function("loopDestroy", &loopDestroy);
-  function("loopInputBuffer", &loopInputBuffer);
-  function("loopFrameAt", &loopFrameAt);
-  function("loopStep", &loopStep);
-  function("loopStats", &loopStats);
-}
+// The exports and embind registrations web/boundary.json lists for this file.
+#define LAIGE_BINDINGS_SYSTEMS
+#include "registrations.gen.inc"

@@ -14,7 +14,7 @@ namespace {
 
 
 
-std::uint32_t worldCreate(std::uint32_t capacity, std::uint32_t churn, std::uint32_t seedLo,
+LAIGE_COLD_BINDING std::uint32_t worldCreate(std::uint32_t capacity, std::uint32_t churn, std::uint32_t seedLo,
                           std::uint32_t seedHi, bool deterministic, std::uintptr_t out) {
   laige::World::Options o;
   o.capacity = capacity;
@@ -56,13 +56,13 @@ void worldBeginFrame(std::uintptr_t w) { W(w).world.beginFrame(); }
 
 // The stats as the table web/layouts.json lays them out (layouts.gen.h).
 // EntityStats and ArchetypeStats counters stay far below 2^53 as doubles.
-void worldStats(std::uintptr_t w, std::uintptr_t out) {
+LAIGE_COLD_BINDING void worldStats(std::uintptr_t w, std::uintptr_t out) {
   laige_layout::EntityStats::write(W(w).world.stats(), at<double>(out));
 }
-void worldGuardrailStats(std::uintptr_t w, std::uintptr_t out) {
+LAIGE_COLD_BINDING void worldGuardrailStats(std::uintptr_t w, std::uintptr_t out) {
   laige_layout::GuardrailStats::write(W(w).world.guardrailStats(), at<std::uint32_t>(out));
 }
-void worldArchetypeStats(std::uintptr_t w, std::uintptr_t out) {
+LAIGE_COLD_BINDING void worldArchetypeStats(std::uintptr_t w, std::uintptr_t out) {
   laige_layout::ArchetypeStats::write(W(w).world.archetypeStats(), at<double>(out));
 }
 
@@ -72,7 +72,7 @@ void worldArchetypeStats(std::uintptr_t w, std::uintptr_t out) {
 
 // fields: a JS array of [name, kind, count]. Lays the fields out in C order
 // (layoutComponentFields) and registers them. Returns {code, id, reason, field}.
-val worldRegisterComponent(std::uintptr_t w, std::string name, val fields) {
+LAIGE_COLD_BINDING val worldRegisterComponent(std::uintptr_t w, std::string name, val fields) {
   const std::uint32_t n = fields["length"].as<std::uint32_t>();
   std::vector<std::string> names(n);
   std::vector<laige::ComponentField> fs(n);
@@ -108,7 +108,7 @@ val worldRegisterComponent(std::uintptr_t w, std::string name, val fields) {
 }
 
 // {id, name, size, alignment, fields: [[name, kind, count, offset]...]} or null.
-val worldComponentInfo(std::uintptr_t w, std::uint32_t id) {
+LAIGE_COLD_BINDING val worldComponentInfo(std::uintptr_t w, std::uint32_t id) {
   auto r = W(w).world.componentInfo(id);
   if (r.isError()) return val::null();
   const laige::ComponentInfo& ci = r.value();
@@ -148,7 +148,7 @@ std::uintptr_t worldGet(std::uintptr_t w, std::uint32_t e, std::uint32_t c) {
 }
 std::uint32_t worldArchetypeOf(std::uintptr_t w, std::uint32_t e) { return W(w).world.archetypeOf(ent(e)); }
 std::uint32_t worldArchetypeCount(std::uintptr_t w) { return W(w).world.archetypeCount(); }
-val worldArchetypeComponents(std::uintptr_t w, std::uint32_t a) {
+LAIGE_COLD_BINDING val worldArchetypeComponents(std::uintptr_t w, std::uint32_t a) {
   val out = val::array();
   if (a > 0xFFFF) return out;
   for (laige::ComponentTypeId c : W(w).world.archetypeComponents(static_cast<laige::ArchetypeId>(a))) {
@@ -223,7 +223,7 @@ void worldComponentStateHash(std::uintptr_t w, std::uint32_t tickLo, std::uint32
   putU64(out, W(w).world.componentStateHash(u64(tickLo, tickHi)));
 }
 // {total, items: [{slot, componentId, size, presentInA, presentInB, bytesA, bytesB}]}
-val worldStateDiff(std::uintptr_t a, std::uintptr_t b, std::uint32_t maxItems) {
+LAIGE_COLD_BINDING val worldStateDiff(std::uintptr_t a, std::uintptr_t b, std::uint32_t maxItems) {
   val items = val::array();
   const std::uint32_t total = W(a).world.stateDiff(W(b).world, maxItems, [&](const laige::StateDiffItem& it) {
     val o = val::object();
@@ -318,37 +318,6 @@ EMSCRIPTEN_KEEPALIVE std::uintptr_t laige_world_column_ref(std::uintptr_t w, std
 }
 }  // extern "C"
 
-EMSCRIPTEN_BINDINGS(laige_world) {
-  using emscripten::function;
-  // World
-  function("worldCreate", &worldCreate);
-  function("worldDestroy", &worldDestroy);
-  function("worldCheck", &worldCheck);
-  function("worldCapacity", &worldCapacity);
-  function("worldEntityCount", &worldEntityCount);
-  function("worldClear", &worldClear);
-  function("worldHandleAt", &worldHandleAt);
-  function("worldIterationHandleAt", &worldIterationHandleAt);
-  function("worldBeginFrame", &worldBeginFrame);
-  function("worldStats", &worldStats);
-  function("worldGuardrailStats", &worldGuardrailStats);
-  function("worldArchetypeStats", &worldArchetypeStats);
-  // Components
-  function("worldRegisterComponent", &worldRegisterComponent);
-  function("worldComponentInfo", &worldComponentInfo);
-  function("worldComponentCount", &worldComponentCount);
-  function("worldArchetypeOf", &worldArchetypeOf);
-  function("worldArchetypeCount", &worldArchetypeCount);
-  function("worldArchetypeComponents", &worldArchetypeComponents);
-  function("worldArchetypeRowCount", &worldArchetypeRowCount);
-  // Iteration
-  function("worldBeginIteration", &worldBeginIteration);
-  function("worldEndIteration", &worldEndIteration);
-  function("worldIsIterating", &worldIsIterating);
-  function("worldIterationCursors", &worldIterationCursors);
-  function("worldFillHandles", &worldFillHandles);
-  // State hash and diff
-  function("worldStateHash", &worldStateHash);
-  function("worldComponentStateHash", &worldComponentStateHash);
-  function("worldStateDiff", &worldStateDiff);
-}
+// The exports and embind registrations web/boundary.json lists for this file.
+#define LAIGE_BINDINGS_WORLD
+#include "registrations.gen.inc"

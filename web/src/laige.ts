@@ -7,11 +7,11 @@ import { type LaigeRawModule, Mem, instantiate } from './boundary/raw.js';
 import { type LoadOptions, type WasmBytes, initialMemoryOf, wasmBytes } from './boundary/wasm_source.js';
 import {
   type RecordOptions, type ReplayDiff, type ReplayInfo, type ReplayRunOptions, ReplayRecorder,
-  identityOf, logBytes, mathId, parseFailure,
+  MATH_CHECK, identityOf, logBytes, mathId, parseFailure,
 } from './replay/replay_recorder.js';
 import { describe } from './base/describe.js';
 import { logHandlers, refuseInsideLog, refuseTickInside, within } from './base/reentrancy.js';
-import { coreRange, hi, lo, tickOf, u32, u64 } from './base/args.js';
+import { type ArgCheck, checkArg, checkFields, coreRange, hi, lo, tickOf, u32, u64 } from './base/args.js';
 import { INSPECT, count } from './base/inspect.js';
 import { World, type WorldOptions } from './world.js';
 import { type LoopHooks, type RollbackHooks, type WorldCore, coreOf } from './core/world_core.js';
@@ -73,6 +73,13 @@ export interface OpenScenarioOptions {
   /** The seed. Default: the scenario's. */
   seed?: bigint;
 }
+
+/** What the options of runReplay and diffReplays must be, in order (then #replayWorld checks world and setup). */
+const REPLAY_RUN_OPTIONS = {
+  tickRateHz: { type: 'u32', min: LOOP_LIMITS.tickRateHz.min, max: LOOP_LIMITS.tickRateHz.max, default: LOOP_LIMITS.tickRateHz.default },
+  math: MATH_CHECK,
+} as const satisfies Record<string, ArgCheck>;
+const REPLAY_DIFF_OPTIONS = { ...REPLAY_RUN_OPTIONS, maxEntries: { type: 'u32', min: 0, max: 64, default: 16 } } as const satisfies Record<string, ArgCheck>;
 
 /** The loaded module: the entry point of @laige/sim. */
 export class Laige {
@@ -274,8 +281,8 @@ export class Laige {
     const where = 'runReplay';
     refuseTickInside(where, null);
     logBytes(where, bytes);
-    const rate = options?.tickRateHz === undefined ? LOOP_LIMITS.tickRateHz.default : u32(`${where}: tickRateHz`, options.tickRateHz, LOOP_LIMITS.tickRateHz.min, LOOP_LIMITS.tickRateHz.max);
-    const math = mathId(where, options?.math);
+    const { tickRateHz: rate, math: mathName } = checkFields(where, options ?? {}, REPLAY_RUN_OPTIONS);
+    const math = mathId(where, mathName);
     const world = this.#replayWorld(where, bytes, options);
     const m = this.mem;
     const p = m.copyIn(bytes);
@@ -299,9 +306,8 @@ export class Laige {
     refuseTickInside(where, null);
     logBytes(`${where}: a`, a);
     logBytes(`${where}: b`, b);
-    const rate = options?.tickRateHz === undefined ? LOOP_LIMITS.tickRateHz.default : u32(`${where}: tickRateHz`, options.tickRateHz, LOOP_LIMITS.tickRateHz.min, LOOP_LIMITS.tickRateHz.max);
-    const math = mathId(where, options?.math);
-    const max = options?.maxEntries === undefined ? 16 : u32(`${where}: maxEntries`, options.maxEntries, 0, 64);
+    const { tickRateHz: rate, math: mathName, maxEntries: max } = checkFields(where, options ?? {}, REPLAY_DIFF_OPTIONS);
+    const math = mathId(where, mathName);
     const wa = this.#replayWorld(where, a, options);
     let wb: World | null = null;
     const m = this.mem;
@@ -403,7 +409,7 @@ export class Laige {
    */
   scenarioPlayerInput(name: string, player: number, tick: number | bigint): Uint8Array {
     const where = 'scenarioPlayerInput';
-    if (typeof name !== 'string') throw invalid(`${where}: name must be a string, got ${describe(name)}`, 'wrong_type', { where, field: 'name', got: typeName(name) });
+    checkArg(where, 'name', name, { type: 'string' });
     const p = u32(`${where}: player`, player);
     const t = tickOf(`${where}: tick`, tick);
     const m = this.mem;

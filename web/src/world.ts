@@ -8,10 +8,9 @@
 import { readArchetypeStats, readEntityStats, readGuardrailStats } from './boundary/layouts.gen.js';
 import { Component, type Access, type FieldInfo } from './component/component.js';
 import { type Entity, formatEntity } from './component/entity.js';
-import { check, coreError, invalid, typeName } from './base/errors.js';
+import { check, coreError, invalid } from './base/errors.js';
 import type { LaigeRawModule, Mem } from './boundary/raw.js';
 import type { ReadRef, Ref, Schema, Value, ValueInput } from './component/schema.js';
-import { describe } from './base/describe.js';
 import { runEach, runEachChunk } from './query/world_each.js';
 import type { Chunk, FieldColumn } from './query/chunk.js';
 import { type FastTables, disableFastTables, fastAddress, refilledAddress, slotTablesOf } from './core/slot_tables.js';
@@ -38,7 +37,7 @@ export type {
 import type {
   WorldOptions, EntityStats, GuardrailStats, ArchetypeStats, StateDiff, AnyComponent, AccessList, Refs,
 } from './world_types.js';
-import { MAX_U32, coreRange, u32, u64, tickOf, lo, hi } from './base/args.js';
+import { type ArgCheck, MAX_U32, checkOptions, u32, u64, tickOf, lo, hi } from './base/args.js';
 import { worldHash, diffWorlds } from './core/world_state.js';
 import { INSPECT, count } from './base/inspect.js';
 
@@ -98,6 +97,18 @@ declare module './query/query.js' {
   }
 }
 
+/**
+ * What each option of createWorld must be, in order. A capacity above the
+ * 65,536 entity ids is the core's capacity_invalid; 0 is out_of_range (a
+ * world holds at least one entity).
+ */
+const WORLD_OPTIONS = {
+  capacity: { type: 'limit', min: 1, max: 65536, reason: 'capacity_invalid', fields: (v: number) => ({ capacity: v, max_capacity: 65536 }), core: 'above' },
+  churnPerFrameBudget: { type: 'u32', default: 256 },
+  seed: { type: 'u64', default: 0n },
+  deterministic: { type: 'boolean', default: true },
+} as const satisfies Record<string, ArgCheck>;
+
 /** A simulation world (the C++ laige::World). Create it with `sim.createWorld`. */
 export class World implements Disposable {
   readonly #core: WorldCore;
@@ -114,15 +125,9 @@ export class World implements Disposable {
    */
   constructor(host: Host, options: WorldOptions, adopt?: { ptr: number; scenario: string }) {
     const where = 'createWorld';
-    if (typeof options !== 'object' || options === null) throw invalid(`${where}: options must be an object with a capacity, got ${describe(options)}`, 'wrong_type', { where, field: 'options', got: typeName(options) });
-    // Above the 65,536 entity ids: the core's capacity_invalid (0 is out_of_range: a world holds at least one entity).
-    const capacity = typeof options.capacity === 'number' && options.capacity > 65536
-      ? coreRange(`${where}: capacity`, options.capacity, 1, 65536, 'capacity_invalid', (v) => ({ capacity: v, max_capacity: 65536 }))
-      : u32(`${where}: capacity`, options.capacity, 1, 65536);
-    const churn = options.churnPerFrameBudget === undefined ? 256 : u32(`${where}: churnPerFrameBudget`, options.churnPerFrameBudget);
-    const seed = options.seed === undefined ? 0n : u64(`${where}: seed`, options.seed);
-    const deterministic = options.deterministic === undefined ? true : options.deterministic;
-    if (typeof deterministic !== 'boolean') throw invalid(`${where}: deterministic must be a boolean, got ${describe(deterministic)}`, 'wrong_type', { where, field: 'deterministic', got: typeName(deterministic) });
+    const o = checkOptions(where, options, WORLD_OPTIONS, 'an object with a capacity');
+    const { capacity, churnPerFrameBudget: churn, seed } = o;
+    const deterministic = o.deterministic as boolean;
     const m = host.mem;
     let ptr: number;
     if (adopt !== undefined) {

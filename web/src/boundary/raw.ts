@@ -4,6 +4,7 @@ import createLaigeModule from '../../wasm/laige_wasm.mjs';
 import type { LaigeRawModule, LaigeModuleOptions } from '../../wasm/laige_wasm.mjs';
 import { ErrorCodes, LaigeError } from '../base/errors.js';
 import { type WasmBytes, compileWasm, incompatibleWasm } from './wasm_source.js';
+import { plainFunctions } from './exports.gen.js';
 
 /** @internal */
 export type { LaigeRawModule } from '../../wasm/laige_wasm.mjs';
@@ -34,32 +35,6 @@ export async function instantiate(wasm: WasmBytes, initialMemory?: number): Prom
   if (initialMemory !== undefined) moduleOptions.INITIAL_MEMORY = initialMemory;
   return Promise.race([createLaigeModule(moduleOptions), failed]);
 }
-
-/**
- * The per-entity hot path: plain wasm exports (web/bindings/world.cpp, "the per-entity hot path"),
- * called under the names the embind functions would have. Booleans come
- * back as 0/1.
- */
-const HOT_EXPORTS: ReadonlyArray<readonly [string, string]> = [
-  ['worldCreateEntity', '_laige_world_create_entity'],
-  ['worldDestroyEntity', '_laige_world_destroy_entity'],
-  ['worldIsValid', '_laige_world_is_valid'],
-  ['worldAdd', '_laige_world_add'],
-  ['worldRemove', '_laige_world_remove'],
-  ['worldHas', '_laige_world_has'],
-  ['worldGet', '_laige_world_get'],
-  ['worldBeginIteration', '_laige_world_begin_iteration'],
-  ['worldIterationCursors', '_laige_world_iteration_cursors'],
-  ['worldEndIteration', '_laige_world_end_iteration'],
-  ['worldFillHandles', '_laige_world_fill_handles'],
-  // Deferred commands (web/bindings/commands.cpp; docs/commands.md).
-  ['worldCommandsRecording', '_laige_world_commands_recording'],
-  ['worldCommandDestroy', '_laige_world_command_destroy'],
-  ['worldCommandAdd', '_laige_world_command_add'],
-  ['worldCommandRemove', '_laige_world_command_remove'],
-  // The scenarios' per-player input generators (web/bindings/player_input.cpp).
-  ['scenarioPlayerInput', '_laige_scenario_player_input'],
-];
 
 /**
  * @internal The wasm export behind `Module[name]`. emscripten 3.1.6 defines
@@ -151,16 +126,12 @@ export class Mem {
       const v = (module as unknown as Record<string, unknown>)[key];
       if (typeof v === 'function') fast[key] = v;
     }
-    for (const [name, exported] of HOT_EXPORTS) fast[name] = directExport(module, exported);
-    // Optional: a module built before it existed lacks it (query_object.ts falls back).
-    if (typeof (module as unknown as Record<string, unknown>)['_laige_world_begin_walk'] === 'function') {
-      fast['worldBeginWalk'] = directExport(module, '_laige_world_begin_walk');
-    }
-    // Optional too (slot_tables.ts falls back to worldGet).
-    if (typeof (module as unknown as Record<string, unknown>)['_laige_world_slot_tables'] === 'function') {
-      fast['worldSlotTables'] = directExport(module, '_laige_world_slot_tables');
-      fast['worldColumnRef'] = directExport(module, '_laige_world_column_ref');
-    }
+    // The functions without a string or val are plain wasm exports, called
+    // straight (web/boundary.json; exports.gen.ts converts the results).
+    Object.assign(fast, plainFunctions((name, optional) => {
+      if (optional && typeof (module as unknown as Record<string, unknown>)[name] !== 'function') return undefined;
+      return directExport(module, name);
+    }));
     this.raw = withFastProperties(fast) as unknown as LaigeRawModule;
     this.reload();
     this.out = this.raw._malloc(256);

@@ -11,7 +11,7 @@ import { LOOP_LIMITS } from '../boundary/limits.gen.js';
 import { describe } from '../base/describe.js';
 import { activeCallback, refuseDisposeInside, refuseTickInside } from '../base/reentrancy.js';
 import type { ScenarioRun } from '../scenario/scenario_run.js';
-import { MAX_U32, coreRange, u32 } from '../base/args.js';
+import { type ArgCheck, MAX_U32, checkArg, checkFields } from '../base/args.js';
 import { INSPECT } from '../base/inspect.js';
 import { type CoreHost, type WorldCore, coreOf } from '../core/world_core.js';
 import type { World } from '../world.js';
@@ -58,6 +58,18 @@ export interface GameLoopStats {
 /** @internal What a loop needs of its module (Laige implements it): the router of the core's hooks. */
 export type LoopHost = Pick<CoreHost, 'registerLoop' | 'unregisterLoop'>;
 
+const RATE = LOOP_LIMITS.tickRateHz;
+/** What each option of createGameLoop must be, in order; out-of-range integers get the core's reasons (web/boundary.json limits). */
+const LOOP_OPTIONS = {
+  tickRateHz: { type: 'limit', min: RATE.min, max: RATE.max, default: RATE.default, reason: 'tick_rate_invalid',
+    fields: (v: number) => ({ tick_rate_hz: v, min_hz: RATE.min, max_hz: RATE.max }) },
+  // Over u32 it is out_of_range; 0 is the core's catchup_invalid.
+  maxCatchUpTicks: { type: 'limit', min: 1, max: MAX_U32, default: LOOP_LIMITS.maxCatchUpTicks.default, reason: 'catchup_invalid',
+    fields: (v: number) => ({ max_catch_up: v }), core: 'below' },
+  input: { type: 'function', expected: 'a function (tick) => Uint8Array | undefined' },
+  onTick: { type: 'function', expected: 'a function (tick) => void' },
+} as const satisfies Record<string, ArgCheck>;
+
 /**
  * A fixed-tick loop over a world's schedule (the C++ laige::GameLoop), or
  * over a C++ scenario run (sim.openScenario), whose generated input it feeds
@@ -95,20 +107,12 @@ export class GameLoop extends WorldBound implements Disposable {
     const core = coreOf(world)!;
     this.#core = core;
     const where = 'createGameLoop';
-    if (typeof options !== 'object' || options === null) throw invalid(`${where}: options must be an object, got ${describe(options)}`, 'wrong_type', { where, field: 'options', got: typeName(options) });
+    checkArg(where, 'options', options, { type: 'object' });
     const w = core.live(where);
-    // Out-of-range integers get the core's reasons (tick_rate_invalid, catchup_invalid).
-    const rate = LOOP_LIMITS.tickRateHz;
-    this.tickRateHz = options.tickRateHz === undefined ? rate.default
-      : coreRange(`${where}: tickRateHz`, options.tickRateHz, rate.min, rate.max, 'tick_rate_invalid', (v) => ({ tick_rate_hz: v, min_hz: rate.min, max_hz: rate.max }));
-    const catchUp = options.maxCatchUpTicks;
-    const catchUpWhere = `${where}: maxCatchUpTicks`;
-    this.maxCatchUpTicks = catchUp === undefined ? LOOP_LIMITS.maxCatchUpTicks.default
-      : typeof catchUp === 'number' && catchUp > MAX_U32 ? u32(catchUpWhere, catchUp, 1) // over u32: out_of_range
-        : coreRange(catchUpWhere, catchUp, 1, MAX_U32, 'catchup_invalid', (v) => ({ max_catch_up: v }));
+    const o = checkFields(where, options, LOOP_OPTIONS);
+    this.tickRateHz = o.tickRateHz;
+    this.maxCatchUpTicks = o.maxCatchUpTicks;
     const { input, onTick } = options;
-    if (input !== undefined && typeof input !== 'function') throw invalid(`${where}: input must be a function (tick) => Uint8Array | undefined, got ${describe(input)}`, 'wrong_type', { where, field: 'input', got: typeName(input) });
-    if (onTick !== undefined && typeof onTick !== 'function') throw invalid(`${where}: onTick must be a function (tick) => void, got ${describe(onTick)}`, 'wrong_type', { where, field: 'onTick', got: typeName(onTick) });
     if (scenario === null) core.systems.ensureScheduled();
     // The after-tick hook also ends a frame whose TypeScript system threw.
     const after = onTick !== undefined || scenario === null;

@@ -9,7 +9,7 @@ import { LaigeError, check, coreError, invalid, typeName, whereField } from '../
 import { describe } from '../base/describe.js';
 import { refuseDisposeInside, refuseTickInside } from '../base/reentrancy.js';
 import { messageFor } from '../base/error_messages.js';
-import { u32 } from '../base/args.js';
+import { type ArgCheck, checkArg, checkFields } from '../base/args.js';
 import { INSPECT, count } from '../base/inspect.js';
 import { type WorldCore, coreOf } from '../core/world_core.js';
 import type { World, WorldOptions } from '../world.js';
@@ -18,15 +18,21 @@ import type { World, WorldOptions } from '../world.js';
 export type MathBackend = 'fixed_point_16_16' | 'float_pinned_32';
 const MATH: Readonly<Record<MathBackend, number>> = { fixed_point_16_16: 0, float_pinned_32: 1 };
 
+/** @internal What a `math` option must be. */
+export const MATH_CHECK = { type: 'oneOf', values: Object.keys(MATH), default: 'fixed_point_16_16' } as const satisfies ArgCheck;
+
 /** @internal */
 export function mathId(where: string, v: unknown): number {
   if (v === undefined) return 0;
-  if (typeof v !== 'string' || !(v in MATH)) {
-    throw invalid(`${where}: math must be 'fixed_point_16_16' or 'float_pinned_32', got ${describe(v)}`, typeof v === 'string' ? 'invalid_value' : 'wrong_type',
-      { where, field: 'math', got: typeof v === 'string' ? v : typeName(v) });
-  }
-  return MATH[v as MathBackend];
+  return MATH[checkArg(where, 'math', v, MATH_CHECK) as MathBackend];
 }
+
+/** What each option of recordReplay must be, in order. */
+const RECORD_OPTIONS = {
+  tickRateHz: { type: 'u32', min: LOOP_LIMITS.tickRateHz.min, max: LOOP_LIMITS.tickRateHz.max, default: LOOP_LIMITS.tickRateHz.default },
+  math: MATH_CHECK,
+  maxBytes: { type: 'u32', min: 56, default: 0 },
+} as const satisfies Record<string, ArgCheck>;
 
 /** Options of World.recordReplay / sim.recordReplay. */
 export interface RecordOptions {
@@ -71,11 +77,12 @@ export class ReplayRecorder extends WorldBound implements Disposable {
     const core = coreOf(world)!;
     this.#core = core;
     const where = 'recordReplay';
-    if (typeof options !== 'object' || options === null) throw invalid(`${where}: options must be an object, got ${describe(options)}`, 'wrong_type', { where, field: 'options', got: typeName(options) });
+    checkArg(where, 'options', options, { type: 'object' });
     const w = core.live(where);
-    const rate = options.tickRateHz === undefined ? LOOP_LIMITS.tickRateHz.default : u32(`${where}: tickRateHz`, options.tickRateHz, LOOP_LIMITS.tickRateHz.min, LOOP_LIMITS.tickRateHz.max);
-    const math = mathId(where, options.math);
-    const max = options.maxBytes === undefined ? 0 : u32(`${where}: maxBytes`, options.maxBytes, 56);
+    const o = checkFields(where, options, RECORD_OPTIONS);
+    const rate = o.tickRateHz;
+    const math = MATH[o.math as MathBackend];
+    const max = o.maxBytes;
     const m = core.mem;
     const code = core.raw.replayWriterCreate(w, rate, math, max, m.out);
     m.sync();
@@ -121,7 +128,7 @@ export class ReplayRecorder extends WorldBound implements Disposable {
       throw invalid(`${where}: tick must be an integer >= 1, got ${describe(tick)}`, typeof tick === 'number' ? 'out_of_range' : 'wrong_type',
         { where, field: 'tick', got: typeof tick === 'number' ? tick : typeName(tick), min: 1 });
     }
-    if (input !== undefined && !(input instanceof Uint8Array)) throw invalid(`${where}: input must be a Uint8Array, got ${describe(input)}`, 'wrong_type', { where, field: 'input', got: typeName(input) });
+    if (input !== undefined) checkArg(where, 'input', input, { type: 'bytes' });
     if (input !== undefined && input.length > 1 << 20) throw invalid(`${where}: input is over 1 MiB (${input.length} bytes)`, 'out_of_range', { where, field: 'input.length', got: input.length, max: 1 << 20 });
     if (tick !== this.frameCount + 1) throw invalid(`${where}: expected tick ${this.frameCount + 1}, got ${tick}`, 'tick_sequence', { where, field: 'tick', got: tick, expected: this.frameCount + 1 });
     const m = this.#core.mem;
@@ -149,7 +156,7 @@ export class ReplayRecorder extends WorldBound implements Disposable {
     const r = this.#live(where);
     const core = this.#core;
     core.live(where);
-    if (input !== undefined && !(input instanceof Uint8Array)) throw invalid(`${where}: input must be a Uint8Array, got ${describe(input)}`, 'wrong_type', { where, field: 'input', got: typeName(input) });
+    if (input !== undefined) checkArg(where, 'input', input, { type: 'bytes' });
     const size = input?.length ?? 0;
     if (size > 1 << 20) throw invalid(`${where}: input is over 1 MiB`, 'frame_too_large', { where, length: size, max_length: 1 << 20 });
     if (this.#stepping) refuseTickInside(where, core.calls, true);

@@ -12,7 +12,7 @@ import { ROLLBACK_ENUMS, ROLLBACK_LIMITS as L } from '../boundary/limits.gen.js'
 import { WorldBound } from '../base/lifecycle.js';
 import { ErrorCodes, LaigeError, coreError, invalid, typeName } from '../base/errors.js';
 import { messageFor } from '../base/error_messages.js';
-import { coreRange, u32 } from '../base/args.js';
+import { type ArgCheck, type Bound, checkArg, checkFields, u32 } from '../base/args.js';
 import { activeCallback, refuseDisposeInside, refuseTickInside } from '../base/reentrancy.js';
 import { describe } from '../base/describe.js';
 import type { ScenarioRun } from '../scenario/scenario_run.js';
@@ -119,14 +119,25 @@ function tickArg(where: string, v: unknown): number {
   return v;
 }
 
-/**
- * A numeric session option: an integer outside min..max is the core's
- * `rollback_option_invalid` (fields option, value, min, max); a value that
- * is not an integer is `wrong_type` / `out_of_range`.
- */
-function optionArg(option: string, v: unknown, min: number, max: number): number {
-  return coreRange(`createRollbackSession: ${option}`, v, min, max, 'rollback_option_invalid', (value) => ({ option, value, min, max }));
+/** A numeric session option: an integer outside its range is the core's `rollback_option_invalid`. */
+function option(min: Bound, max: Bound, def?: number): Extract<ArgCheck, { type: 'limit' }> {
+  return { type: 'limit', min, max, default: def, reason: 'rollback_option_invalid', fields: (value, lo, hi, field) => ({ option: field, value, min: lo, max: hi }) };
 }
+
+/** What each option of createRollbackSession must be (checked in this order; limits: web/boundary.json). */
+const SESSION_OPTIONS = {
+  players: option(L.players.min, L.players.max, L.players.default),
+  localPlayer: option(0, (o) => (o['players'] as number) - 1, 0),
+  depth: option(L.depth.min, L.depth.max, L.depth.default),
+  maxInputBytes: option(L.maxInputBytes.min, L.maxInputBytes.max, L.maxInputBytes.default),
+  inputLead: option(L.inputLead.min, L.inputLead.max, L.inputLead.default),
+  maxPredictionTicks: option(0, (o) => o['depth'] as number, 0),
+  hashHistory: option(L.hashHistory.min, L.hashHistory.max, L.hashHistory.default),
+  maxCombinedBytes: option(L.maxCombinedBytes.min, L.maxCombinedBytes.max, L.maxCombinedBytes.default),
+  combine: { type: 'oneOf', values: ['lengthPrefixed', 'concatenate'], orFunction: '(tick, inputs) => Uint8Array' },
+  checksum: { type: 'oneOf', values: ROLLBACK_ENUMS.checksum.values, default: ROLLBACK_ENUMS.checksum.default },
+  onConfirmed: { type: 'function', expected: 'a function (tick, hash) => void' },
+} as const satisfies Record<string, ArgCheck>;
 
 function bytesArg(where: string, v: unknown): Uint8Array {
   if (!(v instanceof Uint8Array)) throw invalid(`${where}: the input must be a Uint8Array, got ${describe(v)}`, 'wrong_type', { where, field: 'bytes', got: typeName(v) });
@@ -166,33 +177,14 @@ export class RollbackSession extends WorldBound implements Disposable {
     const core = coreOf(world)!;
     this.#core = core;
     const where = 'createRollbackSession';
-    if (typeof options !== 'object' || options === null) throw invalid(`${where}: options must be an object, got ${describe(options)}`, 'wrong_type', { where, field: 'options', got: typeName(options) });
+    checkArg(where, 'options', options, { type: 'object' });
     const w = core.live(where);
     refuseTickInside(where, core.calls, core.systems.running);
-    const players = options.players === undefined ? L.players.default : optionArg('players', options.players, L.players.min, L.players.max);
-    const localPlayer = options.localPlayer === undefined ? 0 : optionArg('localPlayer', options.localPlayer, 0, players - 1);
-    const depth = options.depth === undefined ? L.depth.default : optionArg('depth', options.depth, L.depth.min, L.depth.max);
-    const maxInputBytes = options.maxInputBytes === undefined ? L.maxInputBytes.default : optionArg('maxInputBytes', options.maxInputBytes, L.maxInputBytes.min, L.maxInputBytes.max);
-    const inputLead = options.inputLead === undefined ? L.inputLead.default : optionArg('inputLead', options.inputLead, L.inputLead.min, L.inputLead.max);
-    const maxPrediction = options.maxPredictionTicks === undefined ? 0 : optionArg('maxPredictionTicks', options.maxPredictionTicks, 0, depth);
-    const hashHistory = options.hashHistory === undefined ? L.hashHistory.default : optionArg('hashHistory', options.hashHistory, L.hashHistory.min, L.hashHistory.max);
-    const maxCombined = options.maxCombinedBytes === undefined ? L.maxCombinedBytes.default : optionArg('maxCombinedBytes', options.maxCombinedBytes, L.maxCombinedBytes.min, L.maxCombinedBytes.max);
+    const o = checkFields(where, options, SESSION_OPTIONS);
+    const { players, localPlayer, depth, maxInputBytes, inputLead, maxPredictionTicks: maxPrediction, hashHistory, maxCombinedBytes: maxCombined } = o;
     const { combine, onConfirmed } = options;
-    let mode = 0;
-    if (combine === 'concatenate') mode = 1;
-    else if (typeof combine === 'function') mode = 2;
-    else if (combine !== undefined && combine !== 'lengthPrefixed') {
-      throw invalid(`${where}: combine must be 'lengthPrefixed', 'concatenate' or a function (tick, inputs) => Uint8Array, got ${describe(combine)}`,
-        typeof combine === 'string' ? 'invalid_value' : 'wrong_type', { where, field: 'combine', got: typeof combine === 'string' ? combine : typeName(combine) });
-    }
-    const checksumOption: unknown = options.checksum;
-    const checksums: readonly unknown[] = ROLLBACK_ENUMS.checksum.values;
-    const checksum = checksums.indexOf(checksumOption === undefined ? ROLLBACK_ENUMS.checksum.default : checksumOption);
-    if (checksum < 0) {
-      throw invalid(`${where}: checksum must be ${ROLLBACK_ENUMS.checksum.values.map((v) => `'${v}'`).join(' or ')}, got ${describe(checksumOption)}`,
-        typeof checksumOption === 'string' ? 'invalid_value' : 'wrong_type', { where, field: 'checksum', got: typeof checksumOption === 'string' ? checksumOption : typeName(checksumOption) });
-    }
-    if (onConfirmed !== undefined && typeof onConfirmed !== 'function') throw invalid(`${where}: onConfirmed must be a function (tick, hash) => void, got ${describe(onConfirmed)}`, 'wrong_type', { where, field: 'onConfirmed', got: typeName(onConfirmed) });
+    const mode = combine === 'concatenate' ? 1 : typeof combine === 'function' ? 2 : 0;
+    const checksum = (ROLLBACK_ENUMS.checksum.values as readonly unknown[]).indexOf(o.checksum);
     if (scenario === null) core.systems.ensureScheduled();
     const m = core.mem;
     // A plain world's TypeScript systems may throw: stop the advance there.
