@@ -141,6 +141,8 @@ declare module '*/laige_wasm.mjs' {
     laigeRunSystem?: (world: Ptr, id: number, tick: number, rng: Ptr, input: Ptr, inputSize: number) => void;
     laigeSystemError?: (world: Ptr, id: number, error: unknown) => void;
     laigeClockNs?: (world: Ptr) => number;
+    /** an observer event (changes.cpp trampoline): 0 = ok, else the observer threw */
+    laigeObserver?: (world: Ptr, observer: number, event: number, component: number, entity: number, value: Ptr, depth: number, resimulating: boolean) => number;
     /**
      * A loop's per-tick input (loopCreate with jsInput): the payload's byte
      * count after writing it at loopInputBuffer(loop, size); -1 = the default
@@ -236,6 +238,25 @@ declare module '*/laige_wasm.mjs' {
     worldCommandsReserve(w: Ptr, bytes: number): Code;
     /** 7 f64: recorded, applied, skippedDead, skippedFailed, pending, bufferBytes, grows */
     worldCommandStats(w: Ptr, out: Ptr): void;
+
+    // reacting to change (web/bindings/changes.cpp; docs/changes.md)
+    /** registers the JS observer trampoline for (event 0..2, component); writes the ObserverId (u32) at out */
+    changesObserve(w: Ptr, event: number, component: number, out: Ptr): Code;
+    /** runs the queued observer events now (a no-op inside a phase) */
+    changesFlushObservers(w: Ptr): Code;
+    /** 5 f64: observers, pending, calls, failures, depthExceeded */
+    changesObserverStats(w: Ptr, out: Ptr): void;
+    changesTrack(w: Ptr, component: number): Code;
+    changesTracks(w: Ptr, component: number): number;
+    changesTick(w: Ptr): number;
+    changesAddedTick(w: Ptr, e: number, component: number): number;
+    changesChangedTick(w: Ptr, e: number, component: number): number;
+    changesMarkChanged(w: Ptr, e: number, component: number): Code;
+    changesSetResimulating(w: Ptr, on: boolean): void;
+    /** the address of the world's per-component tracked bytes (index: component id), fixed for its lifetime */
+    changesTrackedFlags(w: Ptr): Ptr;
+    /** the running system's removals of `component` (`size` bytes): writes [pointer, count, stride] (u32) at out; entries: u32 entity, 4 pad, value */
+    changesEachRemoved(w: Ptr, component: number, size: number, out: Ptr): Code;
     worldIsIterating(w: Ptr): boolean;
     /** writes an IterationCursor header (web/layouts.json) + n column pointers (u32) per matched archetype; returns the matched count */
     worldIterationCursors(w: Ptr, ids: Ptr, n: number, out: Ptr, max: number): number;

@@ -171,9 +171,13 @@ class FieldHandleImpl implements ScalarFieldHandle {
         { where: `${this.#where}.set`, field, got: typeof v === 'number' ? v : typeName(v), kind: f.kind });
     }
     const at = this.#at(e, 'write', isArray ? a : 0);
-    const m = (this.#c._owner as WorldCore).mem;
+    const world = this.#c._owner as WorldCore;
+    const m = world.mem;
     m.sync();
     this.#heap(m)[at >> this.#shift] = v as number;
+    // A write marks the component changed (docs/changes.md#ticks): one byte
+    // load, and a call only when the component is tracked.
+    if (m.u8[world.trackedFlags + this._id] !== 0) world.raw.changesMarkChanged(world.ptr, e, this._id);
     // As in World.add: only a live each of this world can hold a snapshot of this row.
     if ((this.#c._owner as WorldCore).iterating !== 0) m.epoch++;
   }

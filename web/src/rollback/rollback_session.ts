@@ -67,6 +67,15 @@ export interface RollbackSessionOptions {
    */
   onConfirmed?: (tick: number, hash: bigint) => void;
   /**
+   * Called at the end of an advance() that rolled back, with the ticks it
+   * re-simulated (fromTick..toTick, inclusive), before onConfirmed. Observers
+   * saw `ctx.resimulating` true for those ticks (docs/changes.md#rollback):
+   * a renderer that skipped its side effects then resynchronises here. An
+   * error it throws comes out of advance() (the ticks have run); the same
+   * calls as in onConfirmed are refused inside it.
+   */
+  onResimulated?: (fromTick: number, toTick: number) => void;
+  /**
    * The checksum kept of every confirmed tick (what two peers compare;
    * docs/rollback.md#checksums): 'fast' (default: the C++ World::stateChecksum, 64-bit XXH3 over the
    * canonical state, computed only for ticks that become confirmed) or
@@ -155,6 +164,7 @@ export class RollbackSession extends WorldBound implements Disposable {
   lastAdvance: RollbackAdvance = { tick: 0, rolledBackTicks: 0, resimulatedTicks: 0, ms: 0, confirmed: [] };
   readonly #combine: RollbackCombine | null;
   readonly #onConfirmed: ((tick: number, hash: bigint) => void) | null;
+  readonly #onResimulated: ((fromTick: number, toTick: number) => void) | null;
   #ptr: number;
   #input: number;
   #inAdvance = false;
@@ -177,7 +187,7 @@ export class RollbackSession extends WorldBound implements Disposable {
     const maxPrediction = options.maxPredictionTicks === undefined ? 0 : optionArg('maxPredictionTicks', options.maxPredictionTicks, 0, depth);
     const hashHistory = options.hashHistory === undefined ? L.hashHistory.default : optionArg('hashHistory', options.hashHistory, L.hashHistory.min, L.hashHistory.max);
     const maxCombined = options.maxCombinedBytes === undefined ? L.maxCombinedBytes.default : optionArg('maxCombinedBytes', options.maxCombinedBytes, L.maxCombinedBytes.min, L.maxCombinedBytes.max);
-    const { combine, onConfirmed } = options;
+    const { combine, onConfirmed, onResimulated } = options;
     let mode = 0;
     if (combine === 'concatenate') mode = 1;
     else if (typeof combine === 'function') mode = 2;
@@ -193,6 +203,7 @@ export class RollbackSession extends WorldBound implements Disposable {
         typeof checksumOption === 'string' ? 'invalid_value' : 'wrong_type', { where, field: 'checksum', got: typeof checksumOption === 'string' ? checksumOption : typeName(checksumOption) });
     }
     if (onConfirmed !== undefined && typeof onConfirmed !== 'function') throw invalid(`${where}: onConfirmed must be a function (tick, hash) => void, got ${describe(onConfirmed)}`, 'wrong_type', { where, field: 'onConfirmed', got: typeName(onConfirmed) });
+    if (onResimulated !== undefined && typeof onResimulated !== 'function') throw invalid(`${where}: onResimulated must be a function (fromTick, toTick) => void, got ${describe(onResimulated)}`, 'wrong_type', { where, field: 'onResimulated', got: typeName(onResimulated) });
     if (scenario === null) core.systems.ensureScheduled();
     const m = core.mem;
     // A plain world's TypeScript systems may throw: stop the advance there.
@@ -210,6 +221,7 @@ export class RollbackSession extends WorldBound implements Disposable {
     this.hashHistory = Math.max(hashHistory, depth + 2);
     this.#combine = typeof combine === 'function' ? combine : null;
     this.#onConfirmed = onConfirmed ?? null;
+    this.#onResimulated = onResimulated ?? null;
     core.host.registerSession(this.#ptr, this);
     this.bind(core.dependents);
   }
@@ -325,6 +337,16 @@ export class RollbackSession extends WorldBound implements Disposable {
     const confirmed: ConfirmedHash[] = [];
     for (let t = before + 1; t <= st.confirmedTick; t++) confirmed.push({ tick: t, hash: this.confirmedHash(t) });
     this.lastAdvance = { tick: st.currentTick, rolledBackTicks: st.lastAdvanceRolledBackTicks, resimulatedTicks: st.lastAdvanceResimulatedTicks, ms, confirmed };
+    const resim = this.#onResimulated;
+    if (resim !== null && st.lastAdvanceResimulatedTicks > 0) {
+      // The re-run ticks are the ones before the new tick.
+      core.calls.enter('onResimulated');
+      try {
+        resim(st.currentTick - st.lastAdvanceResimulatedTicks, st.currentTick - 1);
+      } finally {
+        core.calls.leave();
+      }
+    }
     const fn = this.#onConfirmed;
     if (fn !== null) {
       // The tick has run: every callback is called, then the first error is

@@ -1,0 +1,157 @@
+// changes.cpp - reacting to change from TypeScript (docs/changes.md):
+// observers through one trampoline, the removed logs of a running system,
+// markChanged and the per-component tracked flags the field handles read
+// (part of the embind layer: web/bindings/common.h says how it is built).
+// Cold setup and per-event paths: compiled with -Oz (CMakeLists.txt).
+#include "common.h"
+#include "laige/changes.h"
+#include "laige/detail/change_walk.h"
+#include "laige/detail/world_state.h"
+
+using namespace laige_wasm;
+using emscripten::val;
+
+namespace {
+
+// Calls Module.laigeObserver(world, observer, event, component, entity,
+// value, depth, resimulating): 0 = ok, else the observer threw (the TS
+// router keeps the error and rethrows it after the call that drained).
+EM_JS(std::int32_t, laige_js_observer,
+      (std::uintptr_t world, std::uint32_t observer, std::uint32_t event, std::uint32_t component,
+       std::uint32_t entity, std::uintptr_t value, std::uint32_t depth, std::int32_t resimulating),
+      {
+        try {
+          return Module['laigeObserver'](world, observer, event, component, entity, value, depth, resimulating !== 0);
+        } catch (e) {
+          return 1;
+        }
+      });
+
+// Every TypeScript observer is this function; userData packs the JsWorld
+// pointer, and the TS observer number travels in the record's order (the
+// router maps (world, ObserverId) to the JS function).
+struct JsObserverTag {
+  std::uintptr_t world;
+  std::uint32_t id;
+};
+
+laige::Status jsObserverTrampoline(laige::ObserverContext& ctx) {
+  const auto* tag = static_cast<const JsObserverTag*>(ctx.userData);
+  const std::int32_t r = laige_js_observer(tag->world, tag->id, static_cast<std::uint32_t>(ctx.event), ctx.component,
+                                           ctx.entity.bits(), reinterpret_cast<std::uintptr_t>(ctx.value), ctx.depth,
+                                           ctx.resimulating ? 1 : 0);
+  if (r == 0) return laige::Status{};
+  return laige::Status::failure(ErrorCode::Unknown, "observer_threw").with("component_id", ctx.component);
+}
+
+// The tags live as long as the module (observers cannot be removed; a
+// disposed world's tags are a few bytes each).
+std::vector<std::unique_ptr<JsObserverTag>>& tags() {
+  static std::vector<std::unique_ptr<JsObserverTag>> all;
+  return all;
+}
+
+// observe: out = the ObserverId (dense from 1 per world).
+std::uint32_t changesObserve(std::uintptr_t w, std::uint32_t event, std::uint32_t component, std::uintptr_t out) {
+  auto tag = std::make_unique<JsObserverTag>();
+  tag->world = w;
+  // The id the core will give: the observers registered so far + 1.
+  tag->id = laige::observerStats(W(w).world).observers + 1;
+  auto r = laige::observe(W(w).world, static_cast<laige::ObserverEvent>(event), component, &jsObserverTrampoline,
+                          tag.get());
+  if (r.isError()) return code(r);
+  *at<std::uint32_t>(out) = r.value().value;
+  tags().push_back(std::move(tag));
+  return 0;
+}
+std::uint32_t changesFlushObservers(std::uintptr_t w) { return code(laige::flushObservers(W(w).world)); }
+// ObserverStats as f64: observers, pending, calls, failures, depthExceeded.
+void changesObserverStats(std::uintptr_t w, std::uintptr_t out) {
+  const laige::ObserverStats s = laige::observerStats(W(w).world);
+  double* o = at<double>(out);
+  o[0] = s.observers;
+  o[1] = s.pending;
+  o[2] = static_cast<double>(s.calls);
+  o[3] = static_cast<double>(s.failures);
+  o[4] = static_cast<double>(s.depthExceeded);
+}
+std::uint32_t changesTrack(std::uintptr_t w, std::uint32_t c) { return code(laige::trackChanges(W(w).world, c)); }
+std::uint32_t changesTracks(std::uintptr_t w, std::uint32_t c) { return laige::tracksChanges(W(w).world, c) ? 1 : 0; }
+double changesTick(std::uintptr_t w) { return laige::changeTick(W(w).world); }
+double changesAddedTick(std::uintptr_t w, std::uint32_t e, std::uint32_t c) {
+  return laige::addedTick(W(w).world, ent(e), c);
+}
+double changesChangedTick(std::uintptr_t w, std::uint32_t e, std::uint32_t c) {
+  return laige::changedTick(W(w).world, ent(e), c);
+}
+std::uint32_t changesMarkChanged(std::uintptr_t w, std::uint32_t e, std::uint32_t c) {
+  return code(laige::markChanged(W(w).world, ent(e), c));
+}
+void changesSetResimulating(std::uintptr_t w, bool on) { laige::setResimulating(W(w).world, on); }
+// The address of the world's per-component "tracked" bytes (index: component
+// id): a field handle's set reads it and calls markChanged only when its
+// component is tracked. Fixed for the world's lifetime.
+std::uintptr_t changesTrackedFlags(std::uintptr_t w) {
+  const laige::detail::WorldState* ws = laige::detail::ChangeAccess::state(W(w).world);
+  return ws == nullptr ? 0 : reinterpret_cast<std::uintptr_t>(ws->changes.tracked);
+}
+
+// eachRemoved of the running system, gathered: per entry the entity bits
+// (u32), 4 bytes of padding, then the value at an 8-aligned stride. The
+// buffer is reused (it grows by doubling and never shrinks).
+struct RemovedGather {
+  std::vector<std::uint8_t> bytes;
+  std::uint32_t stride = 0;
+  std::uint32_t size = 0;
+  std::uint32_t count = 0;
+};
+RemovedGather& gather() {
+  static RemovedGather g;
+  return g;
+}
+
+// out: [pointer, count, stride] as u32.
+std::uint32_t changesEachRemoved(std::uintptr_t w, std::uint32_t c, std::uint32_t size, std::uintptr_t out) {
+  RemovedGather& g = gather();
+  g.count = 0;
+  g.size = size;
+  g.stride = 8 + ((size + 7u) & ~7u);
+  laige::World& world = W(w).world;
+  laige::SystemContext ctx{world, nullptr, 0, nullptr, 0, laige::SystemId{}, nullptr, world.commands()};
+  const Status s = laige::detail::eachRemovedBytes(
+      ctx, c,
+      [](void* closure, laige::Entity e, const void* value) {
+        auto& gg = *static_cast<RemovedGather*>(closure);
+        const std::size_t at = static_cast<std::size_t>(gg.count) * gg.stride;
+        if (gg.bytes.size() < at + gg.stride) gg.bytes.resize(std::max<std::size_t>(at + gg.stride, gg.bytes.size() * 2));
+        const std::uint32_t bits = e.bits();
+        std::memcpy(gg.bytes.data() + at, &bits, 4);
+        std::memcpy(gg.bytes.data() + at + 8, value, gg.size);
+        ++gg.count;
+      },
+      &g);
+  if (!s.ok()) return code(s);
+  auto* o = at<std::uint32_t>(out);
+  o[0] = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(g.bytes.data()));
+  o[1] = g.count;
+  o[2] = g.stride;
+  return 0;
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(laige_changes) {
+  using emscripten::function;
+  function("changesObserve", &changesObserve);
+  function("changesFlushObservers", &changesFlushObservers);
+  function("changesObserverStats", &changesObserverStats);
+  function("changesTrack", &changesTrack);
+  function("changesTracks", &changesTracks);
+  function("changesTick", &changesTick);
+  function("changesAddedTick", &changesAddedTick);
+  function("changesChangedTick", &changesChangedTick);
+  function("changesMarkChanged", &changesMarkChanged);
+  function("changesSetResimulating", &changesSetResimulating);
+  function("changesTrackedFlags", &changesTrackedFlags);
+  function("changesEachRemoved", &changesEachRemoved);
+}
