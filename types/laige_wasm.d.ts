@@ -252,7 +252,7 @@ declare module '*/laige_wasm.mjs' {
     changesAddedTick(w: Ptr, e: number, component: number): number;
     changesChangedTick(w: Ptr, e: number, component: number): number;
     changesMarkChanged(w: Ptr, e: number, component: number): Code;
-    changesSetResimulating(w: Ptr, on: boolean): void;
+    changesSetResimulating(w: Ptr, on: number): void;
     /** the address of the world's per-component tracked bytes (index: component id), fixed for its lifetime */
     changesTrackedFlags(w: Ptr): Ptr;
     /** the running system's removals of `component` (`size` bytes): writes [pointer, count, stride] (u32) at out; entries: u32 entity, 4 pad, value */

@@ -51,51 +51,6 @@ std::vector<std::unique_ptr<JsObserverTag>>& tags() {
   return all;
 }
 
-// observe: out = the ObserverId (dense from 1 per world).
-std::uint32_t changesObserve(std::uintptr_t w, std::uint32_t event, std::uint32_t component, std::uintptr_t out) {
-  auto tag = std::make_unique<JsObserverTag>();
-  tag->world = w;
-  // The id the core will give: the observers registered so far + 1.
-  tag->id = laige::observerStats(W(w).world).observers + 1;
-  auto r = laige::observe(W(w).world, static_cast<laige::ObserverEvent>(event), component, &jsObserverTrampoline,
-                          tag.get());
-  if (r.isError()) return code(r);
-  *at<std::uint32_t>(out) = r.value().value;
-  tags().push_back(std::move(tag));
-  return 0;
-}
-std::uint32_t changesFlushObservers(std::uintptr_t w) { return code(laige::flushObservers(W(w).world)); }
-// ObserverStats as f64: observers, pending, calls, failures, depthExceeded.
-void changesObserverStats(std::uintptr_t w, std::uintptr_t out) {
-  const laige::ObserverStats s = laige::observerStats(W(w).world);
-  double* o = at<double>(out);
-  o[0] = s.observers;
-  o[1] = s.pending;
-  o[2] = static_cast<double>(s.calls);
-  o[3] = static_cast<double>(s.failures);
-  o[4] = static_cast<double>(s.depthExceeded);
-}
-std::uint32_t changesTrack(std::uintptr_t w, std::uint32_t c) { return code(laige::trackChanges(W(w).world, c)); }
-std::uint32_t changesTracks(std::uintptr_t w, std::uint32_t c) { return laige::tracksChanges(W(w).world, c) ? 1 : 0; }
-double changesTick(std::uintptr_t w) { return laige::changeTick(W(w).world); }
-double changesAddedTick(std::uintptr_t w, std::uint32_t e, std::uint32_t c) {
-  return laige::addedTick(W(w).world, ent(e), c);
-}
-double changesChangedTick(std::uintptr_t w, std::uint32_t e, std::uint32_t c) {
-  return laige::changedTick(W(w).world, ent(e), c);
-}
-std::uint32_t changesMarkChanged(std::uintptr_t w, std::uint32_t e, std::uint32_t c) {
-  return code(laige::markChanged(W(w).world, ent(e), c));
-}
-void changesSetResimulating(std::uintptr_t w, bool on) { laige::setResimulating(W(w).world, on); }
-// The address of the world's per-component "tracked" bytes (index: component
-// id): a field handle's set reads it and calls markChanged only when its
-// component is tracked. Fixed for the world's lifetime.
-std::uintptr_t changesTrackedFlags(std::uintptr_t w) {
-  const laige::detail::WorldState* ws = laige::detail::ChangeAccess::state(W(w).world);
-  return ws == nullptr ? 0 : reinterpret_cast<std::uintptr_t>(ws->changes.tracked);
-}
-
 // eachRemoved of the running system, gathered: per entry the entity bits
 // (u32), 4 bytes of padding, then the value at an 8-aligned stride. The
 // buffer is reused (it grows by doubling and never shrinks).
@@ -110,8 +65,59 @@ RemovedGather& gather() {
   return g;
 }
 
+}  // namespace
+
+// Plain wasm exports, not embind functions: a few bytes each, and a direct
+// call from JS (web/src/boundary/raw.ts HOT_EXPORTS).
+extern "C" {
+
+// observe: out = the ObserverId (dense from 1 per world).
+EMSCRIPTEN_KEEPALIVE std::uint32_t laige_changes_observe(std::uintptr_t w, std::uint32_t event, std::uint32_t component, std::uintptr_t out) {
+  auto tag = std::make_unique<JsObserverTag>();
+  tag->world = w;
+  // The id the core will give: the observers registered so far + 1.
+  tag->id = laige::observerStats(W(w).world).observers + 1;
+  auto r = laige::observe(W(w).world, static_cast<laige::ObserverEvent>(event), component, &jsObserverTrampoline,
+                          tag.get());
+  if (r.isError()) return code(r);
+  *at<std::uint32_t>(out) = r.value().value;
+  tags().push_back(std::move(tag));
+  return 0;
+}
+EMSCRIPTEN_KEEPALIVE std::uint32_t laige_changes_flush_observers(std::uintptr_t w) { return code(laige::flushObservers(W(w).world)); }
+// ObserverStats as f64: observers, pending, calls, failures, depthExceeded.
+EMSCRIPTEN_KEEPALIVE void laige_changes_observer_stats(std::uintptr_t w, std::uintptr_t out) {
+  const laige::ObserverStats s = laige::observerStats(W(w).world);
+  double* o = at<double>(out);
+  o[0] = s.observers;
+  o[1] = s.pending;
+  o[2] = static_cast<double>(s.calls);
+  o[3] = static_cast<double>(s.failures);
+  o[4] = static_cast<double>(s.depthExceeded);
+}
+EMSCRIPTEN_KEEPALIVE std::uint32_t laige_changes_track(std::uintptr_t w, std::uint32_t c) { return code(laige::trackChanges(W(w).world, c)); }
+EMSCRIPTEN_KEEPALIVE std::uint32_t laige_changes_tracks(std::uintptr_t w, std::uint32_t c) { return laige::tracksChanges(W(w).world, c) ? 1 : 0; }
+EMSCRIPTEN_KEEPALIVE double laige_changes_tick(std::uintptr_t w) { return laige::changeTick(W(w).world); }
+EMSCRIPTEN_KEEPALIVE double laige_changes_added_tick(std::uintptr_t w, std::uint32_t e, std::uint32_t c) {
+  return laige::addedTick(W(w).world, ent(e), c);
+}
+EMSCRIPTEN_KEEPALIVE double laige_changes_changed_tick(std::uintptr_t w, std::uint32_t e, std::uint32_t c) {
+  return laige::changedTick(W(w).world, ent(e), c);
+}
+EMSCRIPTEN_KEEPALIVE std::uint32_t laige_changes_mark_changed(std::uintptr_t w, std::uint32_t e, std::uint32_t c) {
+  return code(laige::markChanged(W(w).world, ent(e), c));
+}
+EMSCRIPTEN_KEEPALIVE void laige_changes_set_resimulating(std::uintptr_t w, std::uint32_t on) { laige::setResimulating(W(w).world, on != 0); }
+// The address of the world's per-component "tracked" bytes (index: component
+// id): a field handle's set reads it and calls markChanged only when its
+// component is tracked. Fixed for the world's lifetime.
+EMSCRIPTEN_KEEPALIVE std::uintptr_t laige_changes_tracked_flags(std::uintptr_t w) {
+  const laige::detail::WorldState* ws = laige::detail::ChangeAccess::state(W(w).world);
+  return ws == nullptr ? 0 : reinterpret_cast<std::uintptr_t>(ws->changes.tracked);
+}
+
 // out: [pointer, count, stride] as u32.
-std::uint32_t changesEachRemoved(std::uintptr_t w, std::uint32_t c, std::uint32_t size, std::uintptr_t out) {
+EMSCRIPTEN_KEEPALIVE std::uint32_t laige_changes_each_removed(std::uintptr_t w, std::uint32_t c, std::uint32_t size, std::uintptr_t out) {
   RemovedGather& g = gather();
   g.count = 0;
   g.size = size;
@@ -138,20 +144,4 @@ std::uint32_t changesEachRemoved(std::uintptr_t w, std::uint32_t c, std::uint32_
   return 0;
 }
 
-}  // namespace
-
-EMSCRIPTEN_BINDINGS(laige_changes) {
-  using emscripten::function;
-  function("changesObserve", &changesObserve);
-  function("changesFlushObservers", &changesFlushObservers);
-  function("changesObserverStats", &changesObserverStats);
-  function("changesTrack", &changesTrack);
-  function("changesTracks", &changesTracks);
-  function("changesTick", &changesTick);
-  function("changesAddedTick", &changesAddedTick);
-  function("changesChangedTick", &changesChangedTick);
-  function("changesMarkChanged", &changesMarkChanged);
-  function("changesSetResimulating", &changesSetResimulating);
-  function("changesTrackedFlags", &changesTrackedFlags);
-  function("changesEachRemoved", &changesEachRemoved);
-}
+}  // extern "C"

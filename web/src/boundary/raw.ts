@@ -57,6 +57,19 @@ const HOT_EXPORTS: ReadonlyArray<readonly [string, string]> = [
   ['worldCommandDestroy', '_laige_world_command_destroy'],
   ['worldCommandAdd', '_laige_world_command_add'],
   ['worldCommandRemove', '_laige_world_command_remove'],
+  // Reacting to change (web/bindings/changes.cpp; docs/changes.md).
+  ['changesObserve', '_laige_changes_observe'],
+  ['changesFlushObservers', '_laige_changes_flush_observers'],
+  ['changesObserverStats', '_laige_changes_observer_stats'],
+  ['changesTrack', '_laige_changes_track'],
+  ['changesTracks', '_laige_changes_tracks'],
+  ['changesTick', '_laige_changes_tick'],
+  ['changesAddedTick', '_laige_changes_added_tick'],
+  ['changesChangedTick', '_laige_changes_changed_tick'],
+  ['changesMarkChanged', '_laige_changes_mark_changed'],
+  ['changesSetResimulating', '_laige_changes_set_resimulating'],
+  ['changesTrackedFlags', '_laige_changes_tracked_flags'],
+  ['changesEachRemoved', '_laige_changes_each_removed'],
   // The scenarios' per-player input generators (web/bindings/player_input.cpp).
   ['scenarioPlayerInput', '_laige_scenario_player_input'],
 ];
