@@ -253,8 +253,8 @@ declare module '*/laige_wasm.mjs' {
     changesChangedTick(w: Ptr, e: number, component: number): number;
     changesMarkChanged(w: Ptr, e: number, component: number): Code;
     changesSetResimulating(w: Ptr, on: number): void;
-    /** the address of the world's per-component tracked bytes (index: component id), fixed for its lifetime */
-    changesTrackedFlags(w: Ptr): Ptr;
+    /** a field handle's write: the component's address through the Write ref (marks a tracked component changed); 0 when absent or stale */
+    changesGetForWrite(w: Ptr, e: number, component: number): Ptr;
     /** the running system's removals of `component` (`size` bytes): writes [pointer, count, stride] (u32) at out; entries: u32 entity, 4 pad, value */
     changesEachRemoved(w: Ptr, component: number, size: number, out: Ptr): Code;
     worldIsIterating(w: Ptr): boolean;

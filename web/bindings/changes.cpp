@@ -1,12 +1,10 @@
 // changes.cpp - reacting to change from TypeScript (docs/changes.md):
 // observers through one trampoline, the removed logs of a running system,
-// markChanged and the per-component tracked flags the field handles read
+// markChanged and the Write ref a field handle's set takes
 // (part of the embind layer: web/bindings/common.h says how it is built).
 // Cold setup and per-event paths: compiled with -Oz (CMakeLists.txt).
 #include "common.h"
 #include "laige/changes.h"
-#include "laige/detail/change_walk.h"
-#include "laige/detail/world_state.h"
 
 using namespace laige_wasm;
 using emscripten::val;
@@ -108,12 +106,10 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t laige_changes_mark_changed(std::uintptr_t w, 
   return code(laige::markChanged(W(w).world, ent(e), c));
 }
 EMSCRIPTEN_KEEPALIVE void laige_changes_set_resimulating(std::uintptr_t w, std::uint32_t on) { laige::setResimulating(W(w).world, on != 0); }
-// The address of the world's per-component "tracked" bytes (index: component
-// id): a field handle's set reads it and calls markChanged only when its
-// component is tracked. Fixed for the world's lifetime.
-EMSCRIPTEN_KEEPALIVE std::uintptr_t laige_changes_tracked_flags(std::uintptr_t w) {
-  const laige::detail::WorldState* ws = laige::detail::ChangeAccess::state(W(w).world);
-  return ws == nullptr ? 0 : reinterpret_cast<std::uintptr_t>(ws->changes.tracked);
+// A field handle's write: the Write ref (non-const getBytes), which marks a
+// tracked component changed, as World::get<T> for writing does in C++.
+EMSCRIPTEN_KEEPALIVE std::uintptr_t laige_changes_get_for_write(std::uintptr_t w, std::uint32_t e, std::uint32_t c) {
+  return reinterpret_cast<std::uintptr_t>(W(w).world.getBytes(ent(e), c));
 }
 
 // out: [pointer, count, stride] as u32.

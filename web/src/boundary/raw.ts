@@ -68,7 +68,7 @@ const HOT_EXPORTS: ReadonlyArray<readonly [string, string]> = [
   ['changesChangedTick', '_laige_changes_changed_tick'],
   ['changesMarkChanged', '_laige_changes_mark_changed'],
   ['changesSetResimulating', '_laige_changes_set_resimulating'],
-  ['changesTrackedFlags', '_laige_changes_tracked_flags'],
+  ['changesGetForWrite', '_laige_changes_get_for_write'],
   ['changesEachRemoved', '_laige_changes_each_removed'],
   // The scenarios' per-player input generators (web/bindings/player_input.cpp).
   ['scenarioPlayerInput', '_laige_scenario_player_input'],

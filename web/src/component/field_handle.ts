@@ -88,7 +88,9 @@ class FieldHandleImpl implements ScalarFieldHandle {
     if (world.sys !== null || (access === 'write' && world.liveRead !== null)) {
       checkAccess(world, `${this.#where}.${access === 'read' ? 'get' : 'set'}`, this.#c, access, e as number);
     }
-    const p = world.raw.worldGet(w, e as number, this.#c.id);
+    // A write takes the Write ref: it marks a tracked component changed in
+    // the core (docs/changes.md#ticks), at no cost to set itself.
+    const p = access === 'write' ? world.raw.changesGetForWrite(w, e as number, this.#c.id) : world.raw.worldGet(w, e as number, this.#c.id);
     if (p === 0) this.#missing(world, e as number);
     const f = this.#f;
     if (i === 0) return p + f.offset;
@@ -171,13 +173,9 @@ class FieldHandleImpl implements ScalarFieldHandle {
         { where: `${this.#where}.set`, field, got: typeof v === 'number' ? v : typeName(v), kind: f.kind });
     }
     const at = this.#at(e, 'write', isArray ? a : 0);
-    const world = this.#c._owner as WorldCore;
-    const m = world.mem;
+    const m = (this.#c._owner as WorldCore).mem;
     m.sync();
     this.#heap(m)[at >> this.#shift] = v as number;
-    // A write marks the component changed (docs/changes.md#ticks): one byte
-    // load, and a call only when the component is tracked.
-    if (m.u8[world.trackedFlags + this._id] !== 0) world.raw.changesMarkChanged(world.ptr, e, this._id);
     // As in World.add: only a live each of this world can hold a snapshot of this row.
     if ((this.#c._owner as WorldCore).iterating !== 0) m.epoch++;
   }

@@ -120,8 +120,6 @@ export class WorldCore {
   readonly phase: { commands: unknown } = { commands: null };
   /** The TypeScript observers (changes/observers.ts), made by the first World.observe. */
   observers: ObserverHooks | null = null;
-  /** The address of the core's per-component "tracked" bytes: a field handle's set marks only a tracked component (changes/observers.ts). */
-  readonly trackedFlags: number;
 
   // Every field is set once, here (`systems` made from the core): V8 keeps
   // one hidden class and one field type per field for every core.
@@ -135,7 +133,6 @@ export class WorldCore {
     this.scenario = scenario;
     this.facade = facade;
     this.systems = systems(this);
-    this.trackedFlags = ptr === 0 ? 0 : host.raw.changesTrackedFlags(ptr);
     coresByFacade.set(facade, this);
   }
 
