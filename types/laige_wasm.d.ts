@@ -152,6 +152,8 @@ declare module '*/laige_wasm.mjs' {
      * advance.
      */
     laigeRollbackAfterTick?: (session: Ptr, tick: number) => number;
+    /** An observer event (web/bindings/changes.cpp): 0 = ok, else the observer threw. */
+    laigeObserver?: (world: Ptr, observer: number, event: number, component: number, entity: number, value: Ptr, depth: number, resimulating: boolean) => number;
     /** After every restore a rollback session makes. */
     laigeRollbackRestored?: (session: Ptr) => void;
 
@@ -309,6 +311,55 @@ declare module '*/laige_wasm.mjs' {
      * laige_world_command_stats)
      */
     worldCommandStats(w: Ptr, out: Ptr): void;
+
+    // web/bindings/changes.cpp
+    /**
+     * registers the JS observer trampoline (Module.laigeObserver) for (event 0..2, component); writes the
+     * ObserverId (u32) at out. (plain export laige_changes_observe, by hand)
+     */
+    changesObserve(w: Ptr, event: number, component: number, out: Ptr): Code;
+    /**
+     * runs the queued observer events now (a no-op inside a phase). (plain export
+     * laige_changes_flush_observers, by hand)
+     */
+    changesFlushObservers(w: Ptr): Code;
+    /**
+     * 5 f64: observers, pending, calls, failures, depthExceeded. (plain export laige_changes_observer_stats,
+     * by hand)
+     */
+    changesObserverStats(w: Ptr, out: Ptr): void;
+    /** starts change tracking of a component. (plain export laige_changes_track, by hand) */
+    changesTrack(w: Ptr, component: number): Code;
+    /** 1 when the component is tracked. (plain export laige_changes_tracks, by hand) */
+    changesTracks(w: Ptr, component: number): number;
+    /** the world's current change tick. (plain export laige_changes_tick, by hand) */
+    changesTick(w: Ptr): number;
+    /**
+     * the tick the entity's component was added (0 = untracked or absent). (plain export
+     * laige_changes_added_tick, by hand)
+     */
+    changesAddedTick(w: Ptr, e: number, component: number): number;
+    /**
+     * the tick the entity's component last changed (0 = untracked or absent). (plain export
+     * laige_changes_changed_tick, by hand)
+     */
+    changesChangedTick(w: Ptr, e: number, component: number): number;
+    /** marks the entity's component changed. (plain export laige_changes_mark_changed, by hand) */
+    changesMarkChanged(w: Ptr, e: number, component: number): Code;
+    /**
+     * observers see ctx.resimulating while on is 1. (plain export laige_changes_set_resimulating, by hand)
+     */
+    changesSetResimulating(w: Ptr, on: number): void;
+    /**
+     * a field handle's write: the component's address through the Write ref (marks a tracked component
+     * changed); 0 when absent or stale. (plain export laige_changes_get_for_write, by hand)
+     */
+    changesGetForWrite(w: Ptr, e: number, component: number): Ptr;
+    /**
+     * the running system's removals of `component` (`size` bytes): writes [pointer, count, stride] (u32) at
+     * out; entries: u32 entity, 4 pad, value. (plain export laige_changes_each_removed, by hand)
+     */
+    changesEachRemoved(w: Ptr, component: number, size: number, out: Ptr): Code;
 
     // web/bindings/systems.cpp
     /** io: n u32 component ids at `ids`, n u8 accesses at `access`. */

@@ -1,12 +1,14 @@
-// canvas.js - the demo's two canvases: the world (entities by colour,
+// canvas.js - the demo's two canvases: the world (its sprite table by colour,
 // interpolated between the last two ticks, the attractor and the perturbed
 // entity ringed) and the frame-time graph. Pure drawing: main.js decides
 // what is shown.
 
 /**
  * Draws the world view, or clears the canvas when `view` is null. view:
- * { extent: {x0, y0, size}, cur, prev: Map entity -> [x, y, colour index],
- *   alpha: 0..1 between prev and cur, attractor: [x, y] | null, perturbed: entity | null }.
+ * { extent: {x0, y0, size}, sprites: SpriteTable (sprites.js), alpha: 0..1,
+ *   the fraction of a tick elapsed, attractor: [x, y] | null, perturbed: entity | null }.
+ * A sprite that changed at the table's tick is drawn between where it was
+ * and where it is (not across a wrap); the others where they are.
  */
 export function drawWorld(c, view) {
   const g = c.getContext('2d');
@@ -17,19 +19,18 @@ export function drawWorld(c, view) {
   const scale = c.width / size;
   const alpha = view.alpha;
   const colors = ['#5fb0ff', '#8be28b', '#ffcf5f'];
-  const r = view.cur.size > 200 ? 1.6 : 5;
+  const table = view.sprites;
+  const r = table.sprites.size > 200 ? 1.6 : 5;
   for (let k = 0; k < 3; k++) {
     g.fillStyle = colors[k];
     g.beginPath();
-    for (const [e, p] of view.cur) {
-      if (p[2] !== k) continue;
-      let x = p[0];
-      let y = p[1];
-      const q = view.prev.get(e);
-      // Interpolate between the last two ticks (not across a wrap).
-      if (q !== undefined && Math.abs(p[0] - q[0]) < size / 2 && Math.abs(p[1] - q[1]) < size / 2) {
-        x = q[0] + (p[0] - q[0]) * alpha;
-        y = q[1] + (p[1] - q[1]) * alpha;
+    for (const p of table.sprites.values()) {
+      if (p.k !== k) continue;
+      let x = p.x;
+      let y = p.y;
+      if (p.at === table.tick && Math.abs(p.x - p.px) < size / 2 && Math.abs(p.y - p.py) < size / 2) {
+        x = p.px + (p.x - p.px) * alpha;
+        y = p.py + (p.y - p.py) * alpha;
       }
       const px = (x - x0) * scale;
       const py = c.height - (y - y0) * scale;
@@ -46,12 +47,12 @@ export function drawWorld(c, view) {
     g.stroke();
   }
   if (view.perturbed !== null) {
-    const p = view.cur.get(view.perturbed);
+    const p = table.sprites.get(view.perturbed);
     if (p) {
       g.strokeStyle = '#ff4d4d';
       g.lineWidth = 2;
       g.beginPath();
-      g.arc((p[0] - x0) * scale, c.height - (p[1] - y0) * scale, 10, 0, Math.PI * 2);
+      g.arc((p.x - x0) * scale, c.height - (p.y - y0) * scale, 10, 0, Math.PI * 2);
       g.stroke();
       g.lineWidth = 1;
     }

@@ -20,6 +20,7 @@ import { loadLaige, formatEntity } from '@laige/sim';
 import { attractorPayload, liveScenarios } from './scenarios.js';
 import { nativeBuild } from './native.js';
 import { drawFrameGraph, drawWorld } from './canvas.js';
+import { SpriteTable } from './sprites.js';
 import { openSessionPeer, sendTickToPeer, sessionPeerDiff } from './session_peer.js';
 import { loadGolden } from './golden.js';
 import { diffTable, esc } from './diff_view.js';
@@ -130,9 +131,7 @@ async function select(name) {
     my.loop = createLoop(my.built, (tick) => tickInput(my, tick), (tick) => afterTick(my, tick));
     my.simNow = 0;
     my.lastTickAt = 0;
-    my.prev = new Map();
-    my.cur = snapshot(my.built);
-    my.snapTick = 0;
+    my.sprites = new SpriteTable(); // filled by render()
     // Every tick's explicit input payload (the pointer; undefined = the
     // scenario's own generator, the golden's input) for the replay.
     my.payloads = [undefined];
@@ -239,12 +238,6 @@ function payloadOf(s, t) {
   return t < 1 ? undefined : s.payloads[t] ?? s.built.generatedInput?.(t);
 }
 
-function snapshot(built) {
-  const m = new Map();
-  built.positions((e, x, y, k) => m.set(e, [x, y, k]));
-  return m;
-}
-
 /** Runs n ticks now (test hook and the step button). */
 function runTicks(n) {
   const s = session;
@@ -328,14 +321,12 @@ function render(s, nowMs) {
     return;
   }
   const t = s.loop.currentTick;
-  if (s.snapTick !== t) {
-    s.prev = s.snapTick === t - 1 ? s.cur : new Map();
-    s.cur = snapshot(s.built);
-    s.snapTick = t;
-  }
-  const alpha = fast || paused ? 1 : Math.max(0, Math.min(1, (nowMs - s.lastTickAt) * TICK_HZ / 1000));
+  // The sprite table follows the world: only what was added, removed or changed since its last tick is written.
+  s.sprites.sync(s.built, t);
+  // The loop's alpha: the fraction of a tick its clock was past the last tick at this frame.
+  const alpha = fast || paused ? 1 : s.loop.alpha;
   drawWorld($('canvas'), {
-    extent: s.built.extent, cur: s.cur, prev: s.prev, alpha,
+    extent: s.built.extent, sprites: s.sprites, alpha,
     attractor: s.built.attractorOf?.(payloadOf(s, t)) ?? null,
     perturbed: s.perturb ? s.perturb.entity : null,
   });
@@ -358,6 +349,7 @@ function status() {
   return {
     ready: true, scenario: s.name, kind: s.kind, native: !!s.native, tick, checked: s.checked, verdict, divergedAt: s.divergedAt,
     entities: s.kind === 'live' ? s.built.world.entityCount : null,
+    spritesUpdated: s.kind === 'live' ? s.sprites.updated : null, spritesUpdatedTotal: s.kind === 'live' ? s.sprites.updatedTotal : null,
     goldenTicks: s.golden ? s.golden.length - 1 : 0, goldenError: s.goldenError,
     perturbTick: s.perturb?.tick ?? null, expectTick: s.perturb?.expectTick ?? null,
     diffItems: s.diff ? s.diff.items.length : 0, diffTotal: s.diff ? s.diff.total : 0,
@@ -376,6 +368,7 @@ function updatePanel(force) {
   const st = status();
   $('s-tick').textContent = st.tick;
   $('s-entities').textContent = st.entities ?? (s.info ? `capacity ${s.info.capacity}` : '-');
+  $('s-sprites').textContent = st.spritesUpdated === null ? '-' : `${st.spritesUpdated} (of ${s.sprites.sprites.size} sprites)`;
   $('s-checked').textContent = s.golden ? `${s.checked} of ${s.golden.length} (ticks 0..${s.golden.length - 1})` : '0 (no golden)';
   $('s-hash').textContent = s.lastHash ?? '-';
   $('s-golden').textContent = s.golden && st.tick < s.golden.length ? s.golden[st.tick] : (s.golden ? '(past the golden stream)' : '-');

@@ -68,8 +68,12 @@ async function e2e(browserName) {
       const s = d.status();
       const ms = performance.now() - ms0;
       d.setFast(true);
-      return { ticks: s.tick - t0, ms, verdict: s.verdict };
+      return { ticks: s.tick - t0, ms, verdict: s.verdict, spritesUpdated: s.spritesUpdated, spritesUpdatedTotal: s.spritesUpdatedTotal,
+        spritesCell: document.getElementById('s-sprites')?.textContent ?? null };
     });
+    // The canvas is drawn from a sprite table that follows added, removed and changed entities (demo/src/sprites.js).
+    expect(typeof rt.spritesUpdated === 'number' && rt.spritesUpdated > 0 && rt.spritesUpdatedTotal >= rt.spritesUpdated && rt.spritesCell !== null && rt.spritesCell !== '-',
+      `sprites updated per frame: ${rt.spritesUpdated} (${rt.spritesUpdatedTotal} in all; the page shows '${rt.spritesCell}')`);
     // Bounds that hold on any machine speed: it advanced, and a fixed 60 Hz
     // loop never runs ahead of the clock.
     expect(rt.ticks >= 1 && rt.ticks <= Math.ceil((rt.ms / 1000) * 60) + 1 && rt.verdict === 'MATCH',

@@ -214,3 +214,32 @@ describe('createGameLoop over a World: input, onTick and errors', () => {
     w.dispose();
   });
 });
+
+describe('GameLoop.alpha', () => {
+  it('is the fraction of a tick elapsed at the last frame, in [0, 1)', () => {
+    const w = sim.createWorld({ capacity: 4 });
+    let ticks = 0;
+    w.registerSystem({ name: 'Count', budgetMs: 5, run() { ticks++; } });
+    const loop = sim.createGameLoop(w, { tickRateHz: 50 }); // 20 ms a tick
+    expect(loop.alpha).toBe(0);
+    loop.frame(1000); // the first frame starts the clock
+    expect(loop.alpha).toBe(0);
+    loop.frame(1025); // 1.25 ticks due: 1 ran, a quarter elapsed
+    expect(ticks).toBe(1);
+    expect(loop.alpha).toBeCloseTo(0.25, 9);
+    loop.frame(1039); // 1.95 ticks
+    expect(ticks).toBe(1);
+    expect(loop.alpha).toBeCloseTo(0.95, 9);
+    loop.frame(1040); // exactly 2
+    expect(ticks).toBe(2);
+    expect(loop.alpha).toBe(0);
+    loop.step(3); // no clock: unchanged
+    expect(loop.alpha).toBe(0);
+    for (let t = 1040; t < 1400; t += 7.3) {
+      loop.frame(t);
+      expect(loop.alpha).toBeGreaterThanOrEqual(0);
+      expect(loop.alpha).toBeLessThan(1);
+    }
+    w.dispose();
+  });
+});

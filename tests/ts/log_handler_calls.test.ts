@@ -113,6 +113,12 @@ const MATRIX: Record<string, Record<string, Case>> = {
     snapshot: refused((r) => r.w.snapshot()),
     snapshotInto: refused((r) => r.w.snapshotInto(new Uint8Array(r.snap.length))),
     restore: refused((r) => r.w.restore(r.snap)),
+    observe: refused((r) => r.w.observe(r.P, 'onAdd', () => {})),
+    flushObservers: refused((r) => r.w.flushObservers()),
+    markChanged: refused((r) => r.w.markChanged(r.e, r.P)),
+    trackChanges: refused((r) => r.w.trackChanges(r.P)),
+    observerStats: allowed((r) => r.w.observerStats()),
+    changeTicks: allowed((r) => r.w.changeTicks(r.e, r.P)),
     disposed: allowed((r) => r.w.disposed),
     options: allowed((r) => r.w.options),
     isValid: allowed((r) => r.w.isValid(r.e)),
@@ -164,6 +170,7 @@ const MATRIX: Record<string, Record<string, Case>> = {
   SystemContext: {
     each: refused((r) => r.ctx!.each([r.P], ['read'], () => {}), 'system'),
     eachChunk: refused((r) => r.ctx!.eachChunk([r.P], ['read'], () => {}), 'system'),
+    removed: refused((r) => r.ctx!.removed(r.P, () => {}), 'system'),
     queries: refused((r) => (r.ctx!.queries as unknown as Record<string, Query>).mine!.each(() => {}), 'system'),
     commands: refused((r) => r.ctx!.commands.add(r.e, r.w.component('H')!, { v: 9 }), 'system'),
     'rng.nextU32': refused((r) => r.ctx!.rng!.nextU32(), 'system'),
@@ -179,6 +186,7 @@ const MATRIX: Record<string, Record<string, Case>> = {
     frame: refused((r) => r.L.frame(1000)),
     step: refused((r) => r.L.step(1)),
     currentTick: allowed((r) => r.L.currentTick),
+    alpha: allowed((r) => r.L.alpha),
     stats: allowed((r) => r.L.stats()),
     dispose: allowed((r) => r.L.dispose()), // the loop is not running: it changes no world
     toString: allowed((r) => r.L.toString()),

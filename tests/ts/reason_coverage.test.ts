@@ -22,6 +22,7 @@ const NOT_PROVOKED: Readonly<Record<string, string>> = {
   archetype_alloc_failed: 'the allocator fails while an archetype grows (out of memory)',
   snapshot_alloc_failed: 'the allocator fails while a restore re-creates an archetype (out of memory)',
   command_buffer_alloc_failed: 'the allocator fails while a command buffer grows (out of memory)',
+  change_tracking_alloc_failed: 'the allocator fails while the change ticks of a component are allocated (out of memory)',
   wasm_aborted: 'the wasm runtime aborts while starting (a broken environment; no input makes it)',
 };
 

@@ -22,7 +22,7 @@ export type { Access, FieldInfo } from './component/component.js';
 export type {
   ScalarKind, FieldSpec, Schema, Value, ValueInput, Ref, ReadRef, TypedArrayOf, KindOf,
 } from './component/schema.js';
-export type { SystemDef, SystemContext } from './world.js';
+export type { SystemDef, SystemContext, ObserverContext, ObserverEvent, ObserverHandle, ObserverStats } from './world.js';
 export type {
   SystemQueryDecl, SystemQueries, DeclTerms, DeclOptional, SystemHandle, SystemInfo, SystemRng, SystemRngState, SystemTimingStats, SystemTimingWindow,
 } from './systems/system_types.js';

@@ -102,6 +102,7 @@ export class Laige {
       this.#worlds.get(w)?.systems.recordError(error);
     };
     raw.laigeClockNs = (w) => this.#worlds.get(w)?.systems.clockNs() ?? 0;
+    raw.laigeObserver = (w, id, event, _component, e, value, depth, resim) => this.#worlds.get(w)?.observers?._dispatch(id, event, e, value, depth, resim) ?? 0;
     raw.laigeTickInput = (l, tick) => this.#loops.get(l)?._tickInput(tick) ?? -2;
     raw.laigeAfterTick = (l, tick) => this.#loops.get(l)?._afterTick(tick) ?? 1;
     const hooks = raw as unknown as RollbackModuleHooks;

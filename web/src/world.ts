@@ -24,6 +24,10 @@ import { activeCallback, logHandlers, refuseDisposeInside, refuseInsideLog } fro
 import { adoptComponents, registerComponentOn } from './component/registration.js';
 import { type CommandStats, type Commands, commandStats, phaseCommands, runDefer } from './systems/commands.js';
 import { type CoreHost, type EachLoopMode, WorldCore, coreOf } from './core/world_core.js';
+import {
+  type ObserverContext, type ObserverEvent, type ObserverHandle, type ObserverStats,
+  changeTicks, flushObservers, markChanged, observe, observerStats, rethrowObserverError, trackChanges,
+} from './changes/observers.js';
 
 // Symbol.dispose for runtimes that lack it (older browsers): the symbol TS
 // and Node use for `using`.
@@ -67,6 +71,13 @@ export interface SystemContext<Q = Record<never, never>> {
     components: C, access: A, fn: (e: Entity, ...refs: Refs<C, A>) => void): void;
   /** world.eachChunk on the running system's world. */
   eachChunk<const C extends readonly AnyComponent[]>(components: C, access: AccessList<C>, fn: (chunk: Chunk) => void): void;
+  /**
+   * fn(entity, last) for every entity that lost `c` (remove, destroy, clear;
+   * direct or by a command) since this system last ran, in removal order,
+   * with the value it had (a frozen copy). `c` must be in the system's io
+   * (read is enough); the first call starts the log (docs/changes.md#removed).
+   */
+  removed<S extends Schema>(c: Component<S>, fn: (e: Entity, last: Readonly<Value<S>>) => void): void;
 }
 
 /** A system definition for World.registerSystem. */
@@ -227,6 +238,7 @@ export class World implements Disposable {
     if (this.#core.sys !== null) checkAccess(this.#core, 'World.destroy', null, 'destroy', this.#core.entity('World.destroy', e));
     const code = this.#core.raw.worldDestroyEntity(w, this.#core.entity('World.destroy', e));
     if (code !== 0) throw coreError(code, `World.destroy(${formatEntity(e)})`);
+    if (this.#core.observers !== null) rethrowObserverError(this.#core);
   }
 
   /** Generation-checked liveness (no side effects). */
@@ -284,6 +296,8 @@ export class World implements Disposable {
     checkClear(this.#core);
     if (logHandlers.depth !== 0) refuseInsideLog('World.clear');
     check(this.#core.raw.worldClear(this.#core.live('World.clear')), 'World.clear');
+    this.#core.mem.sync();
+    if (this.#core.observers !== null) rethrowObserverError(this.#core);
   }
 
   // --- components ----------------------------------------------------------
@@ -340,6 +354,7 @@ export class World implements Disposable {
     // no walk of this world is live otherwise, and none elsewhere can see its rows.
     if (core.iterating !== 0) m.epoch++;
     if (code !== 0) this.#rejected('World.add', e, comp, code);
+    if (core.observers !== null) rethrowObserverError(core);
   }
 
   /** Removes `c` from `e` (a no-op when `e` lacks it). Throws for a stale handle and what a live `each` forbids. */
@@ -355,6 +370,7 @@ export class World implements Disposable {
     const code = core.raw.worldRemove(w, e, comp.id);
     core.mem.sync();
     if (code !== 0) this.#rejected('World.remove', e, comp, code);
+    if (core.observers !== null) rethrowObserverError(core);
   }
 
   /** True when live `e` has `c` (false for a stale handle: a pure query). */
@@ -444,7 +460,10 @@ export class World implements Disposable {
     /** The open phase's command buffer (an each, a system's run, a defer; applied at its end); else throws command_outside_phase. */
   get commands(): Commands { return phaseCommands(this.#core); }
   /** Runs fn(commands), then applies what it recorded (inside an each or a system: at that phase's end). */
-  defer(fn: (commands: Commands) => void): void { runDefer(this.#core, fn); }
+  defer(fn: (commands: Commands) => void): void {
+    runDefer(this.#core, fn);
+    if (this.#core.observers !== null) rethrowObserverError(this.#core);
+  }
   /** The command counters (recorded, applied, skipped, pending). */
   commandStats(): CommandStats { return commandStats(this.#core); }
 
@@ -462,6 +481,7 @@ export class World implements Disposable {
     components: C, access: A, fn: (e: Entity, ...refs: Refs<C, A>) => void): void {
     if (logHandlers.depth !== 0) refuseInsideLog('World.each');
     runEach(this.#core, components, access, fn as unknown as (...args: unknown[]) => void);
+    if (this.#core.observers !== null && this.#core.iterating === 0) rethrowObserverError(this.#core);
   }
 
   /**
@@ -474,6 +494,7 @@ export class World implements Disposable {
   eachChunk<const C extends readonly AnyComponent[]>(components: C, access: AccessList<C>, fn: (chunk: Chunk) => void): void {
     if (logHandlers.depth !== 0) refuseInsideLog('World.eachChunk');
     runEachChunk(this.#core, components, access, fn);
+    if (this.#core.observers !== null && this.#core.iterating === 0) rethrowObserverError(this.#core);
   }
 
   // --- systems (systems.ts) ----------------------------------------------------
@@ -537,6 +558,46 @@ export class World implements Disposable {
     this.#systems.setClock(nowNs);
   }
 
+  // --- reacting to change (changes/observers.ts; docs/changes.md#typescript) ---
+
+  /**
+   * Calls fn(ctx) after the system or top-level call that added (`'onAdd'`),
+   * replaced (`'onSet'`) or removed (`'onRemove'`, once per component on
+   * destroy and clear) component `c`: events in the order they happened,
+   * for one event the observers in registration order. Structural changes
+   * inside go through ctx.commands. Registered at setup (inside a callback:
+   * observe_inside_callback); observers cannot be removed. What an observer
+   * throws is rethrown by the call that ran it, after the rest of the queue ran.
+   */
+  observe<S extends Schema>(c: Component<S>, event: ObserverEvent, fn: (ctx: ObserverContext<S>) => void): ObserverHandle {
+    return observe(this.#core, c, event, fn);
+  }
+
+  /** Runs the queued observer events now (a no-op inside a system, an each, a defer or an observer); rethrows what an observer threw. */
+  flushObservers(): void {
+    flushObservers(this.#core);
+  }
+
+  /** The observer counters. */
+  observerStats(): ObserverStats {
+    return observerStats(this.#core);
+  }
+
+  /** Marks e's `c` changed now, for code that wrote its column memory directly (a no-op when `c` is untracked). */
+  markChanged(e: Entity, c: AnyComponent): void {
+    markChanged(this.#core, e, c);
+  }
+
+  /** Starts change tracking of `c` now (setup: 8 bytes per entity slot, once); every entity that has it counts as added now. */
+  trackChanges(c: AnyComponent): void {
+    trackChanges(this.#core, c);
+  }
+
+  /** e's change ticks of `c` (added, changed; 0 when untracked, absent or stale), the world's current change tick and whether `c` is tracked. */
+  changeTicks(e: Entity, c: AnyComponent): { added: number; changed: number; now: number; tracked: boolean } {
+    return changeTicks(this.#core, e, c);
+  }
+
   // --- state hash and diff -----------------------------------------------------
 
   /** FNV-1a-64 of the authoritative state after `tick` completed ticks (the `<tick> <hash>` value). */
@@ -591,3 +652,4 @@ export class World implements Disposable {
 
 export type { Access, Chunk, FieldColumn, FieldInfo };
 export type { Query, QueryOptions, QueryTerms };
+export type { ObserverContext, ObserverEvent, ObserverHandle, ObserverStats };

@@ -86,6 +86,22 @@ export const TS_CASES: ReasonCase[] = [
     provoke: onWorld((w) => sim.recordReplay(w).writeFrame(2)) },
   { reason: 'component_missing', what: "a field handle's get on an entity without P", fields: { where: expect.any(String), component: 'P' },
     provoke: onWorld((w) => { const P = registerP(w); P.field.x.get(w.create()); }) },
+  { reason: 'unknown_event', what: 'World.observe of an unknown event', fields: { where: 'World.observe', field: 'event', got: 'onChange', component: 'P' },
+    provoke: withP((w, P) => w.observe(P, 'onChange' as never, () => {})) },
+  { reason: 'observer_invalid', what: 'World.observe of a non-function', fields: { where: 'World.observe', field: 'fn', got: 'number', component: 'P' },
+    provoke: withP((w, P) => w.observe(P, 'onAdd', 3 as never)) },
+  { reason: 'observe_inside_callback', what: 'World.observe inside each', fields: { where: 'World.observe', callback: 'each', component: 'P', event: 'onAdd' },
+    provoke: withP((w, P) => { let err: unknown = null; w.each([P], ['read'], () => { try { w.observe(P, 'onAdd', () => {}); } catch (e) { err ??= e; } }); throw err; }) },
+  { reason: 'dispose_inside_call', what: 'world.dispose inside an observer', fields: { call: 'World.dispose', object: 'World', callback: 'observer' },
+    provoke: withP((w, P, e) => { let err: unknown = null; w.observe(P, 'onSet', () => { try { w.dispose(); } catch (x) { err ??= x; } }); w.add(e, P, { x: 2 }); throw err; }) },
+  { reason: 'component_absent', what: 'World.markChanged of a component the entity lacks', fields: { component_id: 1 },
+    provoke: withP((w, P) => w.markChanged(w.create(), P)) },
+  { reason: 'observer_depth_exceeded', what: 'an observer cycle inside a tick', fields: { depth: 9, max_depth: 8 },
+    provoke: withP((w, P, e) => {
+      w.observe(P, 'onSet', (ctx) => ctx.commands.add(ctx.entity, P, { x: 1 }));
+      w.registerSystem({ name: 'Cycle', budgetMs: 5, io: [[P, 'write']], run(ctx) { ctx.commands.add(e, P, { x: 2 }); } });
+      w.runSystems();
+    }) },
   { reason: 'dispose_inside_call', what: 'world.dispose inside each', fields: { call: 'World.dispose', object: 'World', callback: 'each' },
     provoke: withP((w, P) => { let err: unknown = null; w.each([P], ['read'], () => { try { w.dispose(); } catch (e) { err ??= e; } }); throw err; }) },
   { reason: 'dispose_inside_call', what: 'session.dispose inside its combine', fields: { call: 'RollbackSession.dispose', object: 'RollbackSession', callback: 'combine' },

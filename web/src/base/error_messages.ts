@@ -169,6 +169,12 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   snapshot_corrupt: (f) => `these bytes are not an intact snapshot (the ${q(f.what)} check failed at byte ${f.offset}); the world is unchanged`,
   snapshot_alloc_failed: (f) => `the storage for archetype ${f.archetype_id} of the snapshot could not be allocated; the world is unchanged`,
   snapshot_commands_pending: (f) => `${f.pending} deferred command(s) are pending (a snapshot is taken between phases, when none are); take it after the system, each or defer that recorded them returns`,
+  observe_inside_callback: () => 'observers are registered at setup, between ticks, not inside a system, an each, a defer or an observer',
+  unknown_event: (f) => `the observer event ${f.event ?? f.got} is not one of onAdd, onSet, onRemove`,
+  observer_invalid: () => 'the observer is not a function',
+  component_absent: (f) => `markChanged named component ${f.component_id}, which the entity does not have`,
+  observer_depth_exceeded: (f) => `observers caused events more than ${f.max_depth} levels deep (component ${f.component_id}), a cycle most likely; the event was dropped and the rest of the queue ran`,
+  change_tracking_alloc_failed: (f) => `the change ticks of component ${f.component_id} could not be allocated`,
   restore_inside_callback: (f) => `restore cannot run inside ${f.inside === 'system' ? 'a running system' : f.inside === 'defer' ? 'a World.defer callback' : 'each'}; restore between ticks`,
 
   // --- rollback sessions (docs/rollback.md)

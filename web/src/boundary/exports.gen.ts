@@ -76,6 +76,18 @@ export const PLAIN_EXPORTS: ReadonlyArray<readonly [string, string, number, bool
   ['worldCommandsRecording', '_laige_world_commands_recording', 1, false],
   ['worldCommandsReserve', '_laige_world_commands_reserve', 2, false],
   ['worldCommandStats', '_laige_world_command_stats', 2, false],
+  ['changesObserve', '_laige_changes_observe', 4, false],
+  ['changesFlushObservers', '_laige_changes_flush_observers', 1, false],
+  ['changesObserverStats', '_laige_changes_observer_stats', 2, false],
+  ['changesTrack', '_laige_changes_track', 2, false],
+  ['changesTracks', '_laige_changes_tracks', 2, false],
+  ['changesTick', '_laige_changes_tick', 1, false],
+  ['changesAddedTick', '_laige_changes_added_tick', 3, false],
+  ['changesChangedTick', '_laige_changes_changed_tick', 3, false],
+  ['changesMarkChanged', '_laige_changes_mark_changed', 3, false],
+  ['changesSetResimulating', '_laige_changes_set_resimulating', 2, false],
+  ['changesGetForWrite', '_laige_changes_get_for_write', 3, false],
+  ['changesEachRemoved', '_laige_changes_each_removed', 4, false],
   ['worldScheduleSystems', '_laige_world_schedule_systems', 1, false],
   ['worldScheduledCount', '_laige_world_scheduled_count', 1, false],
   ['worldRunSystems', '_laige_world_run_systems', 3, false],
@@ -181,6 +193,18 @@ export function plainFunctions(x: ExportLookup): Partial<LaigeRawModule> {
   out['worldCommandsRecording'] = x('_laige_world_commands_recording', false);
   out['worldCommandsReserve'] = x('_laige_world_commands_reserve', false);
   out['worldCommandStats'] = x('_laige_world_command_stats', false);
+  out['changesObserve'] = x('_laige_changes_observe', false);
+  out['changesFlushObservers'] = x('_laige_changes_flush_observers', false);
+  out['changesObserverStats'] = x('_laige_changes_observer_stats', false);
+  out['changesTrack'] = x('_laige_changes_track', false);
+  out['changesTracks'] = x('_laige_changes_tracks', false);
+  out['changesTick'] = x('_laige_changes_tick', false);
+  out['changesAddedTick'] = x('_laige_changes_added_tick', false);
+  out['changesChangedTick'] = x('_laige_changes_changed_tick', false);
+  out['changesMarkChanged'] = x('_laige_changes_mark_changed', false);
+  out['changesSetResimulating'] = x('_laige_changes_set_resimulating', false);
+  out['changesGetForWrite'] = x('_laige_changes_get_for_write', false);
+  out['changesEachRemoved'] = x('_laige_changes_each_removed', false);
   out['worldScheduleSystems'] = x('_laige_world_schedule_systems', false);
   const worldScheduledCount = x('_laige_world_scheduled_count', false)!;
   out['worldScheduledCount'] = (w: number): number => worldScheduledCount(w) >>> 0;

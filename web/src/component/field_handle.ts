@@ -88,7 +88,9 @@ class FieldHandleImpl implements ScalarFieldHandle {
     if (world.sys !== null || (access === 'write' && world.liveRead !== null)) {
       checkAccess(world, `${this.#where}.${access === 'read' ? 'get' : 'set'}`, this.#c, access, e as number);
     }
-    const p = world.raw.worldGet(w, e as number, this.#c.id);
+    // A write takes the Write ref: it marks a tracked component changed in
+    // the core (docs/changes.md#ticks), at no cost to set itself.
+    const p = access === 'write' ? world.raw.changesGetForWrite(w, e as number, this.#c.id) : world.raw.worldGet(w, e as number, this.#c.id);
     if (p === 0) this.#missing(world, e as number);
     const f = this.#f;
     if (i === 0) return p + f.offset;

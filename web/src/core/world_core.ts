@@ -27,6 +27,11 @@ export interface RollbackHooks {
   _restored(): void;
 }
 
+/** @internal What the core's observer hook reaches (changes/observers.ts implements it). */
+export interface ObserverHooks {
+  _dispatch(id: number, event: number, entity: number, value: number, depth: number, resimulating: boolean): number;
+}
+
 /**
  * @internal The module a world lives in (Laige implements it): the one
  * router of the core's JS hooks, which reach the TypeScript object of the
@@ -113,6 +118,8 @@ export class WorldCore {
   eachLoops: EachLoopMode = 'auto';
   /** The open phase's command buffer (systems/commands.ts). */
   readonly phase: { commands: unknown } = { commands: null };
+  /** The TypeScript observers (changes/observers.ts), made by the first World.observe. */
+  observers: ObserverHooks | null = null;
 
   // Every field is set once, here (`systems` made from the core): V8 keeps
   // one hidden class and one field type per field for every core.

@@ -98,6 +98,7 @@ export class GameLoop extends WorldBound implements Disposable {
   readonly #onTick: ((tick: number) => void) | undefined;
   #ptr: number;
   #inFrame = false;
+  #alpha = 0;
   #hasError = false;
   #error: unknown = undefined;
 
@@ -149,7 +150,29 @@ export class GameLoop extends WorldBound implements Disposable {
         typeof nowMs === 'number' ? 'out_of_range' : 'wrong_type', { where, field: 'nowMs', got: typeof nowMs === 'number' ? nowMs : typeName(nowMs) });
     }
     const ns = Math.floor(nowMs * 1e6);
-    return this.#ticks(where, () => this.#core.raw.loopFrameAt(l, ns));
+    const ran = this.#ticks(where, () => this.#core.raw.loopFrameAt(l, ns));
+    this.#alpha = this.#fraction(ns);
+    return ran;
+  }
+
+  /**
+   * The fraction of a tick elapsed at the last frame(), in [0, 1): how far
+   * the clock was past the last tick it made due, for a renderer that draws
+   * between the last two ticks (`prev + (cur - prev) * loop.alpha`). 0 before
+   * the second frame; step() leaves it as it was. Presentation only: the
+   * simulation never reads it.
+   */
+  get alpha(): number {
+    return this.#alpha;
+  }
+
+  // frac(elapsed * rate / 1e9) since the loop's first frame (a double: rendering only).
+  #fraction(ns: number): number {
+    const start = this.stats().startReferenceNs;
+    if (!(ns > start)) return 0;
+    const due = ((ns - start) * this.tickRateHz) / 1e9;
+    const f = due - Math.floor(due);
+    return f >= 0 && f < 1 ? f : 0;
   }
 
   /** Runs exactly `n` ticks as one frame, without the clock and the cap (tests, tools, a single-step button). */

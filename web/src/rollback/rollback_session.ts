@@ -67,6 +67,15 @@ export interface RollbackSessionOptions {
    */
   onConfirmed?: (tick: number, hash: bigint) => void;
   /**
+   * Called at the end of an advance() that rolled back, with the ticks it
+   * re-simulated (fromTick..toTick, inclusive), before onConfirmed. Observers
+   * saw `ctx.resimulating` true for those ticks (docs/changes.md#rollback):
+   * a renderer that skipped its side effects then resynchronises here. An
+   * error it throws comes out of advance() (the ticks have run); the same
+   * calls as in onConfirmed are refused inside it.
+   */
+  onResimulated?: (fromTick: number, toTick: number) => void;
+  /**
    * The checksum kept of every confirmed tick (what two peers compare;
    * docs/rollback.md#checksums): 'fast' (default: the C++ World::stateChecksum, 64-bit XXH3 over the
    * canonical state, computed only for ticks that become confirmed) or
@@ -137,6 +146,7 @@ const SESSION_OPTIONS = {
   combine: { type: 'oneOf', values: ['lengthPrefixed', 'concatenate'], orFunction: '(tick, inputs) => Uint8Array' },
   checksum: { type: 'oneOf', values: ROLLBACK_ENUMS.checksum.values, default: ROLLBACK_ENUMS.checksum.default },
   onConfirmed: { type: 'function', expected: 'a function (tick, hash) => void' },
+  onResimulated: { type: 'function', expected: 'a function (fromTick, toTick) => void' },
 } as const satisfies Record<string, ArgCheck>;
 
 function bytesArg(where: string, v: unknown): Uint8Array {
@@ -166,6 +176,7 @@ export class RollbackSession extends WorldBound implements Disposable {
   lastAdvance: RollbackAdvance = { tick: 0, rolledBackTicks: 0, resimulatedTicks: 0, ms: 0, confirmed: [] };
   readonly #combine: RollbackCombine | null;
   readonly #onConfirmed: ((tick: number, hash: bigint) => void) | null;
+  readonly #onResimulated: ((fromTick: number, toTick: number) => void) | null;
   #ptr: number;
   #input: number;
   #inAdvance = false;
@@ -182,7 +193,7 @@ export class RollbackSession extends WorldBound implements Disposable {
     refuseTickInside(where, core.calls, core.systems.running);
     const o = checkFields(where, options, SESSION_OPTIONS);
     const { players, localPlayer, depth, maxInputBytes, inputLead, maxPredictionTicks: maxPrediction, hashHistory, maxCombinedBytes: maxCombined } = o;
-    const { combine, onConfirmed } = options;
+    const { combine, onConfirmed, onResimulated } = options;
     const mode = combine === 'concatenate' ? 1 : typeof combine === 'function' ? 2 : 0;
     const checksum = (ROLLBACK_ENUMS.checksum.values as readonly unknown[]).indexOf(o.checksum);
     if (scenario === null) core.systems.ensureScheduled();
@@ -202,6 +213,7 @@ export class RollbackSession extends WorldBound implements Disposable {
     this.hashHistory = Math.max(hashHistory, depth + 2);
     this.#combine = typeof combine === 'function' ? combine : null;
     this.#onConfirmed = onConfirmed ?? null;
+    this.#onResimulated = onResimulated ?? null;
     core.host.registerSession(this.#ptr, this);
     this.bind(core.dependents);
   }
@@ -317,6 +329,16 @@ export class RollbackSession extends WorldBound implements Disposable {
     const confirmed: ConfirmedHash[] = [];
     for (let t = before + 1; t <= st.confirmedTick; t++) confirmed.push({ tick: t, hash: this.confirmedHash(t) });
     this.lastAdvance = { tick: st.currentTick, rolledBackTicks: st.lastAdvanceRolledBackTicks, resimulatedTicks: st.lastAdvanceResimulatedTicks, ms, confirmed };
+    const resim = this.#onResimulated;
+    if (resim !== null && st.lastAdvanceResimulatedTicks > 0) {
+      // The re-run ticks are the ones before the new tick.
+      core.calls.enter('onResimulated');
+      try {
+        resim(st.currentTick - st.lastAdvanceResimulatedTicks, st.currentTick - 1);
+      } finally {
+        core.calls.leave();
+      }
+    }
     const fn = this.#onConfirmed;
     if (fn !== null) {
       // The tick has run: every callback is called, then the first error is

@@ -21,6 +21,7 @@ import { Query, QUERY_OPTION_KEYS } from '../query/query.js';
 import { ioPairs, mergeIo, runningSystem, usedAfterCall } from './system_io.js';
 import { Commands } from './commands.js';
 import { INSPECT } from '../base/inspect.js';
+import { eachRemoved } from '../changes/observers.js';
 
 export type {
   SystemQueryDecl, DeclTerms, DeclOptional, SystemQueries, SystemRng, SystemHandle, SystemInfo, SystemTimingStats, SystemTimingWindow, SystemRngState,
@@ -255,6 +256,10 @@ export class SystemRegistry {
         alive('eachChunk');
         if (logHandlers.depth !== 0) refuseInsideLog('World.eachChunk');
         runEachChunk(world, components, access, fn);
+      },
+      removed: (c: unknown, fn: unknown) => {
+        alive('removed');
+        eachRemoved(world, c, fn);
       },
       toString: contextText,
       [INSPECT]: contextText,
