@@ -62,8 +62,7 @@ Status sourcesOfImpl(World& world, Entity target, ComponentTypeId rel, RelationV
   return Status{};
 }
 
-// Breadth first from the roots: the queue holds the visited sources; each
-// one's own sources are appended after it, so depth d + 1 follows depth d.
+// Breadth first from the roots (docs/relations.md#hierarchy-order).
 Status eachCascadeImpl(World& world, ComponentTypeId rel, RelationVisitFn fn, void* closure) noexcept {
   if (!world.isLive()) return Status::failure(ErrorCode::InvalidArgument, "world_moved_from");
   WorldState& ws = RelationAccess::state(world);
@@ -77,18 +76,21 @@ Status eachCascadeImpl(World& world, ComponentTypeId rel, RelationVisitFn fn, vo
   const std::uint32_t* next = r->nextSource.get();
   std::uint32_t* queue = ws.relations.queue.get();
   const std::uint32_t high = ws.entities.highWater();
-  // Depth 1: the sources of every root (a target without the relation).
+  // The queue holds the targets whose sources are still to visit: first
+  // the roots (targets without the relation), ascending; each visited
+  // source with sources of its own joins the queue's end, so depth d + 1
+  // follows depth d, and no source's target needs to be read back.
   std::uint32_t n = 0;
   for (std::uint32_t root = 0; root < high; ++root) {
-    if (first[root] == kNoSlot || valueOfSlot(ws.ecs, root, rel) != nullptr) continue;
-    for (std::uint32_t s = first[root]; s != kNoSlot; s = next[s]) queue[n++] = s;
+    if (first[root] != kNoSlot && valueOfSlot(ws.ecs, root, rel) == nullptr) queue[n++] = root;
   }
   for (std::uint32_t i = 0; i < n; ++i) {
-    const std::uint32_t s = queue[i];
-    const Entity source(static_cast<std::uint16_t>(s), gen[s]);
-    const std::uint8_t* v = valueOfSlot(ws.ecs, s, rel);
-    fn(closure, source, Entity::fromBits(relationTargetBits(v)));
-    for (std::uint32_t c = first[s]; c != kNoSlot; c = next[c]) queue[n++] = c;
+    const std::uint32_t t = queue[i];
+    const Entity target(static_cast<std::uint16_t>(t), gen[t]);
+    for (std::uint32_t s = first[t]; s != kNoSlot; s = next[s]) {
+      fn(closure, Entity(static_cast<std::uint16_t>(s), gen[s]), target);
+      if (first[s] != kNoSlot) queue[n++] = s;
+    }
   }
   return Status{};
 }
