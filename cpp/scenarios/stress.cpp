@@ -11,6 +11,7 @@
 #include "laige/prng.h"
 #include "laige/system.h"
 #include "laige/world.h"
+#include "laige/detail/size_optimized.h"
 #include "scenario_list.h"
 
 namespace laige::scenarios {
@@ -46,7 +47,7 @@ void benchHash(World& world, SystemContext& ctx) {
   static_cast<void>(h);
 }
 
-Status setup(World& world, std::uint64_t seed) noexcept {
+LAIGE_SIZE_OPTIMIZED Status setup(World& world, std::uint64_t seed) noexcept {
   LAIGE_SCENARIO_TRY(addComponentType<Position2D>(world));
   LAIGE_SCENARIO_TRY(addComponentType<BenchVel>(world));
   LAIGE_SCENARIO_TRY(addSystem(world, SystemDef{"BenchMove", &benchMove, units(1), nullptr, nullptr},

@@ -22,6 +22,7 @@
 #include "laige/prng.h"
 #include "laige/system.h"
 #include "laige/world.h"
+#include "laige/detail/size_optimized.h"
 #include "scenario_list.h"
 
 namespace laige::scenarios {
@@ -176,7 +177,7 @@ void wrap(World&, SystemContext& ctx) {
       Read{}, Write{});
 }
 
-Status setup(World& world, std::uint64_t seed) noexcept {
+LAIGE_SIZE_OPTIMIZED Status setup(World& world, std::uint64_t seed) noexcept {
   LAIGE_SCENARIO_TRY(addComponentType<SwarmPos>(world));
   LAIGE_SCENARIO_TRY(addComponentType<SwarmVel>(world));
   LAIGE_SCENARIO_TRY(addComponentType<SwarmNext>(world));

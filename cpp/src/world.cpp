@@ -7,6 +7,7 @@
 
 #include "laige/assert.h"
 #include "laige/detail/world_state.h"
+#include "laige/detail/size_optimized.h"
 #include "laige/logging.h"
 #include "systems/system_access.h"
 
@@ -72,7 +73,7 @@ World& World::operator=(World&& other) noexcept {
   return *this;
 }
 
-Result<World> World::create(const Options& options) noexcept {
+LAIGE_SIZE_OPTIMIZED Result<World> World::create(const Options& options) noexcept {
   if (options.capacity > Entity::kMaxEntities) {
     LAIGE_LOG_WARN("ecs", "capacity_invalid",
                    "capacity_invalid | World::create was given a capacity above the 16-bit id "
