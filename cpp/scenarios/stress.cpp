@@ -11,7 +11,6 @@
 #include "laige/prng.h"
 #include "laige/system.h"
 #include "laige/world.h"
-#include "laige/detail/size_optimized.h"
 #include "scenario_list.h"
 
 namespace laige::scenarios {
@@ -47,7 +46,7 @@ void benchHash(World& world, SystemContext& ctx) {
   static_cast<void>(h);
 }
 
-LAIGE_SIZE_OPTIMIZED Status setup(World& world, std::uint64_t seed) noexcept {
+Status setup(World& world, std::uint64_t seed) noexcept {
   LAIGE_SCENARIO_TRY(addComponentType<Position2D>(world));
   LAIGE_SCENARIO_TRY(addComponentType<BenchVel>(world));
   LAIGE_SCENARIO_TRY(addSystem(world, SystemDef{"BenchMove", &benchMove, units(1), nullptr, nullptr},

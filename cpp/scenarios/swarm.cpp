@@ -22,7 +22,6 @@
 #include "laige/prng.h"
 #include "laige/system.h"
 #include "laige/world.h"
-#include "laige/detail/size_optimized.h"
 #include "scenario_list.h"
 
 namespace laige::scenarios {
@@ -177,7 +176,7 @@ void wrap(World&, SystemContext& ctx) {
       Read{}, Write{});
 }
 
-LAIGE_SIZE_OPTIMIZED Status setup(World& world, std::uint64_t seed) noexcept {
+Status setup(World& world, std::uint64_t seed) noexcept {
   LAIGE_SCENARIO_TRY(addComponentType<SwarmPos>(world));
   LAIGE_SCENARIO_TRY(addComponentType<SwarmVel>(world));
   LAIGE_SCENARIO_TRY(addComponentType<SwarmNext>(world));

@@ -7,7 +7,6 @@
 
 #include "laige/assert.h"
 #include "laige/detail/world_state.h"
-#include "laige/detail/size_optimized.h"
 #include "laige/logging.h"
 #include "systems/system_access.h"
 
@@ -73,7 +72,7 @@ World& World::operator=(World&& other) noexcept {
   return *this;
 }
 
-LAIGE_SIZE_OPTIMIZED Result<World> World::create(const Options& options) noexcept {
+Result<World> World::create(const Options& options) noexcept {
   if (options.capacity > Entity::kMaxEntities) {
     LAIGE_LOG_WARN("ecs", "capacity_invalid",
                    "capacity_invalid | World::create was given a capacity above the 16-bit id "

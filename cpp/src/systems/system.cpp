@@ -7,7 +7,6 @@
 #include <string_view>
 
 #include "laige/detail/system_registry.h"
-#include "laige/detail/size_optimized.h"
 #include "laige/detail/world_state.h"
 #include "laige/logging.h"
 #include "laige/names.h"
@@ -109,7 +108,7 @@ const char* parseDeps(const char* spec, detail::DepToken (&out)[kMaxSystemDepend
 
 }  // namespace
 
-LAIGE_SIZE_OPTIMIZED Result<SystemId> World::registerSystem(const SystemDef& def, const SystemIo* io,
+Result<SystemId> World::registerSystem(const SystemDef& def, const SystemIo* io,
                                        std::uint32_t count) noexcept {
   if (!s_) return Status::failure(ErrorCode::InvalidArgument, "world_moved_from");
   detail::WorldState& ws = *s_;
