@@ -9,6 +9,7 @@ import type { Access } from '../component/component.js';
 import { check, invalid, typeName } from '../base/errors.js';
 import { fx } from '../math/fx.js';
 import { describe } from '../base/describe.js';
+import { checkArg } from '../base/args.js';
 import { logHandlers, refuseInsideLog, refuseTickInside } from '../base/reentrancy.js';
 import { checkName, systemNameProblem } from '../component/names.js';
 import type { AnyComponent } from '../world_types.js';
@@ -116,7 +117,7 @@ export class SystemRegistry {
     }
     const budgetRaw = fx.fromDouble(budgetMs);
     if (budgetRaw <= 0) throw invalid(`${where}: budgetMs ${budgetMs} rounds to 0 in Q16.16`, 'out_of_range', { where, field: 'budgetMs', got: budgetMs });
-    if (typeof run !== 'function') throw invalid(`${where}: run must be a function, got ${describe(run)}`, 'wrong_type', { where, field: 'run', got: typeName(run) });
+    checkArg(where, 'run', run, { type: 'function' });
     if (!Array.isArray(dependsOn)) throw invalid(`${where}: dependsOn must be an array of system names, got ${describe(dependsOn)}`, 'wrong_type', { where, field: 'dependsOn', got: typeName(dependsOn) });
     if (dependsOn.length > 16) throw invalid(`${where}: at most 16 dependencies, got ${dependsOn.length}`, 'out_of_range', { where, field: 'dependsOn.length', got: dependsOn.length, max: 16 });
     for (const d of dependsOn as unknown[]) {
@@ -184,7 +185,7 @@ export class SystemRegistry {
     const world = this.#world;
     const where = 'World.runSystems';
     const w = world.live(where);
-    if (input !== undefined && !(input instanceof Uint8Array)) throw invalid(`${where}: input must be a Uint8Array, got ${describe(input)}`, 'wrong_type', { where, field: 'input', got: typeName(input) });
+    if (input !== undefined) checkArg(where, 'input', input, { type: 'bytes' });
     if (input !== undefined && input.length > 1 << 20) throw invalid(`${where}: input is over 1 MiB (${input.length} bytes)`, 'out_of_range', { where, field: 'input.length', got: input.length, max: 1 << 20 });
     refuseTickInside(where, world.calls, this.running);
     this.ensureScheduled();
