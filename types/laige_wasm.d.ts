@@ -241,11 +241,23 @@ declare module '*/laige_wasm.mjs' {
     worldIterationCursors(w: Ptr, ids: Ptr, n: number, out: Ptr, max: number): number;
     /** out[r] = the live handle of slots[r] (rows of a matched archetype: live under the guard) */
     worldFillHandles(w: Ptr, slots: Ptr, rows: number, out: Ptr): void;
+    // The TypeScript queries registered in the core (web/bindings/query.cpp). Plain exports (raw.ts).
+    /** registers a query of n terms (ids: n u32, kinds: n u8 laige::detail::TermKind; the cursor columns are terms [0, columns)); writes its id (u32 >= 1) at out */
+    worldQueryCreate(w: Ptr, ids: Ptr, kinds: Ptr, n: number, columns: number, out: Ptr): Code;
+    /** frees query q (its Query was collected) */
+    worldQueryDestroy(w: Ptr, q: number): void;
     /**
-     * begin (ids/access: nBegin entries) + the cursor table of cursorIds (nCursor u32) in one call:
-     * the begin code when it failed, else matched count << 8. A plain export (raw.ts); absent in older modules.
+     * begins a walk of query q (guard, io check, change filters) and writes its cursor table (an IterationCursor
+     * header (web/layouts.json) + one column pointer per column term, per run of rows) and its address (u32) at out;
+     * the rows' handles at `handles` when non-zero. Returns the begin code when it failed, else the cursor count << 8.
      */
-    worldBeginWalk?(w: Ptr, ids: Ptr, access: Ptr, nBegin: number, cursorIds: Ptr, nCursor: number, out: Ptr, max: number): number;
+    worldQueryBegin(w: Ptr, q: number, handles: Ptr, out: Ptr): number;
+    /** ends the walk worldQueryBegin began (a filtered run outside systems is recorded) */
+    worldQueryEnd(w: Ptr, q: number): void;
+    /** live rows of the archetypes query q matches (filters not applied) */
+    worldQueryCount(w: Ptr, q: number): number;
+    /** the archetype ids query q matches now, ascending, as u32 at out (at most 256); returns their count */
+    worldQueryArchetypes(w: Ptr, q: number, out: Ptr): number;
     /** out: [generation table (u16 per slot), archetype table (u16 per slot), row table (u32 per slot), capacity] as u32. A plain export (raw.ts); absent in older modules. */
     worldSlotTables?(w: Ptr, out: Ptr): void;
     /** The place of archetype a's column base pointer for component c (a u32 holding the pointer), or 0 when a lacks c. A plain export; absent in older modules. */

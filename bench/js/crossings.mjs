@@ -4,7 +4,10 @@
 // runs ticks of (a) a system that runs nothing and (b) the same system
 // running one Query.each (and one eachChunk, one count()); the difference
 // over the tick count is the crossings per system query per tick.
-// Prints one JSON line. Asserts nothing.
+// Prints one JSON line, then checks the expectations (exit 1 when one
+// fails): at most 2 crossings per system per tick for each and eachChunk
+// (begin, end), 1 for count(), and none more when a new archetype appears
+// every tick (the core's query cache tests it inside the begin call).
 //   npm run build:ts && node bench/js/crossings.mjs
 import { loadLaige } from '../../dist/index.js';
 
@@ -81,3 +84,15 @@ for (const churn of [false, true]) {
   }
 }
 console.log(JSON.stringify(out));
+
+const EXPECTED = { each: 2, eachChunk: 2, count: 1 };
+let failed = 0;
+for (const tag of ['steady', 'newArchetypeEveryTick']) {
+  for (const [kind, max] of Object.entries(EXPECTED)) {
+    if (out[tag][kind] > max) {
+      console.error(`crossings: ${tag} ${kind}: ${out[tag][kind]} per system per tick, expected at most ${max}`);
+      failed++;
+    }
+  }
+}
+if (failed > 0) process.exit(1);

@@ -95,6 +95,7 @@ struct QueryCache;
 struct QueryRun;
 struct QuerySpec;
 struct ChangeAccess;
+struct QueryAccess;
 }  // namespace detail
 using TimingClockFn = std::int64_t (*)(void* ctx) noexcept;
 
@@ -588,6 +589,8 @@ class World {
   friend class Query;
   // Change ticks, removed logs and observers (laige/changes.h).
   friend struct detail::ChangeAccess;
+  // Queries whose terms are given at run time (the TypeScript layer; dynamic_query.h).
+  friend struct detail::QueryAccess;
   Status beginQuery(detail::QueryCache& cache, const detail::QuerySpec& spec,
                     detail::QueryRun& run) noexcept;
   Status beginEach(std::uint32_t key, const detail::QuerySpec& spec, detail::QueryRun& run) noexcept;

@@ -7,6 +7,7 @@
 #include <bit>
 
 #include "laige/assert.h"
+#include "laige/detail/dynamic_query.h"
 #include "laige/detail/world_state.h"
 #include "laige/logging.h"
 #include "laige/query_object.h"
@@ -32,13 +33,14 @@ namespace {
 void resolve(const WorldState& ws, QueryCache& c, const QuerySpec& q) noexcept {
   const EcsState& s = ws.ecs;
   c.unresolved = false;
+  c.componentsSeen = static_cast<std::uint32_t>(s.components.size());
+  if (q.typeIndex == nullptr) return;  // ids given (registered when the query was made)
   for (std::uint32_t i = 0; i < q.count; ++i) {
     const std::uint32_t t = q.typeIndex[i];
     const ComponentTypeId id = t < s.typeToId.size() ? s.typeToId[t] : kInvalidComponentTypeId;
     q.ids[i] = id;
     if (id == kInvalidComponentTypeId) c.unresolved = true;
   }
-  c.componentsSeen = static_cast<std::uint32_t>(s.components.size());
 }
 
 // colOf[0] is always 0: an unresolved required id matches nothing, an
@@ -81,6 +83,8 @@ std::uint32_t popcount(const IdSet256& set) noexcept {
 }
 
 }  // namespace
+
+void refreshQueryCache(const WorldState& ws, QueryCache& c, const QuerySpec& q) noexcept { refresh(ws, c, q); }
 
 }  // namespace detail
 

@@ -52,6 +52,13 @@ const HOT_EXPORTS: ReadonlyArray<readonly [string, string]> = [
   ['worldIterationCursors', '_laige_world_iteration_cursors'],
   ['worldEndIteration', '_laige_world_end_iteration'],
   ['worldFillHandles', '_laige_world_fill_handles'],
+  // The TypeScript queries registered in the core (web/bindings/query.cpp; query/query.ts).
+  ['worldQueryCreate', '_laige_query_create'],
+  ['worldQueryDestroy', '_laige_query_destroy'],
+  ['worldQueryBegin', '_laige_query_begin'],
+  ['worldQueryEnd', '_laige_query_end'],
+  ['worldQueryCount', '_laige_query_count'],
+  ['worldQueryArchetypes', '_laige_query_archetypes'],
   // Deferred commands (web/bindings/commands.cpp; docs/commands.md).
   ['worldCommandsRecording', '_laige_world_commands_recording'],
   ['worldCommandDestroy', '_laige_world_command_destroy'],
@@ -152,10 +159,6 @@ export class Mem {
       if (typeof v === 'function') fast[key] = v;
     }
     for (const [name, exported] of HOT_EXPORTS) fast[name] = directExport(module, exported);
-    // Optional: a module built before it existed lacks it (query_object.ts falls back).
-    if (typeof (module as unknown as Record<string, unknown>)['_laige_world_begin_walk'] === 'function') {
-      fast['worldBeginWalk'] = directExport(module, '_laige_world_begin_walk');
-    }
     // Optional too (slot_tables.ts falls back to worldGet).
     if (typeof (module as unknown as Record<string, unknown>)['_laige_world_slot_tables'] === 'function') {
       fast['worldSlotTables'] = directExport(module, '_laige_world_slot_tables');
