@@ -56,6 +56,7 @@ function perTick(kind, churn = false) {
       const q = ctx.queries.q;
       if (churn) { const e = ctx.world.create(); ctx.world.add(e, P, { x: 0, y: 0 }); ctx.world.add(e, V, { x: 0, y: 0 }); ctx.world.add(e, T[tags++ % T.length], { v: 1 }); }
       if (kind === 'each') q.each((e, { p, v }) => { p.x += v.x; });
+      else if (kind === 'eachEntity') q.each((e, { p, v }) => { p.x += v.x + (e === 0 ? 1 : 0); }); // takes the entity: the handles too
       else if (kind === 'eachChunk') q.eachChunk((c) => { c.count; });
       else if (kind === 'count') q.count();
     },
@@ -77,7 +78,7 @@ for (const churn of [false, true]) {
   const none = perTick('none', churn);
   const tag = churn ? 'newArchetypeEveryTick' : 'steady';
   out[tag] = { systemTickWithoutQuery: none.n, calls: none.names };
-  for (const kind of ['each', 'eachChunk', 'count']) {
+  for (const kind of ['each', 'eachEntity', 'eachChunk', 'count']) {
     const r = perTick(kind, churn);
     out[tag][kind] = r.n - none.n;
     out[tag][`${kind}Calls`] = Object.fromEntries(Object.entries(r.names).map(([k, v]) => [k, v - (none.names[k] ?? 0)]).filter(([, v]) => v !== 0));
@@ -85,7 +86,7 @@ for (const churn of [false, true]) {
 }
 console.log(JSON.stringify(out));
 
-const EXPECTED = { each: 2, eachChunk: 2, count: 1 };
+const EXPECTED = { each: 2, eachEntity: 2, eachChunk: 2, count: 1 };
 let failed = 0;
 for (const tag of ['steady', 'newArchetypeEveryTick']) {
   for (const [kind, max] of Object.entries(EXPECTED)) {
