@@ -106,6 +106,20 @@ describe('change filters from TypeScript', () => {
     expect(log.B![2]).toEqual([b]); // A wrote V of the rows it visited
   });
 
+  it('a nested each refused inside a filtered walk leaves that walk\'s "since" as it was', () => {
+    const { w, P } = setup();
+    const a = w.create();
+    w.add(a, P, { x: 1 });
+    const q = w.query({ p: P.read }, { changed: [P] });
+    const inner = w.query({ p: P.read }, { added: [P] });
+    let nested: unknown = null;
+    q.each(() => { nested = thrown(() => inner.each(() => {})); });
+    expect((nested as LaigeError).reason).toBe('iteration_nested');
+    const again: number[] = [];
+    q.each((e) => { again.push(e); });
+    expect(again).toEqual([]); // the first walk was recorded
+  });
+
   it('bad input: a LaigeError with reason and fields, the world unchanged', () => {
     const { w, P, V } = setup();
     w.add(w.create(), P, { x: 1 });

@@ -90,10 +90,13 @@ Status QueryAccess::begin(World& w, DynamicQuery& q, ChangeRun& change, QueryRun
                           void* context) noexcept {
   QueryRun run;
   const QuerySpec spec = specOf(q);
-  change = ChangeRun{};
-  const Status st = q.filtered ? ChangeAccess::beginFiltered(w, q.cache, spec, run, change)
+  // `change` is written only by a begin that succeeded: a refused one (a
+  // nested walk) leaves the live walk's window as it is.
+  ChangeRun window;
+  const Status st = q.filtered ? ChangeAccess::beginFiltered(w, q.cache, spec, run, window)
                                : w.beginQuery(q.cache, spec, run);
   if (!st.ok() || run.archetypes == nullptr) return st;
+  change = window;
   // The TypeScript layer's rule: a With term (a tag) is guarded as read
   // too: an in-place write of it during the walk is rejected.
   for (std::uint32_t i = 0; i < q.count; ++i) {
