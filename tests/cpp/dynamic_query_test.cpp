@@ -60,13 +60,9 @@ DynamicQuery make(const World& w, std::vector<ComponentTypeId> ids, std::vector<
 std::vector<std::uint32_t> visit(World& w, DynamicQuery& q) {
   std::vector<std::uint32_t> out;
   detail::ChangeRun change;
-  const Status st = QueryAccess::begin(
-      w, q, change,
-      [](void* ctx, const detail::Archetype& a, std::uint32_t start, std::uint32_t rows) noexcept {
-        auto& o = *static_cast<std::vector<std::uint32_t>*>(ctx);
-        for (std::uint32_t r = start; r < start + rows; ++r) o.push_back(a.slots[r]);
-      },
-      &out);
+  const Status st = QueryAccess::begin(w, q, change, [&](const detail::Archetype& a, std::uint32_t start, std::uint32_t rows) {
+    for (std::uint32_t r = start; r < start + rows; ++r) out.push_back(a.slots[r]);
+  });
   EXPECT_TRUE(st.ok());
   if (st.ok()) QueryAccess::end(w, q, change);
   return out;

@@ -23,43 +23,41 @@ JsWorld::Query* queryAt(JsWorld& jw, std::uint32_t q) {
 
 // One cursor per run of rows (layouts.json IterationCursor, then one column
 // pointer per column term: 0 where the archetype lacks an optional term),
-// and the runs' live handles, consecutively, when `handles` is non-zero.
+// and the runs' live handles, consecutively, when `handles` is non-null.
 struct CursorWriter {
-  JsWorld* jw;
-  const laige::detail::DynamicQuery* q;
+  std::vector<std::uint32_t>& table;
+  const laige::detail::DynamicQuery& q;
   std::uint32_t columns;
-  std::uint32_t count;
   std::uint32_t* handles;
   const std::uint16_t* generations;
-};
+  std::uint32_t count = 0;
 
-void writeCursor(void* context, const laige::detail::Archetype& a, std::uint32_t start, std::uint32_t rows) noexcept {
-  using Cursor = laige_layout::IterationCursor;
-  static_assert(sizeof(std::uintptr_t) == sizeof(std::uint32_t) && Cursor::kCount == 3 && Cursor::archetype == 0 &&
-                Cursor::rows == 1 && Cursor::slots == 2);
-  auto& cw = *static_cast<CursorWriter*>(context);
-  std::vector<std::uint32_t>& t = cw.jw->cursorTable;
-  const std::size_t stride = Cursor::kCount + cw.columns;
-  const std::size_t at = std::size_t{cw.count} * stride;
-  if (t.size() < at + stride) t.resize((at + stride) * 2);
-  std::uint32_t* row = t.data() + at;
-  row[Cursor::archetype] = a.id;
-  row[Cursor::rows] = rows;
-  row[Cursor::slots] = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(a.slots + start));
-  for (std::uint32_t i = 0; i < cw.columns; ++i) {
-    const std::uint32_t col = a.colOf[cw.q->ids[i]];
-    const laige::detail::Column* c = col == 0 ? nullptr : &a.cols[col - 1];
-    row[Cursor::kCount + i] =
-        c == nullptr ? 0u : static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(c->data + std::size_t{start} * c->size));
-  }
-  ++cw.count;
-  if (cw.handles != nullptr) {
-    for (std::uint32_t r = 0; r < rows; ++r) {
-      const std::uint32_t slot = a.slots[start + r];
-      *cw.handles++ = laige::Entity(static_cast<std::uint16_t>(slot), cw.generations[slot]).bits();
+  void operator()(const laige::detail::Archetype& a, std::uint32_t start, std::uint32_t rows) noexcept {
+    using Cursor = laige_layout::IterationCursor;
+    static_assert(sizeof(std::uintptr_t) == sizeof(std::uint32_t) && Cursor::kCount == 3 && Cursor::archetype == 0 &&
+                  Cursor::rows == 1 && Cursor::slots == 2);
+    const std::size_t stride = Cursor::kCount + columns;
+    const std::size_t at = std::size_t{count} * stride;
+    if (table.size() < at + stride) table.resize((at + stride) * 2);  // grows once, then reused
+    std::uint32_t* row = table.data() + at;
+    row[Cursor::archetype] = a.id;
+    row[Cursor::rows] = rows;
+    row[Cursor::slots] = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(a.slots + start));
+    for (std::uint32_t i = 0; i < columns; ++i) {
+      const std::uint32_t col = a.colOf[q.ids[i]];
+      const laige::detail::Column* c = col == 0 ? nullptr : &a.cols[col - 1];
+      row[Cursor::kCount + i] =
+          c == nullptr ? 0u : static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(c->data + std::size_t{start} * c->size));
+    }
+    ++count;
+    if (handles != nullptr) {
+      for (std::uint32_t r = 0; r < rows; ++r) {
+        const std::uint32_t slot = a.slots[start + r];
+        *handles++ = laige::Entity(static_cast<std::uint16_t>(slot), generations[slot]).bits();
+      }
     }
   }
-}
+};
 
 }  // namespace
 
@@ -111,8 +109,8 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t laige_query_begin(std::uintptr_t w, std::uint
   JsWorld& jw = W(w);
   JsWorld::Query* jq = queryAt(jw, q);
   if (jq == nullptr) return fail(ErrorCode::InvalidArgument, "query_invalid");
-  CursorWriter cw{&jw, &jq->q, jq->columns, 0, at<std::uint32_t>(handles), jw.world.generationTable()};
-  const Status st = laige::detail::QueryAccess::begin(jw.world, jq->q, jw.change, &writeCursor, &cw);
+  CursorWriter cw{jw.cursorTable, jq->q, jq->columns, at<std::uint32_t>(handles), jw.world.generationTable()};
+  const Status st = laige::detail::QueryAccess::begin(jw.world, jq->q, jw.change, cw);
   if (!st.ok()) return code(st);
   // The column pointers, per cursor (after the runs: the table may have moved while it grew).
   *at<std::uint32_t>(out) = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(jw.cursorTable.data()));

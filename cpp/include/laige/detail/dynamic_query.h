@@ -11,9 +11,11 @@
 // it the runs of rows to visit.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 
 #include "laige/detail/change_walk.h"
+#include "laige/detail/ecs_state.h"
 #include "laige/detail/query_cache.h"
 #include "laige/result.h"
 
@@ -35,12 +37,9 @@ struct DynamicQuery {
   std::uint32_t count = 0;
   /// Some term is Changed or Added.
   bool filtered = false;
+  /// Some term is With (guarded as read during a walk).
+  bool anyWith = false;
 };
-
-/// Called by QueryAccess::begin for every run of rows a walk visits:
-/// rows [start, start + rows) of archetype `a` (rows >= 1), in ascending
-/// archetype id then row order.
-using QueryRunVisitor = void (*)(void* context, const Archetype& a, std::uint32_t start, std::uint32_t rows) noexcept;
 
 /// The World-private half of DynamicQuery (World befriends this type).
 struct QueryAccess {
@@ -57,10 +56,17 @@ struct QueryAccess {
   /// terms of every selected row. Then `visit` for every run: an unfiltered
   /// query's matched archetypes with rows (one run each); a filtered one's
   /// rows whose every filter passes, an archetype whose bounds are not
-  /// newer than "since" skipped without reading a row. On ok the guard is
-  /// live: call end. Errors (nothing visited, guard not live): those of
-  /// beginQuery and beginFiltered. O(matched archetypes + rows scanned).
-  static Status begin(World& w, DynamicQuery& q, ChangeRun& change, QueryRunVisitor visit, void* context) noexcept;
+  /// newer than "since" skipped without reading a row. `visit(archetype,
+  /// start, rows)` gets rows [start, start + rows) (rows >= 1), in
+  /// ascending archetype id then row order. On ok the guard is live: call
+  /// end. Errors (nothing visited, guard not live, `change` untouched):
+  /// those of beginQuery and beginFiltered. O(matched archetypes + rows
+  /// scanned), no allocation.
+  template <class Visit>
+  static Status begin(World& w, DynamicQuery& q, ChangeRun& change, Visit&& visit) noexcept;
+  /// begin's guard half (out of line): the guard, io check and filter
+  /// window; `run.archetypes` stays null when there is nothing to walk.
+  static Status beginGuard(World& w, DynamicQuery& q, QueryRun& run, ChangeRun& window) noexcept;
   /// Ends the walk begun by begin: records a filtered run outside systems
   /// (this query's "since"), then World::endIteration.
   static void end(World& w, DynamicQuery& q, const ChangeRun& change) noexcept;
@@ -70,6 +76,69 @@ struct QueryAccess {
   /// The matched archetypes now (refreshed; during a live walk a copy is).
   static IdSet256 matched(World& w, DynamicQuery& q) noexcept;
 };
+
+/// The filtered selection of one archetype: the rows whose every filter
+/// passes, as runs; a selected row's Write terms are marked (as the inline
+/// filtered walk marks each row it visits).
+template <class Visit>
+inline void visitFilteredRows(const DynamicQuery& q, Archetype& a, const ChangeRun& cr, Visit& visit) noexcept {
+  for (std::uint32_t i = 0; i < q.count; ++i) {
+    if (!termFilters(q.kinds[i])) continue;
+    const std::uint32_t col = a.colOf[q.ids[i]] - 1u;
+    std::uint32_t bound = a.colTick[col] > a.moveInTick ? a.colTick[col] : a.moveInTick;
+    if (q.kinds[i] == TermKind::Changed && a.bulkTick[col] > bound) bound = a.bulkTick[col];
+    if (bound <= cr.since) return;  // nothing in this archetype can pass: no row read
+  }
+  std::uint32_t runStart = 0;
+  std::uint32_t runRows = 0;
+  for (std::uint32_t r = 0; r < a.rowCount; ++r) {
+    const std::uint32_t slot = a.slots[r];
+    bool pass = true;
+    for (std::uint32_t i = 0; i < q.count && pass; ++i) {
+      if (!termFilters(q.kinds[i])) continue;
+      std::uint32_t t = cr.ticks[i][slot];
+      if (q.kinds[i] == TermKind::Changed) {
+        const std::uint32_t bulk = a.bulkTick[a.colOf[q.ids[i]] - 1u];
+        if (bulk > t) t = bulk;
+      }
+      pass = t > cr.since;
+    }
+    if (!pass) {
+      if (runRows != 0) visit(static_cast<const Archetype&>(a), runStart, runRows);
+      runRows = 0;
+      continue;
+    }
+    for (std::uint32_t i = 0; i < q.count; ++i) {
+      if (cr.mark[i] == nullptr || a.colOf[q.ids[i]] == 0) continue;
+      cr.mark[i][slot] = cr.stamp;
+      a.colTick[a.colOf[q.ids[i]] - 1u] = cr.stamp;
+    }
+    if (runRows == 0) runStart = r;
+    ++runRows;
+  }
+  if (runRows != 0) visit(static_cast<const Archetype&>(a), runStart, runRows);
+}
+
+template <class Visit>
+Status QueryAccess::begin(World& w, DynamicQuery& q, ChangeRun& change, Visit&& visit) noexcept {
+  QueryRun run;
+  ChangeRun window;
+  const Status st = beginGuard(w, q, run, window);
+  if (!st.ok() || run.archetypes == nullptr) return st;
+  change = window;
+  for (std::uint32_t word = 0; word < 4; ++word) {
+    std::uint64_t bits = run.matched->words[word];
+    while (bits != 0) {
+      const std::uint32_t aid = word * 64 + static_cast<std::uint32_t>(std::countr_zero(bits)) + 1;
+      bits &= bits - 1;
+      Archetype& a = *run.archetypes[aid];
+      if (a.rowCount == 0) continue;  // normalised at begin: no holes, no tail
+      if (q.filtered) visitFilteredRows(q, a, change, visit);
+      else visit(static_cast<const Archetype&>(a), 0u, a.rowCount);
+    }
+  }
+  return st;
+}
 
 }  // namespace detail
 }  // namespace laige
