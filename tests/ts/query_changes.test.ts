@@ -3,6 +3,8 @@
 // system's `queries`, run by the core (its ticks, its per-archetype skip,
 // its "since"). A model test against a plain reference that records change
 // ticks, bad input, and snapshot/restore exactness of the systems' "since".
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { LaigeError, type World } from '../../dist/index.js';
 import { sim, thrown } from './support/sim.js';
@@ -322,4 +324,23 @@ describe('change filters: snapshot and restore', () => {
     expect(ops(w)).toEqual(first);
     w.dispose();
   });
+});
+
+describe('the core query table', () => {
+  it('a Query that is garbage collected frees its core query (more than the limit made over time, none kept)', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const { w, P } = setup();
+    w.add(w.create(), P, { x: 1 });
+    for (let batch = 0; batch < 5; batch++) {
+      for (let i = 0; i < 8000; i++) w.query({ p: P.read }); // dropped at once
+      gc();
+      await new Promise((r) => setTimeout(r, 0)); // the finalizers run
+      gc();
+      await new Promise((r) => setTimeout(r, 0));
+    }
+    // 40,000 queries made, at most 16,384 live at a time: the dropped ones were freed.
+    expect(w.query({ p: P.read }).count()).toBe(1);
+    w.dispose();
+  }, 60_000);
 });
