@@ -8,8 +8,6 @@
 #include "common.h"
 #include "layouts.gen.h"
 
-#include <bit>
-
 using namespace laige_wasm;
 
 namespace {
@@ -145,10 +143,8 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t laige_query_archetypes(std::uintptr_t w, std:
   const laige::detail::IdSet256 m = laige::detail::QueryAccess::matched(jw.world, jq->q);
   auto* o = at<std::uint32_t>(out);
   std::uint32_t n = 0;
-  for (std::uint32_t word = 0; word < 4; ++word) {
-    for (std::uint64_t bits = m.words[word]; bits != 0; bits &= bits - 1) {
-      o[n++] = word * 64 + static_cast<std::uint32_t>(std::countr_zero(bits)) + 1;
-    }
+  for (std::uint32_t id = 1; id <= 256; ++id) {
+    if (m.contains(id)) o[n++] = id;
   }
   return n;
 }
