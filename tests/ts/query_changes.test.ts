@@ -212,6 +212,10 @@ describe('change filters: model test', () => {
     it(`random ops against a reference that records change ticks (seed ${seed}): 0 divergences`, () => {
       const { w, P, V, S } = setup(48);
       const comps = { P, V, S } as const;
+      const addTo = (e: number, n: 'P' | 'V' | 'S', step: number): void => {
+        if (n === 'S') w.add(e, S, { v: step & 0xff });
+        else w.add(e, n === 'P' ? P : V, { x: step });
+      };
       type Name = keyof typeof comps;
       const names: Name[] = ['P', 'V', 'S'];
       const ref = new Reference();
@@ -251,11 +255,11 @@ describe('change filters: model test', () => {
         if (r < 0.2 && ref.has.size < 40) {
           const e = w.create();
           ref.has.set(e, new Map());
-          for (const n of names) if (rnd() < 0.5) { w.add(e, comps[n], n === 'S' ? { v: 1 } : { x: step }); ref.add(e, n); }
+          for (const n of names) if (rnd() < 0.5) { addTo(e, n, step); ref.add(e, n); }
         } else if (r < 0.4 && ref.has.size > 0) {
           const e = pick(live());
           const n = pick(names);
-          w.add(e, comps[n], n === 'S' ? { v: 2 } : { x: step }); // structural or an overwrite
+          addTo(e, n, step); // structural or an overwrite
           ref.add(e, n);
         } else if (r < 0.5 && ref.has.size > 0) {
           const e = pick(live());
