@@ -64,7 +64,7 @@ struct CursorWriter {
 extern "C" {
 // Registers a query of n terms (ids[i], kinds[i]: laige::detail::TermKind);
 // the cursor table's columns are terms [0, columns). Writes its id (>= 1) at out.
-EMSCRIPTEN_KEEPALIVE std::uint32_t laige_query_create(std::uintptr_t w, std::uintptr_t ids, std::uintptr_t kinds,
+EMSCRIPTEN_KEEPALIVE std::uint32_t laige_world_query_create(std::uintptr_t w, std::uintptr_t ids, std::uintptr_t kinds,
                                                       std::uint32_t n, std::uint32_t columns, std::uintptr_t out) {
   JsWorld& jw = W(w);
   if (columns > n) return fail(ErrorCode::InvalidArgument, "query_invalid");
@@ -93,7 +93,7 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t laige_query_create(std::uintptr_t w, std::uin
 }
 
 // Frees query q (its Query object was collected). Not during its own walk.
-EMSCRIPTEN_KEEPALIVE void laige_query_destroy(std::uintptr_t w, std::uint32_t q) {
+EMSCRIPTEN_KEEPALIVE void laige_world_query_destroy(std::uintptr_t w, std::uint32_t q) {
   JsWorld& jw = W(w);
   if (queryAt(jw, q) == nullptr) return;
   jw.queries[q - 1].reset();
@@ -104,7 +104,7 @@ EMSCRIPTEN_KEEPALIVE void laige_query_destroy(std::uintptr_t w, std::uint32_t q)
 // then the cursor table (its address written at out) and, when `handles`
 // is non-zero, the walked rows' live handles there. Returns the begin code
 // when it failed, else count << 8 (codes < 256).
-EMSCRIPTEN_KEEPALIVE std::uint32_t laige_query_begin(std::uintptr_t w, std::uint32_t q, std::uintptr_t handles,
+EMSCRIPTEN_KEEPALIVE std::uint32_t laige_world_query_begin(std::uintptr_t w, std::uint32_t q, std::uintptr_t handles,
                                                      std::uintptr_t out) {
   JsWorld& jw = W(w);
   JsWorld::Query* jq = queryAt(jw, q);
@@ -117,8 +117,8 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t laige_query_begin(std::uintptr_t w, std::uint
   return cw.count << 8;
 }
 
-// Ends the walk begun by laige_query_begin (always, from a finally).
-EMSCRIPTEN_KEEPALIVE void laige_query_end(std::uintptr_t w, std::uint32_t q) {
+// Ends the walk begun by laige_world_query_begin (always, from a finally).
+EMSCRIPTEN_KEEPALIVE void laige_world_query_end(std::uintptr_t w, std::uint32_t q) {
   JsWorld& jw = W(w);
   JsWorld::Query* jq = queryAt(jw, q);
   if (jq == nullptr) {
@@ -129,14 +129,14 @@ EMSCRIPTEN_KEEPALIVE void laige_query_end(std::uintptr_t w, std::uint32_t q) {
 }
 
 // Live rows of the archetypes query q matches (its filters not applied).
-EMSCRIPTEN_KEEPALIVE std::uint32_t laige_query_count(std::uintptr_t w, std::uint32_t q) {
+EMSCRIPTEN_KEEPALIVE std::uint32_t laige_world_query_count(std::uintptr_t w, std::uint32_t q) {
   JsWorld& jw = W(w);
   JsWorld::Query* jq = queryAt(jw, q);
   return jq == nullptr ? 0u : laige::detail::QueryAccess::count(jw.world, jq->q);
 }
 
 // The archetypes query q matches now, ascending, at out (u32, at most 256). Returns their count.
-EMSCRIPTEN_KEEPALIVE std::uint32_t laige_query_archetypes(std::uintptr_t w, std::uint32_t q, std::uintptr_t out) {
+EMSCRIPTEN_KEEPALIVE std::uint32_t laige_world_query_archetypes(std::uintptr_t w, std::uint32_t q, std::uintptr_t out) {
   JsWorld& jw = W(w);
   JsWorld::Query* jq = queryAt(jw, q);
   if (jq == nullptr) return 0;

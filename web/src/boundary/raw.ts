@@ -53,12 +53,12 @@ const HOT_EXPORTS: ReadonlyArray<readonly [string, string]> = [
   ['worldEndIteration', '_laige_world_end_iteration'],
   ['worldFillHandles', '_laige_world_fill_handles'],
   // The TypeScript queries registered in the core (web/bindings/query.cpp; query/query.ts).
-  ['worldQueryCreate', '_laige_query_create'],
-  ['worldQueryDestroy', '_laige_query_destroy'],
-  ['worldQueryBegin', '_laige_query_begin'],
-  ['worldQueryEnd', '_laige_query_end'],
-  ['worldQueryCount', '_laige_query_count'],
-  ['worldQueryArchetypes', '_laige_query_archetypes'],
+  ['worldQueryCreate', '_laige_world_query_create'],
+  ['worldQueryDestroy', '_laige_world_query_destroy'],
+  ['worldQueryBegin', '_laige_world_query_begin'],
+  ['worldQueryEnd', '_laige_world_query_end'],
+  ['worldQueryCount', '_laige_world_query_count'],
+  ['worldQueryArchetypes', '_laige_world_query_archetypes'],
   // Deferred commands (web/bindings/commands.cpp; docs/commands.md).
   ['worldCommandsRecording', '_laige_world_commands_recording'],
   ['worldCommandDestroy', '_laige_world_command_destroy'],
