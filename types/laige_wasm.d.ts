@@ -262,12 +262,6 @@ declare module '*/laige_wasm.mjs' {
      */
     worldFillHandles(w: Ptr, slots: Ptr, rows: number, out: Ptr): void;
     /**
-     * begin (ids/access: nBegin entries) + the cursor table of cursorIds (nCursor u32) in one call: the begin
-     * code when it failed, else matched count << 8. Absent in older modules. (plain export
-     * laige_world_begin_walk, by hand)
-     */
-    worldBeginWalk?(w: Ptr, ids: Ptr, access: Ptr, nBegin: number, cursorIds: Ptr, nCursor: number, out: Ptr, max: number): number;
-    /**
      * out: [generation table (u16 per slot), archetype table (u16 per slot), row table (u32 per slot),
      * capacity] as u32. Absent in older modules. (plain export laige_world_slot_tables, by hand)
      */
@@ -311,6 +305,33 @@ declare module '*/laige_wasm.mjs' {
      * laige_world_command_stats)
      */
     worldCommandStats(w: Ptr, out: Ptr): void;
+
+    // web/bindings/query.cpp
+    /**
+     * registers a query of n terms (component ids and TermKind bytes; the first `columns` terms are cursor
+     * columns) in the world; writes its id (u32) at out. (plain export laige_world_query_create, by hand)
+     */
+    worldQueryCreate(w: Ptr, ids: Ptr, kinds: Ptr, n: number, columns: number, out: Ptr): Code;
+    /** frees a registered query (its id may be reused). (plain export laige_world_query_destroy, by hand) */
+    worldQueryDestroy(w: Ptr, q: number): void;
+    /**
+     * one walk of query q: the guard, the matching, the change filters, the cursor table (its address written
+     * at out) and the walked rows' live handles at handles (0 = none); the begin code when it failed, else
+     * count << 8. (plain export laige_world_query_begin, by hand)
+     */
+    worldQueryBegin(w: Ptr, q: number, handles: Ptr, out: Ptr): number;
+    /**
+     * ends the walk worldQueryBegin started (the guard off, commands applied). (plain export
+     * laige_world_query_end, by hand)
+     */
+    worldQueryEnd(w: Ptr, q: number): void;
+    /** the entities query q matches now (filters ignored). (plain export laige_world_query_count, by hand) */
+    worldQueryCount(w: Ptr, q: number): number;
+    /**
+     * the archetype ids query q matches now (ascending, u32 at out); returns their count. (plain export
+     * laige_world_query_archetypes, by hand)
+     */
+    worldQueryArchetypes(w: Ptr, q: number, out: Ptr): number;
 
     // web/bindings/changes.cpp
     /**

@@ -4,7 +4,10 @@
 // runs ticks of (a) a system that runs nothing and (b) the same system
 // running one Query.each (and one eachChunk, one count()); the difference
 // over the tick count is the crossings per system query per tick.
-// Prints one JSON line. Asserts nothing.
+// Prints one JSON line, then checks the expectations (exit 1 when one
+// fails): at most 2 crossings per system per tick for each and eachChunk
+// (begin, end), 1 for count(), and none more when a new archetype appears
+// every tick (the core's query cache tests it inside the begin call).
 //   npm run build:ts && node bench/js/crossings.mjs
 import { loadLaige } from '../../dist/index.js';
 
@@ -53,6 +56,7 @@ function perTick(kind, churn = false) {
       const q = ctx.queries.q;
       if (churn) { const e = ctx.world.create(); ctx.world.add(e, P, { x: 0, y: 0 }); ctx.world.add(e, V, { x: 0, y: 0 }); ctx.world.add(e, T[tags++ % T.length], { v: 1 }); }
       if (kind === 'each') q.each((e, { p, v }) => { p.x += v.x; });
+      else if (kind === 'eachEntity') q.each((e, { p, v }) => { p.x += v.x + (e === 0 ? 1 : 0); }); // takes the entity: the handles too
       else if (kind === 'eachChunk') q.eachChunk((c) => { c.count; });
       else if (kind === 'count') q.count();
     },
@@ -74,10 +78,22 @@ for (const churn of [false, true]) {
   const none = perTick('none', churn);
   const tag = churn ? 'newArchetypeEveryTick' : 'steady';
   out[tag] = { systemTickWithoutQuery: none.n, calls: none.names };
-  for (const kind of ['each', 'eachChunk', 'count']) {
+  for (const kind of ['each', 'eachEntity', 'eachChunk', 'count']) {
     const r = perTick(kind, churn);
     out[tag][kind] = r.n - none.n;
     out[tag][`${kind}Calls`] = Object.fromEntries(Object.entries(r.names).map(([k, v]) => [k, v - (none.names[k] ?? 0)]).filter(([, v]) => v !== 0));
   }
 }
 console.log(JSON.stringify(out));
+
+const EXPECTED = { each: 2, eachEntity: 2, eachChunk: 2, count: 1 };
+let failed = 0;
+for (const tag of ['steady', 'newArchetypeEveryTick']) {
+  for (const [kind, max] of Object.entries(EXPECTED)) {
+    if (out[tag][kind] > max) {
+      console.error(`crossings: ${tag} ${kind}: ${out[tag][kind]} per system per tick, expected at most ${max}`);
+      failed++;
+    }
+  }
+}
+if (failed > 0) process.exit(1);

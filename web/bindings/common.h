@@ -41,6 +41,7 @@
 #include "laige/system.h"
 #include "laige/version.h"
 #include "laige/world.h"
+#include "laige/detail/dynamic_query.h"
 #include "scenario.h"
 using emscripten::val;
 
@@ -139,6 +140,17 @@ struct JsWorld {
   laige::SystemSchedule schedule{};
   std::vector<std::unique_ptr<std::string>> strings;
   bool timingClockJs = false;
+  // The TypeScript queries of this world (web/bindings/query.cpp): slot
+  // q - 1 holds query id q (null once freed), freed with the world.
+  struct Query {
+    laige::detail::DynamicQuery q;
+    std::uint32_t columns = 0;  // the cursor table's column terms: terms [0, columns)
+  };
+  std::vector<std::unique_ptr<Query>> queries;
+  std::vector<std::uint32_t> freeQueries;
+  // The live walk's cursor table and change window (one walk per world at a time).
+  std::vector<std::uint32_t> cursorTable;
+  laige::detail::ChangeRun change;
 };
 
 inline JsWorld& W(std::uintptr_t w) { return *at<JsWorld>(w); }

@@ -182,17 +182,6 @@ std::uint32_t worldIterationCursors(std::uintptr_t w, std::uintptr_t ids, std::u
                                          at<std::uintptr_t>(out), max);
 }
 
-// A query's walk in one call: the guard over ids[0..nBegin) with `access`
-// (worldBeginIteration), then the cursor table of cursorIds[0..nCursor)
-// (worldIterationCursors). Returns the begin code when it failed, else
-// count << 8 (count <= 256; codes < 256).
-std::uint32_t worldBeginWalk(std::uintptr_t w, std::uintptr_t ids, std::uintptr_t access, std::uint32_t nBegin,
-                             std::uintptr_t cursorIds, std::uint32_t nCursor, std::uintptr_t out, std::uint32_t max) {
-  const std::uint32_t c = worldBeginIteration(w, ids, access, nBegin);
-  if (c != 0) return c;
-  return worldIterationCursors(w, cursorIds, nCursor, out, max) << 8;
-}
-
 // handles[r] = the live handle of slots[r], r < rows: the entity argument of
 // the TS each and Chunk.entity (rows of a matched archetype are live, so the
 // generation table suffices).
@@ -287,12 +276,6 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t laige_world_iteration_cursors(std::uintptr_t 
   return worldIterationCursors(w, ids, n, out, max);
 }
 EMSCRIPTEN_KEEPALIVE void laige_world_end_iteration(std::uintptr_t w) { worldEndIteration(w); }
-// Once per Query.each / eachChunk call (begin + cursors).
-EMSCRIPTEN_KEEPALIVE std::uint32_t laige_world_begin_walk(std::uintptr_t w, std::uintptr_t ids, std::uintptr_t access,
-                                                          std::uint32_t nBegin, std::uintptr_t cursorIds,
-                                                          std::uint32_t nCursor, std::uintptr_t out, std::uint32_t max) {
-  return worldBeginWalk(w, ids, access, nBegin, cursorIds, nCursor, out, max);
-}
 EMSCRIPTEN_KEEPALIVE void laige_world_fill_handles(std::uintptr_t w, std::uintptr_t slots, std::uint32_t rows,
                                                    std::uintptr_t out) {
   worldFillHandles(w, slots, rows, out);

@@ -96,6 +96,7 @@ struct QueryRun;
 struct QuerySpec;
 struct ChangeAccess;
 struct RelationAccess;
+struct QueryAccess;
 }  // namespace detail
 using TimingClockFn = std::int64_t (*)(void* ctx) noexcept;
 
@@ -595,6 +596,8 @@ class World {
   // relation paths (relations.cpp).
   Status addByIdOutOfLine(Entity e, ComponentTypeId id, const void* bytes) noexcept;
   Status removeByIdOutOfLine(Entity e, ComponentTypeId id) noexcept;
+  // Queries whose terms are given at run time (the TypeScript layer; dynamic_query.h).
+  friend struct detail::QueryAccess;
   Status beginQuery(detail::QueryCache& cache, const detail::QuerySpec& spec,
                     detail::QueryRun& run) noexcept;
   Status beginEach(std::uint32_t key, const detail::QuerySpec& spec, detail::QueryRun& run) noexcept;

@@ -1,12 +1,13 @@
-// query_cache.cpp - the begin half of every query call (Query<Terms...>
-// and world.each): the cache refresh (resolve once, test only archetypes
-// created since the last call), the declared-io check inside a running
-// system, the normalisation of dirty matched archetypes, and the guard.
-// The walk is inline in laige/query_object.h. docs/query.md#the-cache.
+// query_cache.cpp - the query cache (Query<Terms...>, world.each and the
+// TypeScript queries): the refresh (resolve once, test only archetypes
+// created since the last call), world.each's cache slots and the archetype
+// count. The begin of a call is query_begin.cpp; the walk is inline in
+// laige/query_object.h. docs/query.md#the-cache.
 #include <atomic>
 #include <bit>
 
 #include "laige/assert.h"
+#include "laige/detail/dynamic_query.h"
 #include "laige/detail/world_state.h"
 #include "laige/logging.h"
 #include "laige/query_object.h"
@@ -32,13 +33,14 @@ namespace {
 void resolve(const WorldState& ws, QueryCache& c, const QuerySpec& q) noexcept {
   const EcsState& s = ws.ecs;
   c.unresolved = false;
+  c.componentsSeen = static_cast<std::uint32_t>(s.components.size());
+  if (q.typeIndex == nullptr) return;  // ids given (registered when the query was made)
   for (std::uint32_t i = 0; i < q.count; ++i) {
     const std::uint32_t t = q.typeIndex[i];
     const ComponentTypeId id = t < s.typeToId.size() ? s.typeToId[t] : kInvalidComponentTypeId;
     q.ids[i] = id;
     if (id == kInvalidComponentTypeId) c.unresolved = true;
   }
-  c.componentsSeen = static_cast<std::uint32_t>(s.components.size());
 }
 
 // colOf[0] is always 0: an unresolved required id matches nothing, an
@@ -82,62 +84,9 @@ std::uint32_t popcount(const IdSet256& set) noexcept {
 
 }  // namespace
 
-}  // namespace detail
+void refreshQueryCache(const WorldState& ws, QueryCache& c, const QuerySpec& q) noexcept { refresh(ws, c, q); }
 
-Status World::beginQuery(detail::QueryCache& cache, const detail::QuerySpec& spec,
-                         detail::QueryRun& run) noexcept {
-  if (!s_) return Status{};  // a moved-from world is empty: run.archetypes stays null
-  detail::WorldState& ws = *s_;
-  detail::EcsState& s = ws.ecs;
-  detail::IterationGuard& g = s.guard;
-  if (g.active) return detail::nestedIteration(ws);
-  detail::refresh(ws, cache, spec);
-  if (ws.systems.current != 0) {
-    for (std::uint32_t i = 0; i < spec.count; ++i) {
-      const ComponentTypeId id = spec.ids[i];
-      if (id == kInvalidComponentTypeId) continue;  // unregistered: touches nothing
-      const bool writes = detail::termWrites(spec.kinds[i]);
-      if (!detail::systemAllows(ws, id, writes ? Access::Write : Access::Read)) {
-        return detail::systemIoViolation(ws, id, writes ? "write" : "read");
-      }
-    }
-  }
-  g.read.reset();
-  for (std::uint32_t i = 0; i < spec.count; ++i) {
-    if (detail::termReadsRef(spec.kinds[i])) g.read.insert(spec.ids[i]);
-  }
-  // The ordered read: slot order restored before the first callback.
-  std::uint32_t matched = 0;
-  for (std::uint32_t word = 0; word < 4; ++word) {
-    std::uint64_t bits = cache.matched.words[word];
-    matched += static_cast<std::uint32_t>(std::popcount(bits));
-    while (bits != 0) {
-      const std::uint32_t aid = word * 64 + static_cast<std::uint32_t>(std::countr_zero(bits)) + 1;
-      bits &= bits - 1;
-      detail::Archetype& a = *s.archetypes[aid];
-      if (a.dirty()) detail::normalize(s, a);
-    }
-  }
-  g.matched = cache.matched;
-  g.matchedCount = matched;
-  // An unfiltered walk marks its Write terms' rows by archetype bound
-  // (the filtered walk marks per visited row; docs/changes.md#ticks).
-  if (ws.changes.anyTracked) [[unlikely]] {
-    bool writes[kMaxArchetypeComponents] = {};
-    bool filtered = false;
-    for (std::uint32_t i = 0; i < spec.count; ++i) {
-      writes[i] = detail::termWrites(spec.kinds[i]);
-      filtered = filtered || detail::termFilters(spec.kinds[i]);
-    }
-    if (!filtered) detail::markWalkWrites(ws, cache.matched, spec.ids, writes, spec.count);
-  }
-  g.active = true;
-  run.archetypes = s.archetypes.data();
-  run.generations = ws.entities.generations();
-  run.matched = &cache.matched;
-  run.ids = spec.ids;
-  return Status{};
-}
+}  // namespace detail
 
 Status World::beginEach(std::uint32_t key, const detail::QuerySpec& spec, detail::QueryRun& run) noexcept {
   if (!s_) return Status{};
@@ -176,23 +125,6 @@ std::uint32_t World::queryArchetypeCount(detail::QueryCache& cache, const detail
   }
   detail::refresh(*s_, cache, spec);
   return detail::popcount(cache.matched);
-}
-
-std::uint32_t World::queryCount(detail::QueryCache& cache, const detail::QuerySpec& spec) noexcept {
-  if (!s_) return 0;
-  detail::QueryCache copy = cache;
-  detail::QueryCache& c = s_->ecs.guard.active ? copy : cache;
-  detail::refresh(*s_, c, spec);
-  std::uint32_t rows = 0;
-  for (std::uint32_t word = 0; word < 4; ++word) {
-    std::uint64_t bits = c.matched.words[word];
-    while (bits != 0) {
-      const std::uint32_t aid = word * 64 + static_cast<std::uint32_t>(std::countr_zero(bits)) + 1;
-      bits &= bits - 1;
-      rows += s_->ecs.archetypes[aid]->liveRows();
-    }
-  }
-  return rows;
 }
 
 }  // namespace laige

@@ -152,6 +152,13 @@ export const CORE_CASES: ReasonCase[] = [
       w.add(e, P, { x: 1 });
       return inside((fire) => w.each([P], ['read'], () => fire()), () => P.field.x.set(e, 5));
     }) },
+  { reason: 'query_limit_exceeded', what: 'the 16,385th live query of a world', fields: { max: 16384 },
+    provoke: onWorld((w) => {
+      const P = w.registerComponent('P', { x: 'f32' });
+      const kept = [];
+      for (let i = 0; i <= 16384; i++) kept.push(w.query({ p: P.read }));
+      return kept.length;
+    }) },
   { reason: 'iteration_nested', what: 'each inside each', fields: { archetype_count: expect.any(Number) },
     provoke: onWorld((w) => {
       const P = w.registerComponent('P', { x: 'f32' });

@@ -46,6 +46,8 @@ export const TS_CASES: ReasonCase[] = [
     provoke: onWorld((w) => w.registerComponent('A', Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`f${i}`, 'u8'])) as never)) },
   { reason: 'duplicate_entry', what: 'P twice in each', fields: { where: 'World.each', component: 'P' },
     provoke: withP((w, P) => w.each([P, P], ['read', 'read'], () => {})) },
+  { reason: 'filter_excluded', what: 'changed names a without component', fields: { where: 'World.query', field: 'changed[0]', component: 'Q' },
+    provoke: withP((w, P) => { const Q = w.registerComponent('Q', { y: 'f32' }); return w.query({ p: P.read }, { without: [Q], changed: [Q] }); }) },
   { reason: 'unknown_component', what: 'Chunk.field of an unlisted component', fields: { where: 'Chunk.field', field: 'component', got: 'Q' },
     provoke: withP((w, P) => {
       const Q = w.registerComponent('Q', { y: 'f32' });

@@ -110,6 +110,7 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
     `${f.operation === 'destroy' ? 'destroying' : f.operation === 'remove' ? `removing ${q(f.component)} from` : `adding ${q(f.component)} to`} entity ${f.entity_id} would move a row of archetype ${f.archetype_id}, which the live each is walking; ${deferredCall(f)}`,
   iteration_clear: (f) => `clear() would destroy the ${f.rows} rows of archetype ${f.archetype_id}, which the live each is walking; call clear() after the each returns`,
   iteration_write_during_read: (f) => `the live each declared ${q(f.component)} 'read'; writing it (entity ${f.entity_id}) is rejected: declare it 'write' in the each (${f.component}.write in the query, 'write' in World.each's access list)`,
+  query_limit_exceeded: (f) => `this world holds ${f.max} live queries (the most, or its memory ran out); declare a query once and keep it rather than one per call (a query is freed when it is garbage collected or the world is disposed)`,
   iteration_nested: () => "another each is live on this world; an each cannot start inside another: keep what the outer callback finds (entities, values) and walk after it returns, or make it one query",
   iteration_invalid: (f) => `the query is malformed (${f.reason}, ${f.count} components)`,
   component_name_invalid: (f) =>

@@ -63,7 +63,6 @@ export const PLAIN_EXPORTS: ReadonlyArray<readonly [string, string, number, bool
   ['worldIsIterating', '_laige_world_is_iterating', 1, false],
   ['worldIterationCursors', '_laige_world_iteration_cursors', 5, false],
   ['worldFillHandles', '_laige_world_fill_handles', 4, false],
-  ['worldBeginWalk', '_laige_world_begin_walk', 8, true],
   ['worldSlotTables', '_laige_world_slot_tables', 2, true],
   ['worldColumnRef', '_laige_world_column_ref', 3, true],
   ['worldStateHash', '_laige_world_state_hash', 4, false],
@@ -76,6 +75,12 @@ export const PLAIN_EXPORTS: ReadonlyArray<readonly [string, string, number, bool
   ['worldCommandsRecording', '_laige_world_commands_recording', 1, false],
   ['worldCommandsReserve', '_laige_world_commands_reserve', 2, false],
   ['worldCommandStats', '_laige_world_command_stats', 2, false],
+  ['worldQueryCreate', '_laige_world_query_create', 6, false],
+  ['worldQueryDestroy', '_laige_world_query_destroy', 2, false],
+  ['worldQueryBegin', '_laige_world_query_begin', 4, false],
+  ['worldQueryEnd', '_laige_world_query_end', 2, false],
+  ['worldQueryCount', '_laige_world_query_count', 2, false],
+  ['worldQueryArchetypes', '_laige_world_query_archetypes', 3, false],
   ['changesObserve', '_laige_changes_observe', 4, false],
   ['changesFlushObservers', '_laige_changes_flush_observers', 1, false],
   ['changesObserverStats', '_laige_changes_observer_stats', 2, false],
@@ -180,7 +185,6 @@ export function plainFunctions(x: ExportLookup): Partial<LaigeRawModule> {
   out['worldIsIterating'] = (w: number): boolean => worldIsIterating(w) !== 0;
   out['worldIterationCursors'] = x('_laige_world_iteration_cursors', false);
   out['worldFillHandles'] = x('_laige_world_fill_handles', false);
-  out['worldBeginWalk'] = x('_laige_world_begin_walk', true);
   out['worldSlotTables'] = x('_laige_world_slot_tables', true);
   out['worldColumnRef'] = x('_laige_world_column_ref', true);
   out['worldStateHash'] = x('_laige_world_state_hash', false);
@@ -193,6 +197,12 @@ export function plainFunctions(x: ExportLookup): Partial<LaigeRawModule> {
   out['worldCommandsRecording'] = x('_laige_world_commands_recording', false);
   out['worldCommandsReserve'] = x('_laige_world_commands_reserve', false);
   out['worldCommandStats'] = x('_laige_world_command_stats', false);
+  out['worldQueryCreate'] = x('_laige_world_query_create', false);
+  out['worldQueryDestroy'] = x('_laige_world_query_destroy', false);
+  out['worldQueryBegin'] = x('_laige_world_query_begin', false);
+  out['worldQueryEnd'] = x('_laige_world_query_end', false);
+  out['worldQueryCount'] = x('_laige_world_query_count', false);
+  out['worldQueryArchetypes'] = x('_laige_world_query_archetypes', false);
   out['changesObserve'] = x('_laige_changes_observe', false);
   out['changesFlushObservers'] = x('_laige_changes_flush_observers', false);
   out['changesObserverStats'] = x('_laige_changes_observer_stats', false);

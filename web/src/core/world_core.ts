@@ -197,6 +197,14 @@ export class WorldCore {
     if (this.ptr !== 0) this.raw.worldEndIteration(this.ptr);
     this.mem.sync(); // a top-level each's commands applied just now (docs/commands.md)
   }
+
+  /** Ends the walk of the core's query `id` (always, from a finally): end() with the query's own end (its change filters' run recorded). */
+  endQuery(id: number): void {
+    this.iterating--;
+    this.calls.leave();
+    if (this.ptr !== 0) this.raw.worldQueryEnd(this.ptr, id);
+    this.mem.sync();
+  }
 }
 
 // Every live core by its public object (world.ts registers it): how the

@@ -1,13 +1,17 @@
-// query_object.ts - queries declared once (World.query): terms (read,
-// write), filters (without, tags), optional terms, the matched-archetype
-// cache, and the row loops compiled for the query's callbacks. World.each is
-// built on one (query.ts). Iteration legality is the core's: every walk runs
-// between beginIteration and endIteration (docs/query.md#iteration-legality).
+// query.ts - queries declared once (World.query): terms (read, write),
+// filters (without, tags, the change filters changed / added), optional
+// terms, and the row loops compiled for the query's callbacks. World.each is
+// built on one (world_each.ts). A Query is a handle to a query registered
+// once in the core (web/bindings/query.cpp): the core owns the matching,
+// the archetype list and its restore epoch, the iteration guard and the
+// change filters; a walk is one call to begin it (which writes the cursor
+// table of the rows to visit) and one to end it. Iteration legality is the
+// core's (docs/query.md#iteration-legality).
 import { Component, type Access, type QueryTerm } from '../component/component.js';
 import type { Entity } from '../component/entity.js';
 import { coreError, invalid, typeName } from '../base/errors.js';
 import { type RowLoopPlan, RowLoops } from './row_loop.js';
-import { MATCH, type WalkTables, walkQuery } from './row_walk.js';
+import { type WalkTables, walkQuery } from './row_walk.js';
 import { type ReadRef, type Ref, type Schema } from '../component/schema.js';
 import { describe } from '../base/describe.js';
 import type { Chunk } from './chunk.js';
@@ -41,14 +45,25 @@ export interface QueryOptions<O extends QueryTerms = Record<never, never>> {
   readonly optional?: O;
   /** Components the entity must have, matched by presence only (no ref; typically empty components). */
   readonly tags?: readonly Component[];
+  /**
+   * Change filters (docs/changes.md#from-typescript-change-filters): only
+   * entities whose component was written or added since the running
+   * system's previous run (outside systems: since this query's previous
+   * filtered each). Required, no ref unless also a term.
+   */
+  readonly changed?: readonly Component[];
+  /** Change filters: only entities that gained the component since (as `changed`). Required, no ref unless also a term. */
+  readonly added?: readonly Component[];
 }
 
 /** The option keys, which therefore cannot name terms. */
-export const QUERY_OPTION_KEYS: ReadonlySet<string> = new Set(['without', 'optional', 'tags']);
+export const QUERY_OPTION_KEYS: ReadonlySet<string> = new Set(['without', 'optional', 'tags', 'changed', 'added']);
 
-const NO_MATCH = 2; // (MATCH is 1: row_walk.ts)
 /** At most this many optional terms (one compiled loop per presence mask). */
 export const MAX_OPTIONAL_TERMS = 8;
+
+// The core's term kinds (laige::detail::TermKind, cpp/include/laige/detail/query_cache.h).
+const enum TermKind { Read = 0, Write = 1, With = 2, Without = 3, OptionalRead = 4, OptionalWrite = 5, Changed = 6, Added = 7 }
 
 type RowFn = (...args: unknown[]) => void;
 
@@ -56,36 +71,28 @@ type RowFn = (...args: unknown[]) => void;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyQuery = Query<any, any>;
 
-/**
- * A query declared once: `world.query({ pos: Position.write, vel:
- * Velocity.read }, { without: [Frozen] })`. It keeps its matched archetypes
- * (extended when new archetypes appear) and the row loops compiled for the
- * callbacks given to it. Valid while its world lives; a query a system
- * declared runs only inside that system's run.
- */
+// A Query that is collected frees its core query (unless its world went first).
+const released = new FinalizationRegistry<{ world: WorldCore; id: number }>(({ world, id }) => {
+  if (world.ptr !== 0) world.raw.worldQueryDestroy(world.ptr, id);
+});
+
 export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Record<never, never>> {
   readonly #world: WorldCore;
   /** Ref terms, then optional terms: the cursor columns. */
   readonly #comps: Component[];
   readonly #write: boolean[];
   readonly #optionalFrom: number;
-  /** Required ref terms and tags: what the core's guard matches (all of them). */
-  readonly #beginIds: number[];
-  readonly #beginWrite: boolean[];
   readonly #without: Component[];
   readonly #tags: Component[];
-  /** By component id: 1 when the core's guard holds it read (a read term, a tag), 2 for an optional read term, else 0. */
+  readonly #changed: Component[];
+  readonly #added: Component[];
+  /** The core's id of this query (web/bindings/query.cpp). */
+  readonly #id: number;
+  /** By component id: 1 when the core's guard holds it read (a required read term, a tag), 2 for an optional read term (checked here first), else 0. */
   readonly _readIds: Uint8Array;
   readonly #loops: RowLoops;
   /** What walkQuery reads (row_walk.ts). */
   readonly #walk: WalkTables;
-  /** By archetype id: 0 not classified yet, MATCH or NO_MATCH; #mask: the optional terms present. */
-  readonly #class = new Uint8Array(257);
-  readonly #mask = new Uint16Array(257);
-  #seen = 1;
-  /** The world's _structureEpoch the classification belongs to (a restore may re-use archetype ids). */
-  #epoch = 0;
-  readonly #matched: number[] = [];
   #cur = new Uint32Array(64);
   #lastFn: unknown = null;
   #lastPlan: RowLoopPlan | null = null;
@@ -129,45 +136,89 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
     const opts = (options ?? {}) as QueryOptions;
     if (typeof opts !== 'object' || Array.isArray(opts)) throw invalid(`${where}: options must be an object, got ${describe(options)}`, 'wrong_type', { where, field: 'options', got: typeName(options) });
     for (const k of Object.keys(opts)) {
-      if (!QUERY_OPTION_KEYS.has(k)) throw invalid(`${where}: unknown option ${describe(k)} (without, optional, tags)`, 'invalid_name', { where, field: 'options', got: k });
+      if (!QUERY_OPTION_KEYS.has(k)) throw invalid(`${where}: unknown option ${describe(k)} (without, optional, tags, changed, added)`, 'invalid_name', { where, field: 'options', got: k });
     }
-    const compList = (v: unknown, list: string): Component[] => {
+    const compList = (v: unknown, list: string, check: (c: unknown, list: string, i: number) => Component = comp): Component[] => {
       if (v === undefined) return [];
       if (!Array.isArray(v)) throw invalid(`${where}: ${list} must be an array of components, got ${describe(v)}`, 'wrong_type', { where, field: list, got: typeName(v) });
-      return v.map((c, i) => comp(c, list, i));
+      return v.map((c, i) => check(c, list, i));
     };
     const required = termList(terms, 'terms');
     const optional = opts.optional === undefined ? [] : termList(opts.optional, 'optional');
     this.#tags = compList(opts.tags, 'tags');
     this.#without = compList(opts.without, 'without');
+    // A change filter may name a component a term names (it adds no ref),
+    // once per list; never one the query excludes.
+    const filterList = (v: unknown, list: string): Component[] => {
+      const inList = new Set<Component>();
+      return compList(v, list, (c, l, i) => {
+        const k = world.component(where, c, l, i);
+        if (inList.has(k)) throw invalid(`${where}: ${k.name} is listed twice in ${list}`, 'duplicate_entry', { where, field: `${list}[${i}]`, component: k.name });
+        if (this.#without.includes(k)) {
+          throw invalid(`${where}: ${list} names ${k.name}, which the query excludes (without): it would match nothing`, 'filter_excluded', { where, field: `${list}[${i}]`, component: k.name });
+        }
+        inList.add(k);
+        return k;
+      });
+    };
+    this.#changed = filterList(opts.changed, 'changed');
+    this.#added = filterList(opts.added, 'added');
     if (optional.length > MAX_OPTIONAL_TERMS) throw invalid(`${where}: at most ${MAX_OPTIONAL_TERMS} optional terms, got ${optional.length}`, 'out_of_range', { where, field: 'optional', got: optional.length, max: MAX_OPTIONAL_TERMS });
     if (required.length + this.#tags.length === 0) {
       throw invalid(`${where}: a query needs at least one term or tag (World.each([], [], fn) visits every entity)`, 'out_of_range', { where, field: 'terms', got: 0, min: 1 });
     }
     const all = [...required, ...optional];
     if (required.length + this.#tags.length > 32 || all.length > 32) throw invalid(`${where}: at most 32 components per query`, 'out_of_range', { where, field: 'terms', got: all.length + this.#tags.length, max: 32 });
+    const total = all.length + this.#tags.length + this.#without.length + this.#changed.length + this.#added.length;
+    if (total > 32) throw invalid(`${where}: at most 32 components per query (terms, optional terms, tags, without and change filters together), got ${total}`, 'out_of_range', { where, field: 'terms', got: total, max: 32 });
     this.#comps = all.map((t) => t[1]);
     this.#write = all.map((t) => t[2]);
     this.#optionalFrom = required.length;
-    this.#beginIds = [...required.map((t) => t[1].id), ...this.#tags.map((c) => c.id)];
-    this.#beginWrite = [...required.map((t) => t[2]), ...this.#tags.map(() => false)];
     this._readIds = new Uint8Array(257);
-    // 1: a read the core's guard covers (a required term or a tag); 2: an
-    // optional read term, which only this layer knows (system_io.ts).
+    // 1: a read the core's guard covers (a required read term, a tag); 2:
+    // an optional read term, whose in-place add this layer rejects first
+    // (system_io.ts).
     for (const [, c, w] of required) if (!w) this._readIds[c.id] = 1;
     for (const [, c, w] of optional) if (!w) this._readIds[c.id] = 2;
     for (const c of this.#tags) this._readIds[c.id] = 1;
     this.#names = positional ? null : all.map((t) => t[0]);
     this.#loops = new RowLoops(this.#comps, this.#write, this.#names, this.#optionalFrom);
-    this.#walk = Object.freeze({ loops: this.#loops, cls: this.#class, masks: this.#mask, comps: this.#comps, readIds: this._readIds, resume: new Uint32Array(3) });
+    this.#walk = Object.freeze({ loops: this.#loops, comps: this.#comps, readIds: this._readIds, optionalFrom: this.#optionalFrom, resume: new Uint32Array(3) });
+    this.#id = this.#register(where, required, optional);
+    released.register(this, { world, id: this.#id });
   }
 
-  /** @internal Every component of the query with the access it needs (terms, optional terms; tags and without read). */
+  // The only crossing of the component ids: the terms as (id, kind) pairs,
+  // the cursor columns first (ref terms, then optional terms).
+  #register(where: string, required: Array<[string, Component, boolean]>, optional: Array<[string, Component, boolean]>): number {
+    const world = this.#world;
+    const m = world.mem;
+    const kinds: number[] = [
+      ...required.map((t) => (t[2] ? TermKind.Write : TermKind.Read)),
+      ...optional.map((t) => (t[2] ? TermKind.OptionalWrite : TermKind.OptionalRead)),
+      ...this.#tags.map(() => TermKind.With),
+      ...this.#without.map(() => TermKind.Without),
+      ...this.#changed.map(() => TermKind.Changed),
+      ...this.#added.map(() => TermKind.Added),
+    ];
+    const ids = [...this.#comps, ...this.#tags, ...this.#without, ...this.#changed, ...this.#added].map((c) => c.id);
+    m.sync();
+    const sc = m.scratch >>> 2;
+    for (let i = 0; i < ids.length; i++) {
+      m.u32[sc + i] = ids[i]!;
+      m.u8[m.scratch + 256 + i] = kinds[i]!;
+    }
+    const code = world.raw.worldQueryCreate(world.ptr, m.scratch, m.scratch + 256, ids.length, this.#comps.length, m.out);
+    if (code !== 0) throw coreError(code, where);
+    m.sync();
+    return m.u32[m.out >>> 2]!;
+  }
+
+  /** @internal Every component of the query with the access it needs (terms, optional terms; tags, without and change filters read). */
   _accesses(): Array<[Component, Access]> {
     return [
       ...this.#comps.map((c, i) => [c, this.#write[i] ? 'write' : 'read'] as [Component, Access]),
-      ...this.#tags.map((c) => [c, 'read'] as [Component, Access]),
-      ...this.#without.map((c) => [c, 'read'] as [Component, Access]),
+      ...[...this.#tags, ...this.#without, ...this.#changed, ...this.#added].map((c) => [c, 'read'] as [Component, Access]),
     ];
   }
 
@@ -190,6 +241,8 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
     if (this.#optionalFrom < this.#comps.length) parts.push(`optional ${this.#comps.slice(this.#optionalFrom).map((_, i) => term(this.#optionalFrom + i)).join(', ')}`);
     if (this.#tags.length > 0) parts.push(`tags ${this.#tags.map((c) => c.name).join(', ')}`);
     if (this.#without.length > 0) parts.push(`without ${this.#without.map((c) => c.name).join(', ')}`);
+    if (this.#changed.length > 0) parts.push(`changed ${this.#changed.map((c) => c.name).join(', ')}`);
+    if (this.#added.length > 0) parts.push(`added ${this.#added.map((c) => c.name).join(', ')}`);
     return `Query(${parts.filter((p) => p !== '').join('; ')})`;
   }
 
@@ -200,19 +253,18 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
 
   /** The archetypes it matches now (ascending ids; extended as archetypes appear). */
   archetypes(): number[] {
-    this.#live('Query.archetypes');
-    this.#extend();
-    return [...this.#matched];
+    const w = this.#world.live('Query.archetypes');
+    const m = this.#world.mem;
+    const n = this.#world.raw.worldQueryArchetypes(w, this.#id, m.scratch);
+    m.sync();
+    return Array.from(m.u32.subarray(m.scratch >>> 2, (m.scratch >>> 2) + n));
   }
 
-  /** Entities it matches now. */
+  /** Entities it matches now (change filters are not applied: the entities its each could visit). */
   count(): number {
-    const w = this.#live('Query.count');
+    const w = this.#world.live('Query.count');
     this.#access('Query.count');
-    this.#extend();
-    let n = 0;
-    for (const a of this.#matched) n += this.#world.raw.worldArchetypeRowCount(w, a);
-    return n;
+    return this.#world.raw.worldQueryCount(w, this.#id);
   }
 
   /**
@@ -224,7 +276,8 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
    * what fn changed is checked, then stored, when it returns (a failing
    * check stores nothing of that row). The core's iteration guard is live
    * while fn runs (docs/query.md#iteration-legality); if fn throws, the walk
-   * ends and the exception propagates. Refs die when fn returns.
+   * ends and the exception propagates. Refs die when fn returns. With
+   * change filters, only the entities they pass are visited.
    */
   each(fn: (e: Entity, refs: QueryRefs<T, O>) => void): void {
     this._run('Query.each', fn as unknown as RowFn);
@@ -232,7 +285,8 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
 
   /**
    * The column-view fast path: fn(chunk) once per matched archetype with
-   * rows, under the same guard as each. A Chunk dies when its call returns.
+   * rows, under the same guard as each (with change filters: once per run
+   * of consecutive rows they pass). A Chunk dies when its call returns.
    * Inside a system, a column of a read term that fn changed is restored
    * and the call throws (system_io_violation).
    */
@@ -243,12 +297,9 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
     this.#live(where);
     if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`, 'wrong_type', { where, field: 'fn', got: typeName(fn) });
     this.#access(where);
-    const count = this.#begin(where, 'eachChunk');
+    const count = this.#begin(where, 'eachChunk', 0);
     try {
-      const cur = this.#cur;
-      const stride = CURSOR_HEADER + this.#comps.length;
-      if (count > 0) this.#classOf(cur[(count - 1) * stride]!); // ids ascend: classifies the whole table
-      walkQuery(this.#walk, world, cur, count, stride, CURSOR_HEADER, null, fn as unknown as RowFn, 0);
+      walkQuery(this.#walk, world, this.#cur, count, CURSOR_HEADER + this.#comps.length, CURSOR_HEADER, null, fn as unknown as RowFn, 0);
     } finally {
       this.#endWalk();
     }
@@ -270,14 +321,12 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
       this.#lastPlan = plan;
       this.#lastMode = world.eachLoops;
     }
-    const count = this.#begin(where, 'each');
+    // The core writes every walked row's handle to the world's handle buffer
+    // when the callback takes the entity.
+    const hbuf = plan.entity ? world.handleBuffer() : 0;
+    const count = this.#begin(where, 'each', hbuf);
     try {
-      const cur = this.#cur;
-      const stride = CURSOR_HEADER + this.#comps.length;
-      // Classify every archetype of the table before the walk (ids ascend:
-      // the last one is the largest), so that the walk reads the class table only.
-      if (count > 0) this.#classOf(cur[(count - 1) * stride]!);
-      walkQuery(this.#walk, world, cur, count, stride, CURSOR_HEADER, plan, fn, plan.entity ? world.handleBuffer() : 0);
+      walkQuery(this.#walk, world, this.#cur, count, CURSOR_HEADER + this.#comps.length, CURSOR_HEADER, plan, fn, hbuf);
     } finally {
       this.#endWalk();
     }
@@ -296,85 +345,26 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
     this._checkedFor = world.sys;
   }
 
-  #classOf(a: number): number {
-    if (this.#epoch !== this.#world.structureEpoch) this.#forget();
-    if (a >= this.#seen) this.#extend();
-    return this.#class[a]!;
-  }
-
-  // Drops every classification: a restore cut the archetype list back, so
-  // an id may name another component set now (docs/snapshots.md#guarantees).
-  #forget(): void {
-    this.#class.fill(0);
-    this.#mask.fill(0);
-    this.#matched.length = 0;
-    this.#seen = 1;
-    this.#epoch = this.#world.structureEpoch;
-  }
-
-  // Classifies the archetypes created since the last look (archetypes are
-  // never destroyed and keep their ids, also across World.clear).
-  #extend(): void {
-    const world = this.#world;
-    if (this.#epoch !== world.structureEpoch) this.#forget();
-    const w = world.ptr;
-    const last = Math.min(world.raw.worldArchetypeCount(w), 256); // ids 1..count
-    for (let a = this.#seen; a <= last; a++) {
-      const ids = world.raw.worldArchetypeComponents(w, a);
-      const has = (c: Component): boolean => ids.includes(c.id);
-      const ok = this.#beginIds.every((id) => ids.includes(id)) && !this.#without.some(has);
-      let mask = 0;
-      for (let i = this.#optionalFrom; i < this.#comps.length; i++) if (has(this.#comps[i]!)) mask |= 1 << (i - this.#optionalFrom);
-      this.#class[a] = ok ? MATCH : NO_MATCH;
-      this.#mask[a] = mask;
-      if (ok) this.#matched.push(a);
-    }
-    world.mem.sync();
-    if (last + 1 > this.#seen) this.#seen = last + 1;
-  }
-
-  // Installs the core's guard over the required terms and tags (so archetypes
-  // a `without` excludes are guarded too: a structural change there is
-  // rejected as for a walked one), then copies the cursors of every
-  // archetype it matched (this query's own copy: another world's walk in a
-  // callback reuses the module's cursor buffer). Returns the count.
-  #begin(where: string, kind: 'each' | 'eachChunk'): number {
+  // One call: the core's guard (archetypes a `without` excludes are guarded
+  // too), its change filters, and the cursor table of the rows to walk,
+  // copied here (this query's own copy: another world's walk in a callback
+  // reuses that world's table). Returns the cursor count.
+  #begin(where: string, kind: 'each' | 'eachChunk', hbuf: number): number {
     const world = this.#world;
     const m = world.mem;
-    const raw = world.raw;
-    const w = world.ptr;
-    const ids = this.#beginIds;
-    const nb = ids.length;
-    const sc = m.scratch >>> 2;
-    const u32 = m.u32;
-    const u8 = m.u8;
-    for (let i = 0; i < nb; i++) {
-      u32[sc + i] = ids[i]!;
-      u8[m.scratch + 128 + i] = this.#beginWrite[i] ? 1 : 0;
-    }
-    const comps = this.#comps;
-    const nc = comps.length;
-    for (let i = 0; i < nc; i++) u32[sc + 64 + i] = comps[i]!.id;
-    let count: number;
-    if (raw.worldBeginWalk !== undefined) {
-      const r = raw.worldBeginWalk(w, m.scratch, m.scratch + 128, nb, m.scratch + 256, nc, m.cursors, 256);
-      if ((r & 0xff) !== 0) this.#rejected(where, r & 0xff);
-      count = r >>> 8;
-    } else {
-      const code = raw.worldBeginIteration(w, m.scratch, m.scratch + 128, nb);
-      if (code !== 0) this.#rejected(where, code);
-      count = raw.worldIterationCursors(w, m.scratch + 256, nc, m.cursors, 256);
-    }
+    const r = world.raw.worldQueryBegin(world.ptr, this.#id, hbuf, m.out);
+    if ((r & 0xff) !== 0) this.#rejected(where, r & 0xff);
+    const count = r >>> 8;
     world.iterating++;
     world.calls.enter(kind);
     this.#prevRead = world.liveRead;
     world.liveRead = this._readIds;
     m.sync();
-    const need = count * (CURSOR_HEADER + nc);
+    const need = count * (CURSOR_HEADER + this.#comps.length);
     if (this.#cur.length < need) this.#cur = new Uint32Array(need + (need >>> 1));
-    const start = m.cursors >>> 2;
-    const cur = this.#cur;
     const heap = m.u32;
+    const start = heap[m.out >>> 2]! >>> 2;
+    const cur = this.#cur;
     if (need <= 256) for (let i = 0; i < need; i++) cur[i] = heap[start + i]!; // no view allocated
     else cur.set(heap.subarray(start, start + need));
     return count;
@@ -384,7 +374,7 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
   #endWalk(): void {
     this.#world.liveRead = this.#prevRead;
     this.#prevRead = null;
-    this.#world.end();
+    this.#world.endQuery(this.#id);
   }
 
   #rejected(where: string, code: number): never {

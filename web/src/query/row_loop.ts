@@ -38,23 +38,22 @@ import type { Mem } from '../boundary/raw.js';
 import { CHECK_OF, HEAP_OF, type ScalarKind } from '../component/schema.js';
 import { rowErrors } from './row_errors.js';
 import { makeInterpretedRowLoop } from './row_loop_interpreted.js';
-import { MATCH, type RefShape, type RowLoop } from './row_loop_types.js';
+import type { RefShape, RowLoop } from './row_loop_types.js';
 
-export { MATCH };
 export type { RefShape, RowLoop };
 import { type RefBindings, callFree } from '../base/call_free.js';
 
 /**
  * @internal A generated walk: the row loop over every cursor of the table
  * `cur` from cursor `k` (row `start`) to `count` (`stride` words each,
- * `header` before the columns), skipping archetypes without rows or not
- * MATCH in `cls`; `hb`: u32 index of the handles of cursor k's rows (the
- * walked archetypes' handles follow each other). Returns true when done;
+ * `header` before the columns; every cursor has rows); `hb`: u32 index of
+ * the handles of cursor k's rows (the walked cursors' handles follow each
+ * other). Returns true when done;
  * false after a row took the slow commit, with where to go on in `st`
  * (cursor, row, handle index), for the caller to call again from there.
  */
 export type WalkLoop = (fn: (...args: unknown[]) => void, m: Mem, hb: number, cur: Uint32Array, k: number, count: number,
-  stride: number, header: number, cls: Uint8Array, start: number, st: Uint32Array) => boolean;
+  stride: number, header: number, start: number, st: Uint32Array) => boolean;
 
 
 /** @internal The positional shape of n components. */
@@ -341,7 +340,6 @@ function generate(comps: readonly Component[], write: readonly boolean[], reuse:
     'let at = k * stride;',
     'walk: for (; k < count; k++, at += stride, start = 0) {',
     'const rows = cur[at + 1];',
-    `if (rows === 0 || cls[cur[at]] !== ${MATCH}) continue;`,
     'const ac = at + header;',
     ...pre,
     ...rowLoop,
@@ -361,7 +359,7 @@ function generate(comps: readonly Component[], write: readonly boolean[], reuse:
     `const ${hs.map((h) => `C_${h} = m.${h}`).join(', ')};`,
     ...shared,
     `function commitSlow(m, r, cols, at${kept.map((v) => `, ${v}`).join('')}) {\n${commit}\n}`,
-    walk ? `return function walkLoop(f, m, hb, cur, k, count, stride, header, cls, start, st) {\n${loop}\n};`
+    walk ? `return function walkLoop(f, m, hb, cur, k, count, stride, header, start, st) {\n${loop}\n};`
       : `return function rowLoop(f, m, hb, start, rows, cols, at) {\n${loop}\n};`,
   ].join('\n')) as (...h: unknown[]) => RowLoop | WalkLoop;
   return (m) => {

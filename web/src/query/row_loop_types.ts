@@ -2,9 +2,6 @@
 // them, row_loop_interpreted.ts interprets them, row_walk.ts drives them).
 import type { Mem } from '../boundary/raw.js';
 
-/** @internal An archetype the query matches, in its classification table (row_walk.ts). */
-export const MATCH = 1;
-
 /**
  * @internal A generated row loop: fn over rows [start, rows) of one
  * archetype (`hb`: u32 index of its row handles); returns the next row to

@@ -1,10 +1,11 @@
 // row_walk.ts - one Query.each or Query.eachChunk call's walk over its
-// cursor table: for each, the entity handles, then the rows of every
-// matched archetype with rows (a query without optional terms: one call of
-// its generated walk loop for all of them, re-entered only after a row's
-// slow commit; with optional terms: the row loop of each archetype's
-// presence mask, one call per archetype); for eachChunk, one Chunk per such
-// archetype.
+// cursor table (the core wrote it: one cursor per run of rows to visit, a
+// whole matched archetype or, with change filters, a run of rows they
+// pass; and the entity handles when the callback takes them): for each, the
+// rows of every cursor (a query without optional terms: one call of its
+// generated walk loop for all of them, re-entered only after a row's slow
+// commit; with optional terms: the row loop of each cursor's presence mask,
+// one call per cursor); for eachChunk, one Chunk per cursor.
 //
 // Why a function of its own, kept out of line: the caller (Query) holds the
 // try/finally that ends the core's guard when a callback throws. When V8
@@ -24,17 +25,11 @@ import type { WorldCore } from '../core/world_core.js';
 
 type RowFn = (...args: unknown[]) => void;
 
-import { MATCH } from './row_loop_types.js';
-
-export { MATCH };
-
-/** @internal What a query's walks read (made once per query; contents kept current by the query). */
+/** @internal What a query's walks read (made once per query). */
 export interface WalkTables {
   readonly loops: RowLoops;
-  /** By archetype id: MATCH or not (the classification covers every archetype in the table). */
-  readonly cls: Uint8Array;
-  /** By archetype id: the optional terms present. */
-  readonly masks: Uint16Array;
+  /** The first optional term's column (the optional terms present in a cursor: its non-zero columns from there). */
+  readonly optionalFrom: number;
   /** The cursor columns' components and the query's read ids (for Chunk). */
   readonly comps: readonly Component[];
   readonly readIds: Uint8Array;
@@ -44,21 +39,19 @@ export interface WalkTables {
 
 /**
  * @internal Walks the `count` cursors in `cur` (`stride` words each,
- * `header` words before the columns), skipping archetypes without rows or
- * not MATCH: with a plan, runs its row loops with `fn` (the handles go to
- * `hbuf`, the world's handle buffer, when the plan takes the entity); with
- * plan null, calls `fn(chunk)` once per archetype (a Chunk dies when its call
- * returns). The caller holds the guard and ends it.
+ * `header` words before the columns; every cursor has rows): with a plan,
+ * runs its row loops with `fn` (the handles are in `hbuf`, the world's
+ * handle buffer, when the plan takes the entity); with plan null, calls
+ * `fn(chunk)` once per cursor (a Chunk dies when its call returns). The
+ * caller holds the guard and ends it.
  */
 export function walkQuery(t: WalkTables, world: WorldCore, cur: Uint32Array, count: number, stride: number, header: number,
   plan: RowLoopPlan | null, fn: RowFn, hbuf: number): void {
-  const cls = t.cls;
   const m = world.mem;
   if (plan === null) {
     const chunkFn = fn as unknown as (c: Chunk) => void;
     for (let k = 0, at = 0; k < count; k++, at += stride) {
       const rows = cur[at + 1]!;
-      if (rows === 0 || cls[cur[at]!] !== MATCH) continue;
       const chunk = new ChunkImpl(world, m, t.comps, t.readIds, cur, at, rows, world.sys);
       try {
         chunkFn(chunk);
@@ -67,18 +60,6 @@ export function walkQuery(t: WalkTables, world: WorldCore, cur: Uint32Array, cou
       }
     }
     return;
-  }
-  // The entity argument: every walked row's handle, archetype after
-  // archetype, in the world's handle buffer (rows are live under the guard).
-  if (plan.entity) {
-    const raw = world.raw;
-    const w = world.ptr;
-    for (let k = 0, at = 0, off = 0; k < count; k++, at += stride) {
-      const rows = cur[at + 1]!;
-      if (rows === 0 || cls[cur[at]!] !== MATCH) continue;
-      raw.worldFillHandles(w, cur[at + 2]!, rows, hbuf + off * 4);
-      off += rows;
-    }
   }
   let hb = hbuf >>> 2;
   // (the loops hold the views of one heap: after growth, they are made again over the new one)
@@ -89,7 +70,7 @@ export function walkQuery(t: WalkTables, world: WorldCore, cur: Uint32Array, cou
     const st = t.resume;
     let k = 0;
     let r = 0;
-    while (!walk(fn, m, hb, cur, k, count, stride, header, cls, r, st)) {
+    while (!walk(fn, m, hb, cur, k, count, stride, header, r, st)) {
       k = st[0]!;
       r = st[1]!;
       hb = st[2]!;
@@ -100,12 +81,12 @@ export function walkQuery(t: WalkTables, world: WorldCore, cur: Uint32Array, cou
     return;
   }
   const byMask = plan.loops;
-  const masks = t.masks;
+  const optionalAt = header + t.optionalFrom;
+  const optionals = stride - optionalAt;
   for (let k = 0, at = 0; k < count; k++, at += stride) {
     const rows = cur[at + 1]!;
-    const a = cur[at]!;
-    if (rows === 0 || cls[a] !== MATCH) continue;
-    const mask = masks[a]!;
+    let mask = 0;
+    for (let j = 0; j < optionals; j++) if (cur[at + optionalAt + j] !== 0) mask |= 1 << j;
     for (let r = 0; r < rows;) {
       // (after a row's slow commit too: the callback may have grown memory)
       m.sync();

@@ -88,7 +88,9 @@ struct QueryRun {
 
 /// One query as the begin call sees it: its terms and its cache.
 struct QuerySpec {
-  /// The process-wide type index of each term's component (term order).
+  /// The process-wide type index of each term's component (term order);
+  /// nullptr when `ids` already hold registered component ids (a query
+  /// built from ids at run time: detail/dynamic_query.h).
   const std::uint32_t* typeIndex = nullptr;
   /// Each term's kind (term order).
   const TermKind* kinds = nullptr;
