@@ -411,7 +411,7 @@ Status World::addTyped(Entity e, std::uint32_t typeIndex, std::string_view name,
   const auto& table = s_->ecs.typeToId;
   const ComponentTypeId c = typeIndex < table.size() ? table[typeIndex] : kInvalidComponentTypeId;
   if (c == kInvalidComponentTypeId) return unregistered(e, name, 0);
-  const Status st = s_->relations.relationOf[c] != 0 ? detail::RelationAccess::add(*this, e, c, bytes)
+  const Status st = s_->relations.relationOf[c] != 0 ? s_->relations.hooks->add(*this, e, c, bytes)
                                                      : addById(e, c, bytes);
   if (s_->changes.queued != 0) [[unlikely]] (void)detail::drainObservers(*this);
   return st;
@@ -434,7 +434,7 @@ Status World::addComponentBytes(Entity e, ComponentTypeId id, const void* bytes,
         .with("size", size)
         .with("expected_size", expected);
   }
-  const Status st = s_->relations.relationOf[id] != 0 ? detail::RelationAccess::add(*this, e, id, bytes)
+  const Status st = s_->relations.relationOf[id] != 0 ? s_->relations.hooks->add(*this, e, id, bytes)
                                                       : addById(e, id, bytes);
   if (s_->changes.queued != 0) [[unlikely]] (void)detail::drainObservers(*this);
   return st;
@@ -479,7 +479,7 @@ Status World::removeTyped(Entity e, std::uint32_t typeIndex, std::string_view na
   const auto& table = s_->ecs.typeToId;
   const ComponentTypeId c = typeIndex < table.size() ? table[typeIndex] : kInvalidComponentTypeId;
   if (c == kInvalidComponentTypeId) return unregistered(e, name, 0);
-  const Status st = s_->relations.relationOf[c] != 0 ? detail::RelationAccess::remove(*this, e, c)
+  const Status st = s_->relations.relationOf[c] != 0 ? s_->relations.hooks->remove(*this, e, c)
                                                      : removeByIdImpl(e, c);
   if (s_->changes.queued != 0) [[unlikely]] (void)detail::drainObservers(*this);
   return st;
@@ -490,7 +490,7 @@ Status World::removeComponentById(Entity e, ComponentTypeId id) noexcept {
     return staleMutation(e, "World::removeComponentById on a stale or invalid entity handle");
   }
   if (id == 0 || id > s_->ecs.components.size()) return unregistered(e, {}, id);
-  const Status st = s_->relations.relationOf[id] != 0 ? detail::RelationAccess::remove(*this, e, id)
+  const Status st = s_->relations.relationOf[id] != 0 ? s_->relations.hooks->remove(*this, e, id)
                                                       : removeByIdImpl(e, id);
   if (s_->changes.queued != 0) [[unlikely]] (void)detail::drainObservers(*this);
   return st;

@@ -141,7 +141,7 @@ Status World::destroy(Entity e) noexcept {
   }
   detail::WorldState& s = *s_;
   // With relations: the cascade (docs/relations.md#cleanup).
-  if (!s.relations.relations.empty()) [[unlikely]] return detail::RelationAccess::destroy(*this, e);
+  if (!s.relations.relations.empty()) [[unlikely]] return s.relations.hooks->destroy(*this, e);
   // The iteration guard (docs/query.md) and the running system's declared io:
   // checked before any side effect.
   if (const Status g = detail::guardDestroy(s, e); !g.ok()) return g;
@@ -195,7 +195,7 @@ Status World::clear() noexcept {
   const std::uint32_t live = s.entities.length();
   s.entities.despawnAll();
   s.totalDestroyed += live;
-  if (!s.relations.relations.empty()) detail::resetRelationIndex(s);
+  if (!s.relations.relations.empty()) s.relations.hooks->resetIndex(s);
   if (s.changes.queued != 0) [[unlikely]] (void)detail::drainObservers(*this);
   return Status{};
 }

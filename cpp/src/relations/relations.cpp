@@ -279,6 +279,10 @@ Status registerRelation(World& world, ComponentTypeId id, const RelationOptions&
   if (mark) rs.mark = std::move(mark);
   rs.relations.push_back(std::move(rec));
   rs.relationOf[id] = static_cast<std::uint8_t>(rs.relations.size());
+  static constexpr detail::RelationHooks kHooks{&detail::RelationAccess::add, &detail::RelationAccess::remove,
+                                                &detail::RelationAccess::destroy, &detail::resetRelationIndex,
+                                                &detail::rebuildRelationIndex};
+  rs.hooks = &kHooks;
   return Status{};
 }
 

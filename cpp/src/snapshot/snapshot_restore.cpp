@@ -495,7 +495,7 @@ Status World::restore(std::span<const std::uint8_t> bytes) noexcept {
     }
   }
   detail::applyChangesSection(ws, bytes.data() + pl.changesAt, changesBytes);
-  if (!ws.relations.relations.empty()) detail::rebuildRelationIndex(ws);
+  if (!ws.relations.relations.empty()) ws.relations.hooks->rebuildIndex(ws);
   if (changed) {
     // Cached edges may name dropped or replaced ids; caches keyed by
     // archetype ids see the epoch change.

@@ -40,7 +40,21 @@ struct RelationRecord {
 };
 
 /// Everything a World keeps for relations.
+/// The relation paths the world's structural calls take once a relation is
+/// registered. They are reached through this table, installed by the first
+/// registerRelation, rather than called directly: a program (or the wasm
+/// module) that never registers a relation links none of the relation code.
+struct RelationHooks {
+  Status (*add)(World& w, Entity e, ComponentTypeId c, const void* bytes) noexcept;
+  Status (*remove)(World& w, Entity e, ComponentTypeId c) noexcept;
+  Status (*destroy)(World& w, Entity e) noexcept;
+  void (*resetIndex)(WorldState& ws) noexcept;
+  void (*rebuildIndex)(WorldState& ws) noexcept;
+};
+
 struct RelationState {
+  /// The relation paths (nullptr until the first relation is registered).
+  const RelationHooks* hooks = nullptr;
   /// Registration order (the cascade and the setup identity walk it).
   std::vector<RelationRecord> relations;
   /// relationOf[c]: index + 1 into `relations`, 0 when c is no relation.
