@@ -17,6 +17,7 @@ import { attractorPayload } from './scenarios.js';
 import { NativePeer, peerVerdict } from './peer.js';
 import { SimNetwork } from './netplay_net.js';
 import { drawWorld } from './canvas.js';
+import { SpriteTable } from './sprites.js';
 
 /** Ticks between sampling a local input and running it. */
 const INPUT_DELAY = 2;
@@ -281,11 +282,15 @@ export class Netplay {
   }
 
   render(canvases) {
+    // One sprite table per peer, synced at every frame (a rollback rewrites
+    // past ticks, so the frame, not the tick, is what the table follows);
+    // drawn where the sprites are (alpha 1).
+    this.renderFrame = (this.renderFrame ?? 0) + 1;
     this.peers.forEach((p, i) => {
-      const cur = new Map();
-      p.built.positions((e, x, y, k) => cur.set(e, [x, y, k]));
+      p.sprites ??= new SpriteTable();
+      p.sprites.sync(p.built, this.renderFrame);
       drawWorld(canvases[i], {
-        extent: p.built.extent, cur, prev: cur, alpha: 1, perturbed: null,
+        extent: p.built.extent, sprites: p.sprites, alpha: 1, perturbed: null,
         attractor: p.pointer === null ? null : [p.pointer[0] / 65536, p.pointer[1] / 65536],
       });
     });
