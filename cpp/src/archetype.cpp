@@ -411,10 +411,10 @@ Status World::addTyped(Entity e, std::uint32_t typeIndex, std::string_view name,
   const auto& table = s_->ecs.typeToId;
   const ComponentTypeId c = typeIndex < table.size() ? table[typeIndex] : kInvalidComponentTypeId;
   if (c == kInvalidComponentTypeId) return unregistered(e, name, 0);
-  const Status st = s_->relations.relationOf[c] != 0 ? s_->relations.hooks->add(*this, e, c, bytes)
-                                                     : addById(e, c, bytes);
-  if (s_->changes.queued != 0) [[unlikely]] (void)detail::drainObservers(*this);
-  return st;
+  // A relation or an observed component takes the hooked path; the plain
+  // one returns its Status straight.
+  if ((s_->relations.relationOf[c] | s_->changes.observedEvents[c]) != 0) [[unlikely]] return addHooked(e, c, bytes);
+  return addById(e, c, bytes);
 }
 
 Status World::addComponentBytes(Entity e, ComponentTypeId id, const void* bytes,
@@ -434,10 +434,10 @@ Status World::addComponentBytes(Entity e, ComponentTypeId id, const void* bytes,
         .with("size", size)
         .with("expected_size", expected);
   }
-  const Status st = s_->relations.relationOf[id] != 0 ? s_->relations.hooks->add(*this, e, id, bytes)
-                                                      : addById(e, id, bytes);
-  if (s_->changes.queued != 0) [[unlikely]] (void)detail::drainObservers(*this);
-  return st;
+  // A relation or an observed component takes the hooked path; the plain
+  // one returns its Status straight.
+  if ((s_->relations.relationOf[id] | s_->changes.observedEvents[id]) != 0) [[unlikely]] return addHooked(e, id, bytes);
+  return addById(e, id, bytes);
 }
 
 // Inline into its two callers (this file only): the per-call frame and the
@@ -479,10 +479,10 @@ Status World::removeTyped(Entity e, std::uint32_t typeIndex, std::string_view na
   const auto& table = s_->ecs.typeToId;
   const ComponentTypeId c = typeIndex < table.size() ? table[typeIndex] : kInvalidComponentTypeId;
   if (c == kInvalidComponentTypeId) return unregistered(e, name, 0);
-  const Status st = s_->relations.relationOf[c] != 0 ? s_->relations.hooks->remove(*this, e, c)
-                                                     : removeByIdImpl(e, c);
-  if (s_->changes.queued != 0) [[unlikely]] (void)detail::drainObservers(*this);
-  return st;
+  // A relation or an observed component takes the hooked path; the plain
+  // one returns its Status straight.
+  if ((s_->relations.relationOf[c] | s_->changes.observedEvents[c]) != 0) [[unlikely]] return removeHooked(e, c);
+  return removeByIdImpl(e, c);
 }
 
 Status World::removeComponentById(Entity e, ComponentTypeId id) noexcept {
@@ -490,10 +490,10 @@ Status World::removeComponentById(Entity e, ComponentTypeId id) noexcept {
     return staleMutation(e, "World::removeComponentById on a stale or invalid entity handle");
   }
   if (id == 0 || id > s_->ecs.components.size()) return unregistered(e, {}, id);
-  const Status st = s_->relations.relationOf[id] != 0 ? s_->relations.hooks->remove(*this, e, id)
-                                                      : removeByIdImpl(e, id);
-  if (s_->changes.queued != 0) [[unlikely]] (void)detail::drainObservers(*this);
-  return st;
+  // A relation or an observed component takes the hooked path; the plain
+  // one returns its Status straight.
+  if ((s_->relations.relationOf[id] | s_->changes.observedEvents[id]) != 0) [[unlikely]] return removeHooked(e, id);
+  return removeByIdImpl(e, id);
 }
 
 [[gnu::always_inline]] inline Status World::removeByIdImpl(Entity e, ComponentTypeId c) noexcept {
@@ -515,11 +515,25 @@ Status World::removeComponentById(Entity e, ComponentTypeId id) noexcept {
   return moveForRemove(ws, slot, src, to != kNoArchetype ? s.archetypes[to].get() : nullptr, c);
 }
 
-Status World::addByIdOutOfLine(Entity e, ComponentTypeId id, const void* bytes) noexcept {
+Status World::addHooked(Entity e, ComponentTypeId id, const void* bytes) noexcept {
+  const Status st = s_->relations.relationOf[id] != 0 ? s_->relations.hooks->add(*this, e, id, bytes) : addByIdOutOfLine(e, id, bytes);
+  if (s_->changes.queued != 0) [[unlikely]] (void)detail::drainObservers(*this);
+  return st;
+}
+
+Status World::removeHooked(Entity e, ComponentTypeId id) noexcept {
+  const Status st = s_->relations.relationOf[id] != 0 ? s_->relations.hooks->remove(*this, e, id) : removeByIdOutOfLine(e, id);
+  if (s_->changes.queued != 0) [[unlikely]] (void)detail::drainObservers(*this);
+  return st;
+}
+
+// noinline: one out-of-line copy of the add for every hooked caller (LTO
+// would otherwise inline the whole add into each of them).
+[[gnu::noinline]] Status World::addByIdOutOfLine(Entity e, ComponentTypeId id, const void* bytes) noexcept {
   return addById(e, id, bytes);
 }
 
-Status World::removeByIdOutOfLine(Entity e, ComponentTypeId id) noexcept { return removeByIdImpl(e, id); }
+[[gnu::noinline]] Status World::removeByIdOutOfLine(Entity e, ComponentTypeId id) noexcept { return removeByIdImpl(e, id); }
 
 ArchetypeId World::archetypeOf(Entity e) const noexcept {
   if (!s_ || !s_->entities.isAlive(e)) return kNoArchetype;

@@ -8,7 +8,9 @@
 #include "laige/assert.h"
 #include "laige/detail/world_state.h"
 #include "laige/logging.h"
+#include "setup_code.h"
 #include "systems/system_access.h"
+
 
 namespace laige {
 
@@ -64,7 +66,7 @@ Status warnStale(const char* event, const char* text, Entity e) noexcept {
 }  // namespace
 
 World::World() noexcept = default;
-World::~World() = default;
+LAIGE_SETUP_CODE World::~World() = default;
 World::World(std::unique_ptr<detail::WorldState> s) noexcept : s_(std::move(s)) {}
 World::World(World&& other) noexcept : s_(std::move(other.s_)) {}
 World& World::operator=(World&& other) noexcept {
@@ -72,7 +74,7 @@ World& World::operator=(World&& other) noexcept {
   return *this;
 }
 
-Result<World> World::create(const Options& options) noexcept {
+LAIGE_SETUP_CODE Result<World> World::create(const Options& options) noexcept {
   if (options.capacity > Entity::kMaxEntities) {
     LAIGE_LOG_WARN("ecs", "capacity_invalid",
                    "capacity_invalid | World::create was given a capacity above the 16-bit id "
@@ -178,7 +180,7 @@ EntityStats World::stats() const noexcept {
   return st;
 }
 
-Status World::clear() noexcept {
+LAIGE_SETUP_CODE Status World::clear() noexcept {
   if (!s_) return Status{};
   detail::WorldState& s = *s_;
   if (const Status g = detail::guardClear(s); !g.ok()) return g;  // docs/query.md

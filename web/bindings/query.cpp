@@ -64,7 +64,7 @@ struct CursorWriter {
 extern "C" {
 // Registers a query of n terms (ids[i], kinds[i]: laige::detail::TermKind);
 // the cursor table's columns are terms [0, columns). Writes its id (>= 1) at out.
-EMSCRIPTEN_KEEPALIVE std::uint32_t laige_world_query_create(std::uintptr_t w, std::uintptr_t ids, std::uintptr_t kinds,
+LAIGE_COLD_BINDING EMSCRIPTEN_KEEPALIVE std::uint32_t laige_world_query_create(std::uintptr_t w, std::uintptr_t ids, std::uintptr_t kinds,
                                                       std::uint32_t n, std::uint32_t columns, std::uintptr_t out) {
   JsWorld& jw = W(w);
   if (columns > n) return fail(ErrorCode::InvalidArgument, "query_invalid");

@@ -596,6 +596,11 @@ class World {
   // relation paths (relations.cpp).
   Status addByIdOutOfLine(Entity e, ComponentTypeId id, const void* bytes) noexcept;
   Status removeByIdOutOfLine(Entity e, ComponentTypeId id) noexcept;
+  // An add / remove of a relation or an observed component: the relation
+  // rules, then the observers the call queued (archetype.cpp). Out of line
+  // so that the plain path returns its Status straight (no 240-byte copy).
+  Status addHooked(Entity e, ComponentTypeId id, const void* bytes) noexcept;
+  Status removeHooked(Entity e, ComponentTypeId id) noexcept;
   // Queries whose terms are given at run time (the TypeScript layer; dynamic_query.h).
   friend struct detail::QueryAccess;
   Status beginQuery(detail::QueryCache& cache, const detail::QuerySpec& spec,

@@ -9,6 +9,7 @@
 
 #include "laige/assert.h"
 #include "laige/detail/world_state.h"
+#include "setup_code.h"
 #include "snapshot/snapshot_changes.h"
 #include "laige/world.h"
 
@@ -304,7 +305,7 @@ std::uint64_t World::componentStateHash(std::uint64_t tick) const noexcept {
   return hashWorld(s_.get(), tick, false);
 }
 
-std::uint32_t World::stateDiffImpl(const World& other, std::uint32_t maxItems,
+LAIGE_SETUP_CODE std::uint32_t World::stateDiffImpl(const World& other, std::uint32_t maxItems,
                                    void (*sink)(void*, const StateDiffItem&) noexcept,
                                    void* context) const noexcept {
   const detail::WorldState* wa = s_.get();

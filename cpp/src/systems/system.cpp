@@ -10,6 +10,8 @@
 #include "laige/detail/world_state.h"
 #include "laige/logging.h"
 #include "laige/names.h"
+#include "setup_code.h"
+
 
 namespace laige {
 
@@ -108,7 +110,7 @@ const char* parseDeps(const char* spec, detail::DepToken (&out)[kMaxSystemDepend
 
 }  // namespace
 
-Result<SystemId> World::registerSystem(const SystemDef& def, const SystemIo* io,
+LAIGE_SETUP_CODE Result<SystemId> World::registerSystem(const SystemDef& def, const SystemIo* io,
                                        std::uint32_t count) noexcept {
   if (!s_) return Status::failure(ErrorCode::InvalidArgument, "world_moved_from");
   detail::WorldState& ws = *s_;
