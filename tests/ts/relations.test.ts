@@ -81,7 +81,7 @@ describe('the relation API', () => {
     expect(w.sourcesOf(b, ChildOf)).toContain(a1);
     w.add(a1, ChildOf(b)); // the same target again: an ok overwrite
     expect(w.sourcesOf(b, ChildOf).filter((x) => x === a1)).toHaveLength(1);
-    w.add(a1, ChildOf, { target: root }); // the component form is the same add
+    w.add(a1, ChildOf.component, { target: root }); // the component form is the same add
     expect(w.targetOf(a1, ChildOf)).toBe(root);
     w.checkRelations();
   });
