@@ -8,13 +8,13 @@
 // destroy applies the cleanup rule.
 import { Component, RELATION_COMPONENT, type QueryTerm, type RelationSchema } from '../component/component.js';
 import { type Entity, formatEntity } from '../component/entity.js';
-import { check, coreError, invalid, typeName } from '../base/errors.js';
+import { check, coreError, invalid } from '../base/errors.js';
 import { describe } from '../base/describe.js';
 import { checkName, componentNameProblem, MAX_COMPONENT_NAME_BYTES } from '../component/names.js';
 import { logHandlers, refuseInsideLog } from '../base/reentrancy.js';
 import { makeComponent } from '../component/registration.js';
 import { checkAccess } from '../systems/system_io.js';
-import { checkOptions } from '../base/args.js';
+import { checkArg, checkOptions } from '../base/args.js';
 import { RELATION_ENUMS } from '../boundary/limits.gen.js';
 import { INSPECT } from '../base/inspect.js';
 import type { WorldCore } from '../core/world_core.js';
@@ -186,9 +186,7 @@ export function eachCascade(world: WorldCore, rel: unknown, fn: unknown): void {
   if (logHandlers.depth !== 0) refuseInsideLog(where);
   const w = world.live(where);
   const c = relationOf(world, where, rel);
-  if (typeof fn !== 'function') {
-    throw invalid(`${where}: fn must be a function (source, target) => void, got ${describe(fn)}`, 'wrong_type', { where, field: 'fn', got: typeName(fn) });
-  }
+  checkArg(where, 'fn', fn, { type: 'function', expected: 'a function (source, target) => void' });
   if (world.sys !== null) checkAccess(world, where, c, 'read', 0);
   let error: { value: unknown } | null = null;
   const outer = visitor;
