@@ -71,6 +71,22 @@ describe('the relation API', () => {
     expect(w.query({}, { tags: [Pos], without: [ChildOf] }).count()).toBe(0);
   });
 
+  it('sourcesOf inside an each leaves the walk\'s handles alone; a list longer than the scratch area is whole', () => {
+    const { w, ChildOf, Pos, root, a, b, a1, a2, b1 } = tree();
+    for (const e of [root, a, b, a1, a2, b1]) w.add(e, Pos, { x: 0 });
+    const seen: Entity[] = [];
+    w.each([Pos], ['read'], (e) => { seen.push(e); w.sourcesOf(a, ChildOf); });
+    expect(seen).toEqual([root, a, b, a1, a2, b1]);
+    const big = sim.createWorld({ capacity: 20000 });
+    const R = big.registerRelation('R');
+    const hub = big.create();
+    const kids: Entity[] = [];
+    for (let i = 0; i < 17000; i++) { const k = big.create(); big.add(k, R(hub)); kids.push(k); }
+    expect(big.sourcesOf(hub, R)).toEqual(kids);
+    expect(big.sourceCount(hub, R)).toBe(17000);
+    big.dispose();
+  });
+
   it('a reparent replaces the target and moves the source between the lists', () => {
     const { w, ChildOf, root, a, b, a1 } = tree();
     const h = w.stateHash(0);

@@ -163,13 +163,21 @@ export function sourcesOf(world: WorldCore, target: unknown, rel: unknown): Enti
   const c = relationOf(world, where, rel);
   world.entity(where, target);
   readCheck(world, where, c, target as number);
-  const buf = world.handleBuffer();
-  const code = world.raw.relationSourcesOf(w, target as number, c.id, buf, world.handlesRows - 1);
+  // The scratch area, not the handle buffer (a live each reads its handles
+  // from that one); a longer list than the scratch holds gets its own.
   const m = world.mem;
-  m.sync();
-  if (code !== 0) throw coreError(code, `${where}(${formatEntity(target as number)}, ${c.name})`);
-  const n = m.u32[buf >>> 2]!;
-  return Array.from(m.u32.subarray((buf >>> 2) + 1, (buf >>> 2) + 1 + n));
+  const max = world.raw.relationSourceCount(w, target as number, c.id);
+  const own = (max + 1) * 4 > m.scratchSize;
+  const buf = own ? world.raw._malloc((max + 1) * 4) : m.scratch;
+  try {
+    const code = world.raw.relationSourcesOf(w, target as number, c.id, buf, max);
+    m.sync();
+    if (code !== 0) throw coreError(code, `${where}(${formatEntity(target as number)}, ${c.name})`);
+    const n = m.u32[buf >>> 2]!;
+    return Array.from(m.u32.subarray((buf >>> 2) + 1, (buf >>> 2) + 1 + n));
+  } finally {
+    if (own) world.raw._free(buf);
+  }
 }
 
 // The visitor of the walk on the stack (one per world at a time; walks of two worlds nest).
