@@ -1,17 +1,18 @@
 // gen-functions.mjs [--check] - generates the wasm module's function surface
 // from web/boundary.json (`functions`, `types`, `hooks`):
 // - web/bindings/registrations.gen.inc: per binding file (a `group`), the
-//   plain wasm exports (`laige_<snake_case name>`, forwarding to the C++
-//   function of the manifest's name) and the embind registrations of the
-//   functions that take or return a string or a val. Each is checked against
-//   the C++ function it names: a parameter or result type that is not the
-//   manifest's fails to compile. Each web/bindings/<group>.cpp includes it
-//   at its end after `#define LAIGE_BINDINGS_<GROUP>`.
+//   wasm exports (`laige_<snake_case name>`, forwarding to the C++ function
+//   of the manifest's name). Each is checked against the C++ function it
+//   names: a parameter or result type that is not the manifest's fails to
+//   compile. Each web/bindings/<group>.cpp includes it at its end after
+//   `#define LAIGE_BINDINGS_<GROUP>`.
 // - types/laige_wasm.d.ts: the raw module's TypeScript declarations.
-// - web/src/boundary/exports.gen.ts: the plain exports as functions under
-//   their manifest names (results converted to the manifest's type: u32 and
-//   ptr unsigned, bool as a boolean), and the lists tests/ts/boundary.test.ts
-//   checks the loaded module against (name, arity).
+// - web/src/boundary/exports.gen.ts: the exports as functions under their
+//   manifest names, taking and returning the manifest's types: u32 and ptr
+//   unsigned, bool as a boolean; a string argument written into wasm memory
+//   as UTF-8 (address, length); a string, bytes or json<T> result read from
+//   the result slot (web/bindings/json_out.h) and copied out. Also the list
+//   tests/ts/boundary.test.ts checks the loaded module against (name, arity).
 // Adding a function: one entry in web/boundary.json, its C++ function in
 // web/bindings/<group>.cpp, then `node scripts/gen-boundary.mjs`.
 // --check: exits 1 when a generated file is not what the manifest gives.
@@ -35,11 +36,15 @@ const scalar = {
   ptr: { cpp: 'std::uintptr_t', ts: 'Ptr' },
   code: { cpp: 'std::uint32_t', ts: 'Code' },
   void: { cpp: 'void', ts: 'void' },
-  string: { cpp: 'std::string', ts: 'string', embind: true },
+  // Marshalled through wasm memory (web/bindings/json_out.h): a string
+  // argument as (address, length) of its UTF-8 bytes; a string, bytes or
+  // json<T> result through the result slot.
+  string: { cpp: 'std::string_view', ts: 'string', marshal: 'string', wire: 'std::uintptr_t' },
+  bytes: { cpp: 'std::span<const std::uint8_t>', ts: 'Uint8Array', marshal: 'bytes', wire: 'std::uintptr_t' },
 };
 function typeOf(spec, where) {
-  const v = /^val<(.+)>$/.exec(spec);
-  if (v) return { cpp: 'emscripten::val', ts: v[1], embind: true };
+  const j = /^json<(.+)>$/.exec(spec);
+  if (j) return { cpp: 'void', ts: j[1], marshal: 'json', wire: 'std::uintptr_t', name: 'json' };
   const t = scalar[spec];
   if (!t) throw new Error(`web/boundary.json: ${where}: unknown type '${spec}'`);
   return { ...t, name: spec };
@@ -59,48 +64,59 @@ for (const [group, list] of groups) {
       return { name: p.slice(0, i), type: typeOf(p.slice(i + 1), `${f.name}(${p})`) };
     });
     const result = typeOf(f.result, `${f.name} result`);
-    const embind = result.embind === true || params.some((p) => p.type.embind === true);
-    if (embind && f.hand) throw new Error(`web/boundary.json: ${f.name}: a hand export cannot take or return a string or val`);
-    fns.push({ ...f, group, params, result, embind, exportName: embind ? undefined : `laige_${snake(f.name)}` });
+    if (params.some((p) => p.type.marshal !== undefined && p.type.marshal !== 'string')) throw new Error(`web/boundary.json: ${f.name}: bytes and json are result types`);
+    const marshal = result.marshal !== undefined || params.some((p) => p.type.marshal !== undefined);
+    if (marshal && f.hand) throw new Error(`web/boundary.json: ${f.name}: a hand export cannot take or return a string, bytes or json`);
+    // The wasm arity: a string argument is two numbers (address, length).
+    const arity = params.reduce((n, p) => n + (p.type.marshal === 'string' ? 2 : 1), 0);
+    fns.push({ ...f, group, params, result, marshal, arity, exportName: `laige_${snake(f.name)}` });
   }
 }
 
 // --- web/bindings/registrations.gen.inc -------------------------------------
-const signature = (f) => `${f.result.cpp} (*)(${f.params.map((p) => p.type.cpp).join(', ')})`;
+const cppParams = (f) => [...(f.result.marshal === 'json' ? ['Json&'] : []), ...f.params.map((p) => p.type.cpp)];
+const signature = (f) => `${f.result.cpp} (*)(${cppParams(f).join(', ')})`;
+const typeNames = (f) => `${f.result.name}(${f.params.map((p) => p.type.name).join(', ')})`;
 let inc = `// registrations.gen.inc - ${banner}\n`;
-inc += '// The functions each web/bindings/<group>.cpp exports: plain wasm exports\n';
-inc += '// (JS calls them straight, web/src/boundary/exports.gen.ts) and embind\n';
-inc += '// registrations for those taking or returning a string or a val. Every one\n';
-inc += '// names its C++ function with the manifest\'s signature: another fails to compile.\n';
+inc += '// The functions each web/bindings/<group>.cpp exports as wasm exports (JS\n';
+inc += '// calls them through web/src/boundary/exports.gen.ts). Every one names its\n';
+inc += '// C++ function with the manifest\'s signature: another fails to compile.\n';
 inc += '// Included at the end of each binding file after `#define LAIGE_BINDINGS_<GROUP>`.\n';
 for (const [group] of groups) {
   const list = fns.filter((f) => f.group === group);
   const guard = `LAIGE_BINDINGS_${group.toUpperCase()}`;
   inc += `\n#ifdef ${guard}\n`;
-  const plain = list.filter((f) => !f.embind);
-  if (plain.length > 0) inc += 'extern "C" {\n';
-  for (const f of plain) {
-    const wireParams = f.params.map((p) => `${p.type.wire ?? p.type.cpp} ${p.name}`).join(', ');
+  if (list.length > 0) inc += 'extern "C" {\n';
+  for (const f of list) {
+    const wireParams = f.params.map((p) => (p.type.marshal === 'string'
+      ? `std::uintptr_t ${p.name}Address, std::uint32_t ${p.name}Length`
+      : `${p.type.wire ?? p.type.cpp} ${p.name}`)).join(', ');
     const wireResult = f.result.wire ?? f.result.cpp;
     if (f.hand) {
       inc += `// ${f.name}: written by hand above (a hot path); this declaration checks its signature.\n`;
       inc += `${wireResult} ${f.exportName}(${wireParams});\n`;
       continue;
     }
-    const args = f.params.map((p) => (p.type.name === 'bool' ? `${p.name} != 0u` : p.name)).join(', ');
-    let call = `${f.name}(${args})`;
-    if (f.result.name === 'bool') call = `${call} ? 1u : 0u`;
+    const args = f.params.map((p) => {
+      if (p.type.name === 'bool') return `${p.name} != 0u`;
+      if (p.type.marshal === 'string') return `std::string_view(reinterpret_cast<const char*>(${p.name}Address), ${p.name}Length)`;
+      return p.name;
+    });
     inc += `EMSCRIPTEN_KEEPALIVE ${wireResult} ${f.exportName}(${wireParams}) {\n`;
-    inc += `  static_assert(std::is_same_v<decltype(&${f.name}), ${signature(f)}>, "web/boundary.json: ${f.name} is not ${f.result.name}(${f.params.map((p) => p.type.name ?? 'val').join(', ')})");\n`;
+    inc += `  static_assert(std::is_same_v<decltype(&${f.name}), ${signature(f)}>, "web/boundary.json: ${f.name} is not ${typeNames(f)}");\n`;
+    if (f.result.marshal === 'json') {
+      inc += `  Json out;\n  ${f.name}(${['out', ...args].join(', ')});\n  return out.finish();\n}\n`;
+      continue;
+    }
+    let call = `${f.name}(${args.join(', ')})`;
+    if (f.result.marshal !== undefined) {
+      inc += `  const auto result = ${call};\n  return resultAt(result.data(), result.size());\n}\n`;
+      continue;
+    }
+    if (f.result.name === 'bool') call = `${call} ? 1u : 0u`;
     inc += `  ${f.result.name === 'void' ? '' : 'return '}${call};\n}\n`;
   }
-  if (plain.length > 0) inc += '}  // extern "C"\n';
-  const bound = list.filter((f) => f.embind);
-  if (bound.length > 0) {
-    inc += `EMSCRIPTEN_BINDINGS(laige_${group}) {\n`;
-    for (const f of bound) inc += `  emscripten::function("${f.name}", static_cast<${signature(f)}>(&${f.name}));\n`;
-    inc += '}\n';
-  }
+  if (list.length > 0) inc += '}  // extern "C"\n';
   inc += `#endif  // ${guard}\n`;
 }
 
@@ -130,8 +146,9 @@ dts += `// The raw wasm module: the contract between web/bindings/*.cpp and web/
 // - \`out\` parameters point into memory the TS layer allocated with _malloc;
 //   64-bit values are written as (lo, hi) u32 pairs.
 // - Entity handles are their 32-bit representation.
-// - A function without a string or val is a plain wasm export (raw.ts binds
-//   it through web/src/boundary/exports.gen.ts); the rest are embind functions.
+// - Every function is a wasm export \`_laige_<snake_case name>\`; raw.ts binds
+//   it through web/src/boundary/exports.gen.ts, which writes string
+//   arguments into wasm memory and reads string, bytes and json results out.
 
 declare module '*/laige_wasm.mjs' {
   type Ptr = number;
@@ -165,7 +182,7 @@ for (const h of manifest.hooks) dts += `${doc(h.doc, '    ')}    ${h.name}?: ${h
 for (const [group] of groups) {
   dts += `\n    // web/bindings/${group}.cpp\n`;
   for (const f of fns.filter((x) => x.group === group)) {
-    const how = f.embind ? '' : ` (plain export ${f.exportName}${f.hand ? ', by hand' : ''})`;
+    const how = ` (export ${f.exportName}${f.hand ? ', by hand' : ''})`;
     dts += doc(f.doc ? `${f.doc}${f.doc.endsWith('.') ? '' : '.'}${how}` : how.trim().replace(/^\((.*)\)$/, '$1'), '    ');
     dts += `    ${f.name}${f.optional ? '?' : ''}(${f.params.map((p) => `${p.name}: ${p.type.ts}`).join(', ')}): ${f.result.ts};\n`;
   }
@@ -199,30 +216,52 @@ declare module '*/laige_wasm.base64.mjs' {
 
 // --- web/src/boundary/exports.gen.ts ---------------------------------------
 let ts = `// exports.gen.ts - ${banner}\n// The wasm module's functions as web/src calls them. Internal.\n`;
-ts += "import type { LaigeRawModule } from '../../wasm/laige_wasm.mjs';\n\n";
+// The manifest's types a json result names (imported from the module's
+// declarations); its Code and Ptr are plain numbers on this side.
+const usedTypes = Object.keys(manifest.types).filter((t) => fns.some((f) => f.result.marshal === 'json' && new RegExp(`\\b${t}\\b`).test(f.result.ts)));
+const tsType = (t) => t.replace(/\bCode\b|\bPtr\b/g, 'number');
+ts += `import type { LaigeRawModule, ${usedTypes.join(', ')} } from '../../wasm/laige_wasm.mjs';\n\n`;
 ts += '/** @internal A wasm export (raw.ts directExport), or undefined for an optional one the module lacks. */\n';
 ts += 'export type ExportLookup = (exportName: string, optional: boolean) => ((...args: number[]) => number) | undefined;\n\n';
-ts += '/** @internal The embind functions: [name, arity]. */\n';
-ts += `export const EMBIND_FUNCTIONS: ReadonlyArray<readonly [string, number]> = [\n${fns.filter((f) => f.embind).map((f) => `  ['${f.name}', ${f.params.length}],\n`).join('')}];\n\n`;
-ts += '/** @internal The plain wasm exports: [name, export (with emscripten\'s leading _), arity, optional]. */\n';
-ts += `export const PLAIN_EXPORTS: ReadonlyArray<readonly [string, string, number, boolean]> = [\n${fns.filter((f) => !f.embind).map((f) => `  ['${f.name}', '_${f.exportName}', ${f.params.length}, ${f.optional === true}],\n`).join('')}];\n\n`;
-ts += '/**\n * @internal The plain exports under their names. A u32 or ptr result comes back\n';
+ts += '/** @internal The wasm exports: [name, export (with emscripten\'s leading _), wasm arity, optional]. */\n';
+ts += `export const PLAIN_EXPORTS: ReadonlyArray<readonly [string, string, number, boolean]> = [\n${fns.map((f) => `  ['${f.name}', '_${f.exportName}', ${f.arity}, ${f.optional === true}],\n`).join('')}];\n\n`;
+ts += '/**\n * @internal How a function reaches wasm memory (raw.ts Mem): a string argument\n';
+ts += ' * is written as UTF-8 into buffer `buffer` (0 or 1: a call has at most two),\n';
+ts += ' * put() returning its address and length() its byte length; a result slot\n';
+ts += ' * (web/bindings/json_out.h) is read and copied out as text, bytes or JSON.\n */\n';
+ts += 'export interface WasmIo {\n  put(s: string, buffer: number): number;\n  length(buffer: number): number;\n';
+ts += '  text(slot: number): string;\n  bytes(slot: number): Uint8Array;\n  json(slot: number): unknown;\n}\n\n';
+ts += '/**\n * @internal The exports under their names. A u32 or ptr result comes back\n';
 ts += ' * from wasm as a signed i32 and a bool as 0/1: those get a small wrapper\n';
-ts += ' * (`>>> 0`, `!== 0`); the rest (codes, i32, floats, void, hand exports) are\n';
-ts += ' * the wasm functions themselves.\n */\n';
-ts += 'export function plainFunctions(x: ExportLookup): Partial<LaigeRawModule> {\n';
+ts += ' * (`>>> 0`, `!== 0`), as do string arguments and string, bytes and json\n';
+ts += ' * results; the rest (codes, i32, floats, void, hand exports) are the wasm\n';
+ts += ' * functions themselves.\n */\n';
+ts += 'export function plainFunctions(x: ExportLookup, io: WasmIo): Partial<LaigeRawModule> {\n';
 ts += '  const out: Record<string, unknown> = {};\n';
-for (const f of fns.filter((g) => !g.embind)) {
-  const args = f.params.map((p) => p.name).join(', ');
-  const typed = f.params.map((p) => `${p.name}: number`).join(', ');
-  const direct = f.hand || !['u32', 'ptr', 'bool'].includes(f.result.name);
+for (const f of fns) {
+  const typed = f.params.map((p) => `${p.name}: ${p.type.marshal === 'string' ? 'string' : p.type.name === 'bool' ? 'boolean' : 'number'}`).join(', ');
+  let buffer = 0;
+  const args = f.params.map((p) => {
+    if (p.type.marshal === 'string') { const b = buffer++; return `io.put(${p.name}, ${b}), io.length(${b})`; }
+    return p.type.name === 'bool' ? `${p.name} as unknown as number` : p.name; // a boolean converts to 1 / 0 on its way into wasm
+  }).join(', ');
+  if (buffer > 2) throw new Error(`web/boundary.json: ${f.name}: at most two string arguments`);
+  const plainArgs = f.params.every((p) => p.type.marshal === undefined);
+  const direct = f.hand || (plainArgs && !['u32', 'ptr', 'bool'].includes(f.result.name) && f.result.marshal === undefined);
   if (direct) {
     ts += `  out['${f.name}'] = x('_${f.exportName}', ${f.optional === true});\n`;
-  } else {
-    const op = f.result.name === 'bool' ? '!== 0' : '>>> 0';
-    ts += `  const ${f.name} = x('_${f.exportName}', ${f.optional === true})!;\n`;
-    ts += `  out['${f.name}'] = (${typed}): ${f.result.name === 'bool' ? 'boolean' : 'number'} => ${f.name}(${args}) ${op};\n`;
+    continue;
   }
+  const call = `${f.name}(${args})`;
+  let body;
+  let rt;
+  if (f.result.marshal !== undefined) { body = `io.${f.result.marshal === 'string' ? 'text' : f.result.marshal}(${call})`; rt = tsType(f.result.ts); }
+  else if (f.result.name === 'bool') { body = `${call} !== 0`; rt = 'boolean'; }
+  else if (['u32', 'ptr'].includes(f.result.name)) { body = `${call} >>> 0`; rt = 'number'; }
+  else { body = call; rt = f.result.name === 'void' ? 'void' : 'number'; }
+  if (f.result.marshal === 'json') body = `${body} as ${rt}`;
+  ts += `  const ${f.name} = x('_${f.exportName}', ${f.optional === true})!;\n`;
+  ts += `  out['${f.name}'] = (${typed}): ${rt} => ${body};\n`;
 }
 ts += '  return out as Partial<LaigeRawModule>;\n}\n';
 

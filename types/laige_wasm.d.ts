@@ -11,8 +11,9 @@
 // - `out` parameters point into memory the TS layer allocated with _malloc;
 //   64-bit values are written as (lo, hi) u32 pairs.
 // - Entity handles are their 32-bit representation.
-// - A function without a string or val is a plain wasm export (raw.ts binds
-//   it through web/src/boundary/exports.gen.ts); the rest are embind functions.
+// - Every function is a wasm export `_laige_<snake_case name>`; raw.ts binds
+//   it through web/src/boundary/exports.gen.ts, which writes string
+//   arguments into wasm memory and reads string, bytes and json results out.
 
 declare module '*/laige_wasm.mjs' {
   type Ptr = number;
@@ -70,8 +71,8 @@ declare module '*/laige_wasm.mjs' {
     size: number;
     presentInA: boolean;
     presentInB: boolean;
-    bytesA: Uint8Array | null;
-    bytesB: Uint8Array | null;
+    bytesA: number[] | null;
+    bytesB: number[] | null;
   }
 
   export interface RawIdentity {
@@ -103,7 +104,7 @@ declare module '*/laige_wasm.mjs' {
     framesA?: number;
     framesB?: number;
     differingItems?: number;
-    entries?: Array<{ slot: number; componentId: number; size: number; presentInA: boolean; presentInB: boolean; bytesA: Uint8Array; bytesB: Uint8Array }>;
+    entries?: Array<{ slot: number; componentId: number; size: number; presentInA: boolean; presentInB: boolean; bytesA: number[]; bytesB: number[] }>;
   }
 
   export interface RawScenarioInfo {
@@ -158,150 +159,155 @@ declare module '*/laige_wasm.mjs' {
     laigeRollbackRestored?: (session: Ptr) => void;
 
     // web/bindings/module.cpp
-    /** The core's version text. */
+    /** The core's version text. (export laige_version) */
     version(): string;
-    /** The one-line text of an ErrorCode value. */
+    /** The one-line text of an ErrorCode value. (export laige_error_line) */
     errorLine(code: number): string;
     /**
      * The failure behind the last non-zero Code any binding returned (its reason and fields), or null when
-     * none was returned since the last clearLastFailure(). Only failures write it.
+     * none was returned since the last clearLastFailure(). Only failures write it. (export
+     * laige_last_failure)
      */
     lastFailure(): RawFailure | null;
     /**
-     * Forgets the recorded failure (lastFailure() returns null until the next one). (plain export
+     * Forgets the recorded failure (lastFailure() returns null until the next one). (export
      * laige_clear_last_failure)
      */
     clearLastFailure(): void;
-    /** Routes the core's log records to Module.onLaigeLog. (plain export laige_log_install_js_sink) */
+    /** Routes the core's log records to Module.onLaigeLog. (export laige_log_install_js_sink) */
     logInstallJsSink(): void;
-    /** 0..6 = trace, debug, info, warn, error, fatal, off. (plain export laige_log_set_level) */
+    /** 0..6 = trace, debug, info, warn, error, fatal, off. (export laige_log_set_level) */
     logSetLevel(level: number): void;
-    /** plain export laige_log_set_rate_limiting */
+    /** export laige_log_set_rate_limiting */
     logSetRateLimiting(on: boolean): void;
     /**
      * The out-parameter layout table the module was built from (web/layouts.json, as layouts.gen.ts
-     * LAYOUT_TABLE).
+     * LAYOUT_TABLE). (export laige_layout_table)
      */
     layoutTable(): string;
     /**
      * The option-limit manifest the module was built from (web/boundary.json, as limits.gen.ts LIMITS_TABLE).
+     * (export laige_limits_table)
      */
     limitsTable(): string;
 
     // web/bindings/world.cpp
-    /** Writes the world's handle at `out`. (plain export laige_world_create) */
+    /** Writes the world's handle at `out`. (export laige_world_create) */
     worldCreate(capacity: number, churn: number, seedLo: number, seedHi: number, deterministic: boolean, out: Ptr): Code;
-    /** plain export laige_world_destroy */
+    /** export laige_world_destroy */
     worldDestroy(w: Ptr): void;
-    /** plain export laige_world_create_entity, by hand */
+    /** export laige_world_create_entity, by hand */
     worldCreateEntity(w: Ptr, out: Ptr): Code;
-    /** plain export laige_world_destroy_entity, by hand */
+    /** export laige_world_destroy_entity, by hand */
     worldDestroyEntity(w: Ptr, e: number): Code;
-    /** plain export laige_world_check */
+    /** export laige_world_check */
     worldCheck(w: Ptr, e: number): Code;
-    /** 1 when live. (plain export laige_world_is_valid, by hand) */
+    /** 1 when live. (export laige_world_is_valid, by hand) */
     worldIsValid(w: Ptr, e: number): number;
-    /** plain export laige_world_capacity */
+    /** export laige_world_capacity */
     worldCapacity(w: Ptr): number;
-    /** plain export laige_world_entity_count */
+    /** export laige_world_entity_count */
     worldEntityCount(w: Ptr): number;
-    /** plain export laige_world_clear */
+    /** export laige_world_clear */
     worldClear(w: Ptr): Code;
-    /** plain export laige_world_handle_at */
+    /** export laige_world_handle_at */
     worldHandleAt(w: Ptr, id: number): number;
     /**
-     * worldHandleAt, but 0 also for an entity created during the live iteration (each([]) skips it). (plain
-     * export laige_world_iteration_handle_at)
+     * worldHandleAt, but 0 also for an entity created during the live iteration (each([]) skips it). (export
+     * laige_world_iteration_handle_at)
      */
     worldIterationHandleAt(w: Ptr, id: number): number;
-    /** plain export laige_world_begin_frame */
+    /** export laige_world_begin_frame */
     worldBeginFrame(w: Ptr): void;
-    /** EntityStats (web/layouts.json; read with layouts.gen.ts). (plain export laige_world_stats) */
+    /** EntityStats (web/layouts.json; read with layouts.gen.ts). (export laige_world_stats) */
     worldStats(w: Ptr, out: Ptr): void;
-    /** GuardrailStats (web/layouts.json). (plain export laige_world_guardrail_stats) */
+    /** GuardrailStats (web/layouts.json). (export laige_world_guardrail_stats) */
     worldGuardrailStats(w: Ptr, out: Ptr): void;
-    /** ArchetypeStats (web/layouts.json). (plain export laige_world_archetype_stats) */
+    /** ArchetypeStats (web/layouts.json). (export laige_world_archetype_stats) */
     worldArchetypeStats(w: Ptr, out: Ptr): void;
-    /** fields: [name, kind, count]. */
-    worldRegisterComponent(w: Ptr, name: string, fields: Array<[string, number, number]>): RawRegisterResult;
+    /**
+     * fields: "name kind count" per field, comma-separated (the names are identifiers). (export
+     * laige_world_register_component)
+     */
+    worldRegisterComponent(w: Ptr, name: string, fields: string): RawRegisterResult;
+    /** export laige_world_component_info */
     worldComponentInfo(w: Ptr, id: number): RawComponentInfo | null;
-    /** plain export laige_world_component_count */
+    /** export laige_world_component_count */
     worldComponentCount(w: Ptr): number;
-    /** plain export laige_world_add, by hand */
+    /** export laige_world_add, by hand */
     worldAdd(w: Ptr, e: number, component: number, bytes: Ptr, size: number): Code;
-    /** plain export laige_world_remove, by hand */
+    /** export laige_world_remove, by hand */
     worldRemove(w: Ptr, e: number, component: number): Code;
-    /** 1 when present. (plain export laige_world_has, by hand) */
+    /** 1 when present. (export laige_world_has, by hand) */
     worldHas(w: Ptr, e: number, component: number): number;
-    /** the component's bytes, or 0. (plain export laige_world_get, by hand) */
+    /** the component's bytes, or 0. (export laige_world_get, by hand) */
     worldGet(w: Ptr, e: number, component: number): Ptr;
-    /** plain export laige_world_archetype_of */
+    /** export laige_world_archetype_of */
     worldArchetypeOf(w: Ptr, e: number): number;
-    /** plain export laige_world_archetype_count */
+    /** export laige_world_archetype_count */
     worldArchetypeCount(w: Ptr): number;
+    /** export laige_world_archetype_components */
     worldArchetypeComponents(w: Ptr, archetype: number): number[];
     /**
-     * The live rows of archetype `archetype` (0 for an unknown id). (plain export
-     * laige_world_archetype_row_count)
+     * The live rows of archetype `archetype` (0 for an unknown id). (export laige_world_archetype_row_count)
      */
     worldArchetypeRowCount(w: Ptr, archetype: number): number;
-    /** ids: n u32; access: n u8 (0 read, 1 write). (plain export laige_world_begin_iteration, by hand) */
+    /** ids: n u32; access: n u8 (0 read, 1 write). (export laige_world_begin_iteration, by hand) */
     worldBeginIteration(w: Ptr, ids: Ptr, access: Ptr, n: number): Code;
-    /** plain export laige_world_end_iteration, by hand */
+    /** export laige_world_end_iteration, by hand */
     worldEndIteration(w: Ptr): void;
-    /** plain export laige_world_is_iterating */
+    /** export laige_world_is_iterating */
     worldIsIterating(w: Ptr): boolean;
     /**
      * writes an IterationCursor header (web/layouts.json) + n column pointers (u32) per matched archetype;
-     * returns the matched count. (plain export laige_world_iteration_cursors, by hand)
+     * returns the matched count. (export laige_world_iteration_cursors, by hand)
      */
     worldIterationCursors(w: Ptr, ids: Ptr, n: number, out: Ptr, max: number): number;
     /**
-     * out[r] = the live handle of slots[r] (rows of a matched archetype: live under the guard). (plain export
+     * out[r] = the live handle of slots[r] (rows of a matched archetype: live under the guard). (export
      * laige_world_fill_handles, by hand)
      */
     worldFillHandles(w: Ptr, slots: Ptr, rows: number, out: Ptr): void;
     /**
      * out: [generation table (u16 per slot), archetype table (u16 per slot), row table (u32 per slot),
-     * capacity] as u32. Absent in older modules. (plain export laige_world_slot_tables, by hand)
+     * capacity] as u32. Absent in older modules. (export laige_world_slot_tables, by hand)
      */
     worldSlotTables?(w: Ptr, out: Ptr): void;
     /**
      * The place of archetype a's column base pointer for component c (a u32 holding the pointer), or 0 when a
-     * lacks c. Absent in older modules. (plain export laige_world_column_ref, by hand)
+     * lacks c. Absent in older modules. (export laige_world_column_ref, by hand)
      */
     worldColumnRef?(w: Ptr, a: number, c: number): Ptr;
-    /** plain export laige_world_state_hash */
+    /** export laige_world_state_hash */
     worldStateHash(w: Ptr, tickLo: number, tickHi: number, out: Ptr): void;
-    /** plain export laige_world_component_state_hash */
+    /** export laige_world_component_state_hash */
     worldComponentStateHash(w: Ptr, tickLo: number, tickHi: number, out: Ptr): void;
+    /** export laige_world_state_diff */
     worldStateDiff(a: Ptr, b: Ptr, maxItems: number): { total: number; items: RawDiffItem[] };
 
     // web/bindings/commands.cpp
-    /**
-     * records destroy(e) into the world's command buffer. (plain export laige_world_command_destroy, by hand)
-     */
+    /** records destroy(e) into the world's command buffer. (export laige_world_command_destroy, by hand) */
     worldCommandDestroy(w: Ptr, e: number): Code;
-    /** records add(e, component, `size` bytes at `bytes`). (plain export laige_world_command_add, by hand) */
+    /** records add(e, component, `size` bytes at `bytes`). (export laige_world_command_add, by hand) */
     worldCommandAdd(w: Ptr, e: number, component: number, bytes: Ptr, size: number): Code;
-    /** records remove(e, component). (plain export laige_world_command_remove, by hand) */
+    /** records remove(e, component). (export laige_world_command_remove, by hand) */
     worldCommandRemove(w: Ptr, e: number, component: number): Code;
-    /** opens a defer phase; pair with worldEndDefer. (plain export laige_world_begin_defer) */
+    /** opens a defer phase; pair with worldEndDefer. (export laige_world_begin_defer) */
     worldBeginDefer(w: Ptr): Code;
     /**
-     * closes a defer phase; the outermost one (outside a system and an each) applies the commands. (plain
-     * export laige_world_end_defer)
+     * closes a defer phase; the outermost one (outside a system and an each) applies the commands. (export
+     * laige_world_end_defer)
      */
     worldEndDefer(w: Ptr): void;
     /**
-     * 1 while a command phase is open (a system runs, an each is live, a defer is open). (plain export
+     * 1 while a command phase is open (a system runs, an each is live, a defer is open). (export
      * laige_world_commands_recording, by hand)
      */
     worldCommandsRecording(w: Ptr): number;
-    /** plain export laige_world_commands_reserve */
+    /** export laige_world_commands_reserve */
     worldCommandsReserve(w: Ptr, bytes: number): Code;
     /**
-     * 7 f64: recorded, applied, skippedDead, skippedFailed, pending, bufferBytes, grows. (plain export
+     * 7 f64: recorded, applied, skippedDead, skippedFailed, pending, bufferBytes, grows. (export
      * laige_world_command_stats)
      */
     worldCommandStats(w: Ptr, out: Ptr): void;
@@ -309,26 +315,26 @@ declare module '*/laige_wasm.mjs' {
     // web/bindings/query.cpp
     /**
      * registers a query of n terms (component ids and TermKind bytes; the first `columns` terms are cursor
-     * columns) in the world; writes its id (u32) at out. (plain export laige_world_query_create, by hand)
+     * columns) in the world; writes its id (u32) at out. (export laige_world_query_create, by hand)
      */
     worldQueryCreate(w: Ptr, ids: Ptr, kinds: Ptr, n: number, columns: number, out: Ptr): Code;
-    /** frees a registered query (its id may be reused). (plain export laige_world_query_destroy, by hand) */
+    /** frees a registered query (its id may be reused). (export laige_world_query_destroy, by hand) */
     worldQueryDestroy(w: Ptr, q: number): void;
     /**
      * one walk of query q: the guard, the matching, the change filters, the cursor table (its address written
      * at out) and the walked rows' live handles at handles (0 = none); the begin code when it failed, else
-     * count << 8. (plain export laige_world_query_begin, by hand)
+     * count << 8. (export laige_world_query_begin, by hand)
      */
     worldQueryBegin(w: Ptr, q: number, handles: Ptr, out: Ptr): number;
     /**
-     * ends the walk worldQueryBegin started (the guard off, commands applied). (plain export
-     * laige_world_query_end, by hand)
+     * ends the walk worldQueryBegin started (the guard off, commands applied). (export laige_world_query_end,
+     * by hand)
      */
     worldQueryEnd(w: Ptr, q: number): void;
-    /** the entities query q matches now (filters ignored). (plain export laige_world_query_count, by hand) */
+    /** the entities query q matches now (filters ignored). (export laige_world_query_count, by hand) */
     worldQueryCount(w: Ptr, q: number): number;
     /**
-     * the archetype ids query q matches now (ascending, u32 at out); returns their count. (plain export
+     * the archetype ids query q matches now (ascending, u32 at out); returns their count. (export
      * laige_world_query_archetypes, by hand)
      */
     worldQueryArchetypes(w: Ptr, q: number, out: Ptr): number;
@@ -336,192 +342,193 @@ declare module '*/laige_wasm.mjs' {
     // web/bindings/relations.cpp
     /**
      * registerRelation(name: nameSize UTF-8 bytes at name, options): a component with one u32 field target,
-     * made a relation; writes its component id (u32) at out. onTargetDestroyed: enums.relation. (plain export
+     * made a relation; writes its component id (u32) at out. onTargetDestroyed: enums.relation. (export
      * laige_relation_register)
      */
     relationRegister(w: Ptr, name: Ptr, nameSize: number, onTargetDestroyed: number, exclusive: boolean, out: Ptr): Code;
-    /** the target handle, or 0 (none, stale source, no relation). (plain export laige_relation_target_of) */
+    /** the target handle, or 0 (none, stale source, no relation). (export laige_relation_target_of) */
     relationTargetOf(w: Ptr, e: number, rel: number): number;
-    /**
-     * the sources of target e (0 for a stale target or no relation). (plain export
-     * laige_relation_source_count)
-     */
+    /** the sources of target e (0 for a stale target or no relation). (export laige_relation_source_count) */
     relationSourceCount(w: Ptr, e: number, rel: number): number;
     /**
-     * writes the count (u32) at out, then up to max source handles (u32, ascending slots). (plain export
+     * writes the count (u32) at out, then up to max source handles (u32, ascending slots). (export
      * laige_relation_sources_of)
      */
     relationSourcesOf(w: Ptr, target: number, rel: number, out: Ptr, max: number): Code;
     /**
      * calls Module.laigeRelationVisit(source, target) in hierarchy order (parents first) until it returns
-     * non-zero. (plain export laige_relation_each_cascade)
+     * non-zero. (export laige_relation_each_cascade)
      */
     relationEachCascade(w: Ptr, rel: number): Code;
-    /** checkRelations: the relation invariant over the whole world. (plain export laige_relation_check) */
+    /** checkRelations: the relation invariant over the whole world. (export laige_relation_check) */
     relationCheck(w: Ptr): Code;
 
     // web/bindings/changes.cpp
     /**
      * registers the JS observer trampoline (Module.laigeObserver) for (event 0..2, component); writes the
-     * ObserverId (u32) at out. (plain export laige_changes_observe, by hand)
+     * ObserverId (u32) at out. (export laige_changes_observe, by hand)
      */
     changesObserve(w: Ptr, event: number, component: number, out: Ptr): Code;
     /**
-     * runs the queued observer events now (a no-op inside a phase). (plain export
-     * laige_changes_flush_observers, by hand)
+     * runs the queued observer events now (a no-op inside a phase). (export laige_changes_flush_observers, by
+     * hand)
      */
     changesFlushObservers(w: Ptr): Code;
     /**
-     * 5 f64: observers, pending, calls, failures, depthExceeded. (plain export laige_changes_observer_stats,
-     * by hand)
+     * 5 f64: observers, pending, calls, failures, depthExceeded. (export laige_changes_observer_stats, by
+     * hand)
      */
     changesObserverStats(w: Ptr, out: Ptr): void;
-    /** starts change tracking of a component. (plain export laige_changes_track, by hand) */
+    /** starts change tracking of a component. (export laige_changes_track, by hand) */
     changesTrack(w: Ptr, component: number): Code;
-    /** 1 when the component is tracked. (plain export laige_changes_tracks, by hand) */
+    /** 1 when the component is tracked. (export laige_changes_tracks, by hand) */
     changesTracks(w: Ptr, component: number): number;
-    /** the world's current change tick. (plain export laige_changes_tick, by hand) */
+    /** the world's current change tick. (export laige_changes_tick, by hand) */
     changesTick(w: Ptr): number;
     /**
-     * the tick the entity's component was added (0 = untracked or absent). (plain export
-     * laige_changes_added_tick, by hand)
+     * the tick the entity's component was added (0 = untracked or absent). (export laige_changes_added_tick,
+     * by hand)
      */
     changesAddedTick(w: Ptr, e: number, component: number): number;
     /**
-     * the tick the entity's component last changed (0 = untracked or absent). (plain export
+     * the tick the entity's component last changed (0 = untracked or absent). (export
      * laige_changes_changed_tick, by hand)
      */
     changesChangedTick(w: Ptr, e: number, component: number): number;
-    /** marks the entity's component changed. (plain export laige_changes_mark_changed, by hand) */
+    /** marks the entity's component changed. (export laige_changes_mark_changed, by hand) */
     changesMarkChanged(w: Ptr, e: number, component: number): Code;
-    /**
-     * observers see ctx.resimulating while on is 1. (plain export laige_changes_set_resimulating, by hand)
-     */
+    /** observers see ctx.resimulating while on is 1. (export laige_changes_set_resimulating, by hand) */
     changesSetResimulating(w: Ptr, on: number): void;
     /**
      * a field handle's write: the component's address through the Write ref (marks a tracked component
-     * changed); 0 when absent or stale. (plain export laige_changes_get_for_write, by hand)
+     * changed); 0 when absent or stale. (export laige_changes_get_for_write, by hand)
      */
     changesGetForWrite(w: Ptr, e: number, component: number): Ptr;
     /**
      * the running system's removals of `component` (`size` bytes): writes [pointer, count, stride] (u32) at
-     * out; entries: u32 entity, 4 pad, value. (plain export laige_changes_each_removed, by hand)
+     * out; entries: u32 entity, 4 pad, value. (export laige_changes_each_removed, by hand)
      */
     changesEachRemoved(w: Ptr, component: number, size: number, out: Ptr): Code;
 
     // web/bindings/systems.cpp
-    /** io: n u32 component ids at `ids`, n u8 accesses at `access`. */
+    /** io: n u32 component ids at `ids`, n u8 accesses at `access`. (export laige_world_register_system) */
     worldRegisterSystem(w: Ptr, name: string, budgetRaw: number, dependsOn: string, ids: Ptr, access: Ptr, n: number, out: Ptr): Code;
-    /** plain export laige_world_schedule_systems */
+    /** export laige_world_schedule_systems */
     worldScheduleSystems(w: Ptr): Code;
-    /** plain export laige_world_scheduled_count */
+    /** export laige_world_scheduled_count */
     worldScheduledCount(w: Ptr): number;
+    /** export laige_world_schedule_order */
     worldScheduleOrder(w: Ptr): number[];
-    /** plain export laige_world_run_systems */
+    /** export laige_world_run_systems */
     worldRunSystems(w: Ptr, input: Ptr, size: number): Code;
-    /** plain export laige_world_system_count */
+    /** export laige_world_system_count */
     worldSystemCount(w: Ptr): number;
-    /** plain export laige_world_system_ticks_run */
+    /** export laige_world_system_ticks_run */
     worldSystemTicksRun(w: Ptr): number;
+    /** export laige_world_system_info */
     worldSystemInfo(w: Ptr, id: number): RawSystemInfo | null;
-    /** SystemTimingStats (web/layouts.json). (plain export laige_world_system_timing_stats) */
+    /** SystemTimingStats (web/layouts.json). (export laige_world_system_timing_stats) */
     worldSystemTimingStats(w: Ptr, id: number, out: Ptr): Code;
     /**
-     * HistogramStats (web/layouts.json), then up to max samples (f64). (plain export
+     * HistogramStats (web/layouts.json), then up to max samples (f64). (export
      * laige_world_system_timing_window)
      */
     worldSystemTimingWindow(w: Ptr, id: number, out: Ptr, max: number): Code;
-    /**
-     * u32 id, u32 hasSubstream, u64 seed, u64 state1, u64 state2. (plain export laige_world_system_rng_state)
-     */
+    /** u32 id, u32 hasSubstream, u64 seed, u64 state1, u64 state2. (export laige_world_system_rng_state) */
     worldSystemRngState(w: Ptr, id: number, out: Ptr): Code;
-    /** plain export laige_world_set_js_timing_clock */
+    /** export laige_world_set_js_timing_clock */
     worldSetJsTimingClock(w: Ptr, js: boolean): void;
-    /** plain export laige_prng_next_u32 */
+    /** export laige_prng_next_u32 */
     prngNextU32(rng: Ptr): number;
-    /** plain export laige_prng_next_u64 */
+    /** export laige_prng_next_u64 */
     prngNextU64(rng: Ptr, out: Ptr): void;
-    /** plain export laige_prng_next_range */
+    /** export laige_prng_next_range */
     prngNextRange(rng: Ptr, min: number, max: number): number;
-    /** plain export laige_prng_next_float01 */
+    /** export laige_prng_next_float01 */
     prngNextFloat01(rng: Ptr): number;
     /**
      * A loop over world w (a scenario world: over its ScenarioRun, whose generator is the default input).
      * jsInput: ask Module.laigeTickInput for every tick's payload; jsAfterTick: call Module.laigeAfterTick
-     * after every tick. (plain export laige_loop_create)
+     * after every tick. (export laige_loop_create)
      */
     loopCreate(w: Ptr, tickRateHz: number, maxCatchUp: number, jsInput: boolean, jsAfterTick: boolean, out: Ptr): Code;
-    /** plain export laige_loop_destroy */
+    /** export laige_loop_destroy */
     loopDestroy(l: Ptr): void;
     /**
-     * The loop's input buffer, grown to at least `size` bytes (valid until the next call). (plain export
+     * The loop's input buffer, grown to at least `size` bytes (valid until the next call). (export
      * laige_loop_input_buffer)
      */
     loopInputBuffer(l: Ptr, size: number): Ptr;
-    /** plain export laige_loop_frame_at */
+    /** export laige_loop_frame_at */
     loopFrameAt(l: Ptr, nowNs: number): Code;
-    /** plain export laige_loop_step */
+    /** export laige_loop_step */
     loopStep(l: Ptr, n: number): Code;
-    /** GameLoopStats (web/layouts.json). (plain export laige_loop_stats) */
+    /** GameLoopStats (web/layouts.json). (export laige_loop_stats) */
     loopStats(l: Ptr, out: Ptr): void;
 
     // web/bindings/snapshot.cpp
-    /** World::snapshotSize(). (plain export laige_world_snapshot_size) */
+    /** World::snapshotSize(). (export laige_world_snapshot_size) */
     worldSnapshotSize(w: Ptr): number;
-    /** World::snapshot into `size` bytes at `out`. (plain export laige_world_snapshot) */
+    /** World::snapshot into `size` bytes at `out`. (export laige_world_snapshot) */
     worldSnapshot(w: Ptr, out: Ptr, size: number): Code;
-    /** World::restore from `size` bytes at `bytes`. (plain export laige_world_restore) */
+    /** World::restore from `size` bytes at `bytes`. (export laige_world_restore) */
     worldRestore(w: Ptr, bytes: Ptr, size: number): Code;
-    /**
-     * World::structureEpoch() (a double: stays far below 2^53). (plain export laige_world_structure_epoch)
-     */
+    /** World::structureEpoch() (a double: stays far below 2^53). (export laige_world_structure_epoch) */
     worldStructureEpoch(w: Ptr): number;
 
     // web/bindings/replay.cpp
-    /** plain export laige_replay_writer_create */
+    /** export laige_replay_writer_create */
     replayWriterCreate(w: Ptr, tickRateHz: number, math: number, maxBytes: number, out: Ptr): Code;
-    /** plain export laige_replay_writer_destroy */
+    /** export laige_replay_writer_destroy */
     replayWriterDestroy(r: Ptr): void;
-    /** plain export laige_replay_writer_frame */
+    /** export laige_replay_writer_frame */
     replayWriterFrame(r: Ptr, tick: number, data: Ptr, size: number): Code;
-    /** plain export laige_replay_writer_finish */
+    /** export laige_replay_writer_finish */
     replayWriterFinish(r: Ptr): Code;
     /**
      * The error code the next frame of `len` bytes would fail with (0 = it would be written); changes
-     * nothing. (plain export laige_replay_writer_can_write)
+     * nothing. (export laige_replay_writer_can_write)
      */
     replayWriterCanWrite(r: Ptr, len: number): number;
-    /** plain export laige_replay_writer_frame_count */
+    /** export laige_replay_writer_frame_count */
     replayWriterFrameCount(r: Ptr): number;
+    /** export laige_replay_writer_bytes */
     replayWriterBytes(r: Ptr): Uint8Array;
+    /** export laige_replay_parse */
     replayParse(data: Ptr, size: number): RawParseResult;
-    replayRun(w: Ptr, data: Ptr, size: number, tickRateHz: number, math: number): { code: Code; hashes?: Uint32Array };
+    /** export laige_replay_run */
+    replayRun(w: Ptr, data: Ptr, size: number, tickRateHz: number, math: number): { code: Code; hashes?: number[] };
+    /** export laige_replay_diff */
     replayDiff(a: Ptr, b: Ptr, dataA: Ptr, sizeA: number, dataB: Ptr, sizeB: number, tickRateHz: number, math: number, maxEntries: number): RawReplayDiff;
+    /** export laige_scenario_list */
     scenarioList(): RawScenarioInfo[];
+    /** export laige_scenario_run */
     scenarioRun(name: string, seedLo: number, seedHi: number, defaultSeed: boolean, ticks: number, defaultTicks: boolean): { code: Code; text?: string };
     /**
      * Opens a ScenarioRun; writes its handle (a world pointer every world* call and worldDestroy accept) at
-     * `out`.
+     * `out`. (export laige_scenario_open)
      */
     scenarioOpen(name: string, seedLo: number, seedHi: number, defaultSeed: boolean, out: Ptr): Code;
     /**
      * given: the tick's payload is `size` bytes at `data` (0 = none); else the scenario's own generated
-     * input. (plain export laige_scenario_step)
+     * input. (export laige_scenario_step)
      */
     scenarioStep(w: Ptr, given: boolean, data: Ptr, size: number): Code;
-    /** A copy of the scenario generator's payload for `tick` (empty when none). */
+    /**
+     * The scenario generator's payload for `tick` (empty when none), copied out. (export
+     * laige_scenario_generated_input)
+     */
     scenarioGeneratedInput(w: Ptr, tick: number): Uint8Array;
-    /** Completed ticks of the run. (plain export laige_scenario_tick) */
+    /** Completed ticks of the run. (export laige_scenario_tick) */
     scenarioTick(w: Ptr): number;
-    /** The run's stateHash(tick()) as a u64 at `out`. (plain export laige_scenario_hash) */
+    /** The run's stateHash(tick()) as a u64 at `out`. (export laige_scenario_hash) */
     scenarioHash(w: Ptr, out: Ptr): void;
 
     // web/bindings/player_input.cpp
     /**
      * Player `player`'s input for tick (tickLo, tickHi) from the generator of the scenario named by the
      * `nameSize` bytes at `name`, written at `out` (at least 64 bytes): its length, or minus the Code on
-     * failure (scenario_unknown, scenario_no_player_input). (plain export laige_scenario_player_input, by
-     * hand)
+     * failure (scenario_unknown, scenario_no_player_input). (export laige_scenario_player_input, by hand)
      */
     scenarioPlayerInput(name: Ptr, nameSize: number, player: number, tickLo: number, tickHi: number, out: Ptr): number;
 
@@ -530,25 +537,25 @@ declare module '*/laige_wasm.mjs' {
      * A RollbackSession over world w (a scenario world: over its run's schedule); writes its handle at `out`.
      * combineMode: 0 length-prefixed, 1 concatenated, 2 Module.laigeRollbackCombine. jsAfterTick: call
      * Module.laigeRollbackAfterTick after every tick. checksum: the index of the value in web/boundary.json
-     * enums.rollback.checksum. (plain export laige_rollback_create)
+     * enums.rollback.checksum. (export laige_rollback_create)
      */
     rollbackCreate(w: Ptr, players: number, localPlayer: number, depth: number, maxInputBytes: number, inputLead: number, maxPredictionTicks: number, hashHistory: number, maxCombinedBytes: number, combineMode: number, jsAfterTick: boolean, checksum: number, out: Ptr): Code;
-    /** plain export laige_rollback_destroy */
+    /** export laige_rollback_destroy */
     rollbackDestroy(s: Ptr): void;
     /**
      * The session's input buffer (maxInputBytes bytes) setLocalInput/addRemoteInput read `size` bytes from.
-     * (plain export laige_rollback_input_buffer)
+     * (export laige_rollback_input_buffer)
      */
     rollbackInputBuffer(s: Ptr): Ptr;
-    /** plain export laige_rollback_set_local_input */
+    /** export laige_rollback_set_local_input */
     rollbackSetLocalInput(s: Ptr, tick: number, size: number): Code;
-    /** plain export laige_rollback_add_remote_input */
+    /** export laige_rollback_add_remote_input */
     rollbackAddRemoteInput(s: Ptr, player: number, tick: number, size: number): Code;
-    /** plain export laige_rollback_advance */
+    /** export laige_rollback_advance */
     rollbackAdvance(s: Ptr): Code;
-    /** RollbackState (web/layouts.json) at `out`. (plain export laige_rollback_state) */
+    /** RollbackState (web/layouts.json) at `out`. (export laige_rollback_state) */
     rollbackState(s: Ptr, out: Ptr): void;
-    /** The confirmed hash of `tick` as a u64 at `out`. (plain export laige_rollback_confirmed_hash) */
+    /** The confirmed hash of `tick` as a u64 at `out`. (export laige_rollback_confirmed_hash) */
     rollbackConfirmedHash(s: Ptr, tick: number, out: Ptr): Code;
   }
 

@@ -269,11 +269,26 @@ describe('change filters: model test', () => {
           const e = pick(live());
           w.destroy(e);
           ref.has.delete(e);
-        } else if (r < 0.65) {
+        } else if (r < 0.6 && ref.has.size > 0) {
+          // A field handle's set marks its component changed (a read through get does not).
+          const e = pick(live());
+          const n = pick(['P', 'V'] as const);
+          if (ref.has.get(e)!.has(n)) {
+            const c = n === 'P' ? P : V;
+            c.field.x.get(e);
+            c.field.x.set(e, step);
+            ref.write(e, n);
+          }
+        } else if (r < 0.62 && ref.has.size > 0) {
+          // markChanged marks without writing.
+          const e = pick(live());
+          const n = pick(names);
+          if (ref.has.get(e)!.has(n)) { w.markChanged(e, comps[n]); ref.write(e, n); }
+        } else if (r < 0.67) {
           // An unfiltered Write walk marks every row it visits (tracked components).
           writer.each((_e, { p }) => { p.x += 0.5; });
           for (const [e, m] of ref.has) if (m.has('P')) ref.write(e, 'P');
-        } else if (r < 0.75) {
+        } else if (r < 0.76) {
           const want = ref.visit('outside', ['P'], ['S'], ['P'], []);
           const got: number[] = [];
           outside.each((e) => { got.push(e); });

@@ -1,13 +1,12 @@
 // changes.cpp - reacting to change from TypeScript (docs/changes.md):
 // observers through one trampoline, the removed logs of a running system,
 // markChanged and the Write ref a field handle's set takes
-// (part of the embind layer: web/bindings/common.h says how it is built).
+// (part of the binding layer: web/bindings/common.h says how it is built).
 // Cold setup and per-event paths: compiled with -Oz (CMakeLists.txt).
 #include "common.h"
 #include "laige/changes.h"
 
 using namespace laige_wasm;
-using emscripten::val;
 
 namespace {
 
@@ -65,7 +64,7 @@ RemovedGather& gather() {
 
 }  // namespace
 
-// Plain wasm exports, not embind functions: a few bytes each, and a direct
+// Written by hand: a few bytes each, and a direct
 // call from JS (web/src/boundary/raw.ts HOT_EXPORTS).
 extern "C" {
 

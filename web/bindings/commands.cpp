@@ -1,5 +1,5 @@
 // commands.cpp - the deferred-command buffer for web/src/systems/commands.ts
-// (part of the embind layer: web/bindings/common.h says how it is built).
+// (part of the binding layer: web/bindings/common.h says how it is built).
 // TypeScript records straight into the world's C++ CommandBuffer, so the
 // phases, the apply order, the checks and the hashes are the core's own
 // (docs/commands.md). The record calls are plain wasm exports (raw.ts
@@ -50,6 +50,6 @@ EMSCRIPTEN_KEEPALIVE std::uint32_t laige_world_command_remove(std::uintptr_t w, 
 }
 }  // extern "C"
 
-// The exports and embind registrations web/boundary.json lists for this file.
+// The exports web/boundary.json lists for this file.
 #define LAIGE_BINDINGS_COMMANDS
 #include "registrations.gen.inc"

@@ -1,4 +1,4 @@
-// common.h - what every part of the embind layer between the C++ core and
+// common.h - what every part of the binding layer between the C++ core and
 // web/src shares. Thin on purpose: every binding forwards to one core call
 // and turns its Status into a number (0 = ok, else the ErrorCode value).
 // Results travel through out-pointers into wasm memory that the TypeScript
@@ -8,11 +8,13 @@
 //
 // The binding is split by concept into web/bindings/*.cpp (module, world,
 // systems, replay, ...). What each exports is listed in web/boundary.json
-// (`functions`): scripts/gen-functions.mjs generates the exports and the
-// embind registrations (registrations.gen.inc, included at the end of each
-// file), types/laige_wasm.d.ts and the TypeScript side's bindings
-// (web/src/boundary/exports.gen.ts). Adding a function: its C++ function
-// here, one manifest entry, `node scripts/gen-boundary.mjs`.
+// (`functions`): scripts/gen-functions.mjs generates the wasm exports
+// (registrations.gen.inc, included at the end of each file),
+// types/laige_wasm.d.ts and the TypeScript side's bindings
+// (web/src/boundary/exports.gen.ts). Every function is a plain wasm export
+// of numbers; strings, bytes and structured results travel through wasm
+// memory (json_out.h). Adding a function: its C++ function here, one
+// manifest entry, `node scripts/gen-boundary.mjs`.
 //
 // The core builds with -fno-exceptions: nothing here throws, and a JS
 // exception never unwinds through C++ (the TypeScript system trampoline
@@ -20,12 +22,11 @@
 #pragma once
 
 #include <emscripten.h>
-#include <emscripten/bind.h>
-#include <emscripten/val.h>
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -43,7 +44,7 @@
 #include "laige/world.h"
 #include "laige/detail/dynamic_query.h"
 #include "scenario.h"
-using emscripten::val;
+#include "json_out.h"
 
 // A binding that runs at setup or for diagnostics (never per entity or per
 // tick) in a file compiled for speed: compiled for size instead
@@ -97,34 +98,6 @@ inline void putU64(std::uintptr_t out, std::uint64_t v) {
 }
 
 inline laige::Entity ent(std::uint32_t bits) { return laige::Entity::fromBits(bits); }
-
-// A copy of `n` bytes at `p` as a fresh JS Uint8Array (never a view: views
-// die with the next memory growth).
-inline val bytesCopy(const std::uint8_t* p, std::size_t n) {
-  val view(emscripten::typed_memory_view(n, p));
-  return val::global("Uint8Array").new_(view);
-}
-
-inline val u64Pairs(const std::vector<std::uint64_t>& v) {
-  std::vector<std::uint32_t> halves(v.size() * 2);
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    halves[2 * i] = static_cast<std::uint32_t>(v[i]);
-    halves[2 * i + 1] = static_cast<std::uint32_t>(v[i] >> 32);
-  }
-  val view(emscripten::typed_memory_view(halves.size(), halves.data()));
-  return val::global("Uint32Array").new_(view);
-}
-
-inline val hex64(std::uint64_t v) {
-  char buf[17];
-  static const char* digits = "0123456789abcdef";
-  for (int i = 15; i >= 0; --i) {
-    buf[i] = digits[v & 0xF];
-    v >>= 4;
-  }
-  buf[16] = '\0';
-  return val(std::string(buf));
-}
 
 // What the wasm layer keeps per world: the world, its current schedule (a
 // GameLoop points at it, so it lives at a fixed address) and the strings a

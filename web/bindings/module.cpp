@@ -1,12 +1,11 @@
 // module.cpp - the module: version, error registry, logging
-// (part of the embind layer: web/bindings/common.h says how it is built).
+// (part of the binding layer: web/bindings/common.h says how it is built).
 #include "common.h"
 #include "layouts.gen.h"
 #include "limits.gen.h"
 
 
 using namespace laige_wasm;
-using emscripten::val;
 
 namespace {
 
@@ -14,8 +13,8 @@ namespace {
 // Module: version, error registry, logging
 // ---------------------------------------------------------------------------
 
-std::string version() { return laige::kVersionString; }
-std::string errorLine(std::uint32_t c) { return laige::errorText(static_cast<ErrorCode>(c)); }
+std::string_view version() { return laige::kVersionString; }
+std::string_view errorLine(std::uint32_t c) { return laige::errorText(static_cast<ErrorCode>(c)); }
 
 void logInstallJsSink() {
   laige::log::LoggerOptions o = laige::log::Logger::instance().options();
@@ -34,41 +33,32 @@ void logSetRateLimiting(bool on) {
 
 // The out-parameter layout table this module was built from (web/layouts.json):
 // the TypeScript layer's test compares it with the table it was generated from.
-std::string layoutTable() { return laige_layout::kTable; }
-std::string limitsTable() { return laige_limits::kTable; }
+std::string_view layoutTable() { return laige_layout::kTable; }
+std::string_view limitsTable() { return laige_limits::kTable; }
 
 // The last failure noted by code() (ok = none since the last clear).
 Status gLastFailure{};
 
-// An integer field's decimal text (an optional '-', at most 15 characters)
-// as a double: exact, since it is below 2^53. By hand rather than strtod,
-// whose float parsing is several KB of the module.
-double integerValue(const char* text) {
-  const bool negative = *text == '-';
-  double v = 0;
-  for (const char* c = text + (negative ? 1 : 0); *c >= '0' && *c <= '9'; ++c) v = v * 10 + (*c - '0');
-  return negative ? -v : v;
-}
-
 // {code, reason, fields: {key: value}} of the last failure, or null. Integer
 // fields come as numbers (as strings above 15 digits, where a double would
 // round them), the rest as strings.
-val lastFailure() {
-  if (gLastFailure.ok()) return val::null();
-  val o = val::object();
-  o.set("code", gLastFailure.codeValue());
-  o.set("reason", std::string(gLastFailure.reason()));
-  val fields = val::object();
+void lastFailure(Json& out) {
+  if (gLastFailure.ok()) {
+    out.null();
+    return;
+  }
+  out.beginObject().field("code", gLastFailure.codeValue()).field("reason", gLastFailure.reason());
+  out.key("fields").beginObject();
   for (std::size_t i = 0; i < gLastFailure.fieldCount(); ++i) {
     const laige::ErrorField& f = gLastFailure.field(i);
+    out.key(f.key);
     if (f.isNumber && std::strlen(f.value) <= 15) {
-      fields.set(f.key, integerValue(f.value));
+      out.raw(f.value);
     } else {
-      fields.set(f.key, std::string(f.value));
+      out.string(f.value);
     }
   }
-  o.set("fields", fields);
-  return o;
+  out.endObject().endObject();
 }
 void clearLastFailure() { gLastFailure = Status{}; }
 
@@ -77,6 +67,6 @@ void clearLastFailure() { gLastFailure = Status{}; }
 
 void laige_wasm::noteFailure(const Status& s) noexcept { gLastFailure = s; }
 
-// The exports and embind registrations web/boundary.json lists for this file.
+// The exports web/boundary.json lists for this file.
 #define LAIGE_BINDINGS_MODULE
 #include "registrations.gen.inc"

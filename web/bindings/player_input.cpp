@@ -2,9 +2,9 @@
 // (cpp/scenarios/player_input.h) for web/src/laige.ts scenarioPlayerInput:
 // the same C++ function laige-peer's rollback mode and the C++ tests call,
 // so the TypeScript tests and the demo need no copy of it (part of the
-// embind layer: web/bindings/common.h says how it is built).
+// binding layer: web/bindings/common.h says how it is built).
 //
-// A plain wasm export rather than an embind function: a rollback driver
+// A hand-written wasm export: a rollback driver
 // calls it once per player and tick, and it costs a few bytes of module.
 #include "common.h"
 #include "player_input.h"
@@ -39,6 +39,6 @@ EMSCRIPTEN_KEEPALIVE std::int32_t laige_scenario_player_input(std::uintptr_t nam
 
 }  // extern "C"
 
-// The exports and embind registrations web/boundary.json lists for this file.
+// The exports web/boundary.json lists for this file.
 #define LAIGE_BINDINGS_PLAYER_INPUT
 #include "registrations.gen.inc"

@@ -1,5 +1,5 @@
 // query.cpp - the TypeScript Query as a handle to a query registered once
-// in the core (part of the embind layer: web/bindings/common.h says how it
+// in the core (part of the binding layer: web/bindings/common.h says how it
 // is built). Creating one is the only time its component ids cross; a walk
 // is one call to begin (the core's cache matches, guards, applies `without`
 // and the change filters, and writes the cursor table) and one to end;

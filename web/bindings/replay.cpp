@@ -1,9 +1,8 @@
 // replay.cpp - replays (record, parse, run, diff), scenarios and scenario runs
-// (part of the embind layer: web/bindings/common.h says how it is built).
+// (part of the binding layer: web/bindings/common.h says how it is built).
 #include "common.h"
 
 using namespace laige_wasm;
-using emscripten::val;
 
 namespace {
 
@@ -23,14 +22,14 @@ laige::ReplayConfig configOf(const laige::World& world, std::uint32_t tickRateHz
   return c;
 }
 
-val identityObject(const laige::ReplayIdentity& id) {
-  val o = val::object();
-  o.set("seed", hex64(id.seed));
-  o.set("tickRateHz", id.tickRateHz);
-  o.set("componentSchemaHash", hex64(id.componentSchemaHash));
-  o.set("mathBackendId", id.mathBackendId);
-  o.set("configHash", hex64(id.configHash));
-  return o;
+void identityObject(Json& out, const laige::ReplayIdentity& id) {
+  out.beginObject();
+  out.key("seed").hex64(id.seed);
+  out.field("tickRateHz", id.tickRateHz);
+  out.key("componentSchemaHash").hex64(id.componentSchemaHash);
+  out.field("mathBackendId", id.mathBackendId);
+  out.key("configHash").hex64(id.configHash);
+  out.endObject();
 }
 
 std::uint32_t replayWriterCreate(std::uintptr_t w, std::uint32_t tickRateHz, std::uint32_t math, double maxBytes,
@@ -52,115 +51,118 @@ std::uint32_t replayWriterCanWrite(std::uintptr_t r, std::uint32_t len) {
 }
 std::uint32_t replayWriterFinish(std::uintptr_t r) { return code(at<laige::ReplayWriter>(r)->finish()); }
 double replayWriterFrameCount(std::uintptr_t r) { return static_cast<double>(at<laige::ReplayWriter>(r)->frameCount()); }
-val replayWriterBytes(std::uintptr_t r) {
+std::span<const std::uint8_t> replayWriterBytes(std::uintptr_t r) {
   const std::vector<std::uint8_t>& b = at<laige::ReplayWriter>(r)->bytes();
-  return bytesCopy(b.data(), b.size());
+  return {b.data(), b.size()};
 }
 
 // {code, reason, offset, identity, frameCount, frames: [[tick, size]...]}
-val replayParse(std::uintptr_t data, std::uint32_t size) {
+void replayParse(Json& out, std::uintptr_t data, std::uint32_t size) {
   laige::ReplayParseError why;
   auto r = laige::parseReplay(at<const std::uint8_t>(data), size, &why);
-  val o = val::object();
-  o.set("code", code(r));
-  o.set("reason", std::string(why.reason != nullptr ? why.reason : ""));
-  o.set("offset", static_cast<double>(why.offset));
+  out.beginObject()
+      .field("code", code(r))
+      .field("reason", why.reason != nullptr ? why.reason : "")
+      .field("offset", std::uint64_t{why.offset});
   if (r.ok()) {
     const laige::ReplayLog& log = r.value();
-    o.set("identity", identityObject(log.identity));
-    o.set("frameCount", static_cast<double>(log.frameCount()));
-    val frames = val::array();
-    for (const laige::ReplayFrame& f : log.frames) {
-      val a = val::array();
-      a.call<void>("push", static_cast<double>(f.tick), f.size);
-      frames.call<void>("push", a);
-    }
-    o.set("frames", frames);
+    out.key("identity");
+    identityObject(out, log.identity);
+    out.field("frameCount", std::uint64_t{log.frameCount()});
+    out.key("frames").beginArray();
+    for (const laige::ReplayFrame& f : log.frames) out.beginArray().integer(std::uint64_t{f.tick}).integer(f.size).endArray();
+    out.endArray();
   }
-  return o;
+  out.endObject();
 }
 
-// Runs the log into world `w` (fresh, set up like the recording). {code, hashes: Uint32Array (lo, hi)...}
-val replayRun(std::uintptr_t w, std::uintptr_t data, std::uint32_t size, std::uint32_t tickRateHz, std::uint32_t math) {
-  val o = val::object();
+// Runs the log into world `w` (fresh, set up like the recording).
+// {code, hashes: [lo, hi, lo, hi, ...]} (the u64 hashes as u32 halves).
+void replayRun(Json& out, std::uintptr_t w, std::uintptr_t data, std::uint32_t size, std::uint32_t tickRateHz, std::uint32_t math) {
+  out.beginObject();
   auto log = laige::parseReplay(at<const std::uint8_t>(data), size);
   if (log.isError()) {
-    o.set("code", code(log));
-    return o;
+    out.field("code", code(log)).endObject();
+    return;
   }
   laige::World& world = W(w).world;
   auto r = laige::runReplay(log.value(), world, configOf(world, tickRateHz, math));
-  o.set("code", code(r));
-  if (r.ok()) o.set("hashes", u64Pairs(r.value().tickHashes));
-  return o;
+  out.field("code", code(r));
+  if (r.ok()) {
+    out.key("hashes").beginArray();
+    for (const std::uint64_t h : r.value().tickHashes) {
+      out.integer(static_cast<std::uint32_t>(h)).integer(static_cast<std::uint32_t>(h >> 32));
+    }
+    out.endArray();
+  }
+  out.endObject();
 }
 
 // Diffs two logs in two fresh worlds set up alike. {code, identical, firstDivergentTick, ...}
-val replayDiff(std::uintptr_t wa, std::uintptr_t wb, std::uintptr_t dataA, std::uint32_t sizeA, std::uintptr_t dataB,
-               std::uint32_t sizeB, std::uint32_t tickRateHz, std::uint32_t math, std::uint32_t maxEntries) {
-  val o = val::object();
+void replayDiff(Json& out, std::uintptr_t wa, std::uintptr_t wb, std::uintptr_t dataA, std::uint32_t sizeA,
+                std::uintptr_t dataB, std::uint32_t sizeB, std::uint32_t tickRateHz, std::uint32_t math,
+                std::uint32_t maxEntries) {
+  out.beginObject();
   auto la = laige::parseReplay(at<const std::uint8_t>(dataA), sizeA);
   if (la.isError()) {
-    o.set("code", code(la));
-    o.set("which", std::string("a"));
-    return o;
+    out.field("code", code(la)).field("which", "a").endObject();
+    return;
   }
   auto lb = laige::parseReplay(at<const std::uint8_t>(dataB), sizeB);
   if (lb.isError()) {
-    o.set("code", code(lb));
-    o.set("which", std::string("b"));
-    return o;
+    out.field("code", code(lb)).field("which", "b").endObject();
+    return;
   }
   laige::World& a = W(wa).world;
   laige::World& b = W(wb).world;
   auto r = laige::diffReplays(la.value(), lb.value(), a, b, configOf(a, tickRateHz, math), configOf(b, tickRateHz, math),
                               maxEntries);
-  o.set("code", code(r));
-  if (r.isError()) return o;
-  const laige::ReplayDiffResult& d = r.value();
-  o.set("identical", d.identical);
-  o.set("firstDivergentTick", static_cast<double>(d.firstDivergentTick));
-  o.set("lengthDivergence", d.lengthDivergence);
-  o.set("fullStateDivergent", d.fullStateDivergent);
-  o.set("framesA", static_cast<double>(d.framesA));
-  o.set("framesB", static_cast<double>(d.framesB));
-  o.set("differingItems", d.differingItems);
-  val entries = val::array();
-  for (const laige::ReplayDiffEntry& e : d.entries) {
-    val x = val::object();
-    x.set("slot", e.slot);
-    x.set("componentId", e.componentId);
-    x.set("size", e.size);
-    x.set("presentInA", e.presentInA);
-    x.set("presentInB", e.presentInB);
-    x.set("bytesA", bytesCopy(e.a.data(), e.a.size()));
-    x.set("bytesB", bytesCopy(e.b.data(), e.b.size()));
-    entries.call<void>("push", x);
+  out.field("code", code(r));
+  if (r.isError()) {
+    out.endObject();
+    return;
   }
-  o.set("entries", entries);
-  return o;
+  const laige::ReplayDiffResult& d = r.value();
+  out.field("identical", d.identical)
+      .field("firstDivergentTick", std::uint64_t{d.firstDivergentTick})
+      .field("lengthDivergence", d.lengthDivergence)
+      .field("fullStateDivergent", d.fullStateDivergent)
+      .field("framesA", std::uint64_t{d.framesA})
+      .field("framesB", std::uint64_t{d.framesB})
+      .field("differingItems", d.differingItems);
+  out.key("entries").beginArray();
+  for (const laige::ReplayDiffEntry& e : d.entries) {
+    out.beginObject()
+        .field("slot", e.slot)
+        .field("componentId", e.componentId)
+        .field("size", e.size)
+        .field("presentInA", e.presentInA)
+        .field("presentInB", e.presentInB);
+    out.key("bytesA").bytes(e.a.data(), e.a.size());
+    out.key("bytesB").bytes(e.b.data(), e.b.size());
+    out.endObject();
+  }
+  out.endArray().endObject();
 }
 
 // ---------------------------------------------------------------------------
 // Scenarios (docs/scenarios.md): the same C++ as laige-detcheck
 // ---------------------------------------------------------------------------
 
-val scenarioList() {
-  val out = val::array();
+void scenarioList(Json& out) {
+  out.beginArray();
   for (std::uint32_t i = 0; i < laige::scenarioCount(); ++i) {
     const laige::Scenario* s = laige::scenarioAt(i);
-    val o = val::object();
-    o.set("name", std::string(s->name));
-    o.set("description", std::string(s->description));
-    o.set("defaultSeed", hex64(s->defaultSeed));
-    o.set("defaultTicks", s->defaultTicks);
-    o.set("tickRateHz", s->tickRateHz);
-    o.set("capacity", s->capacity);
-    o.set("churnPerFrameBudget", s->churnPerFrameBudget);
-    o.set("math", static_cast<std::uint32_t>(s->math));
-    out.call<void>("push", o);
+    out.beginObject().field("name", s->name).field("description", s->description);
+    out.key("defaultSeed").hex64(s->defaultSeed);
+    out.field("defaultTicks", s->defaultTicks)
+        .field("tickRateHz", s->tickRateHz)
+        .field("capacity", s->capacity)
+        .field("churnPerFrameBudget", s->churnPerFrameBudget)
+        .field("math", static_cast<std::uint32_t>(s->math))
+        .endObject();
   }
-  return out;
+  out.endArray();
 }
 
 void appendHashLine(void* ctx, std::uint64_t tick, std::uint64_t hash) noexcept {
@@ -170,20 +172,20 @@ void appendHashLine(void* ctx, std::uint64_t tick, std::uint64_t hash) noexcept 
 }
 
 // {code, text}: text is the `<tick> <hash>` stream laige-detcheck prints.
-val scenarioRun(std::string name, std::uint32_t seedLo, std::uint32_t seedHi, bool defaultSeed, std::uint32_t ticks,
-                bool defaultTicks) {
-  val o = val::object();
+void scenarioRun(Json& out, std::string_view name, std::uint32_t seedLo, std::uint32_t seedHi, bool defaultSeed,
+                 std::uint32_t ticks, bool defaultTicks) {
+  out.beginObject();
   const laige::Scenario* s = laige::findScenario(name);
   if (s == nullptr) {
-    o.set("code", code(laige::scenarioUnknown(name)));
-    return o;
+    out.field("code", code(laige::scenarioUnknown(name))).endObject();
+    return;
   }
   std::string text;
   auto r = laige::runScenario(*s, defaultSeed ? s->defaultSeed : u64(seedLo, seedHi),
                               defaultTicks ? s->defaultTicks : ticks, &appendHashLine, &text);
-  o.set("code", code(r));
-  if (r.ok()) o.set("text", text);
-  return o;
+  out.field("code", code(r));
+  if (r.ok()) out.field("text", std::string_view(text));
+  out.endObject();
 }
 
 // ---------------------------------------------------------------------------
@@ -192,7 +194,7 @@ val scenarioRun(std::string name, std::uint32_t seedLo, std::uint32_t seedHi, bo
 // pointer: the world* bindings and worldDestroy take it as is.
 // ---------------------------------------------------------------------------
 
-std::uint32_t scenarioOpen(std::string name, std::uint32_t seedLo, std::uint32_t seedHi, bool defaultSeed,
+std::uint32_t scenarioOpen(std::string_view name, std::uint32_t seedLo, std::uint32_t seedHi, bool defaultSeed,
                            std::uintptr_t out) {
   const laige::Scenario* s = laige::findScenario(name);
   if (s == nullptr) return code(laige::scenarioUnknown(name));
@@ -215,11 +217,11 @@ std::uint32_t scenarioStep(std::uintptr_t w, bool given, std::uintptr_t data, st
 }
 // The payload the scenario's generator produces for `tick` (a copy; empty
 // without a generator or a payload on that tick).
-val scenarioGeneratedInput(std::uintptr_t w, double tick) {
+std::span<const std::uint8_t> scenarioGeneratedInput(std::uintptr_t w, double tick) {
   JsWorld& jw = W(w);
-  if (!jw.run) return bytesCopy(nullptr, 0);
+  if (!jw.run) return {};
   const laige::TickInput in = jw.run->generatedInput(static_cast<std::uint64_t>(tick));
-  return bytesCopy(in.data, in.size);
+  return {in.data, in.size};
 }
 double scenarioTick(std::uintptr_t w) { return W(w).run ? static_cast<double>(W(w).run->tick()) : 0.0; }
 void scenarioHash(std::uintptr_t w, std::uintptr_t out) { putU64(out, W(w).run ? W(w).run->hash() : 0); }
@@ -227,6 +229,6 @@ void scenarioHash(std::uintptr_t w, std::uintptr_t out) { putU64(out, W(w).run ?
 
 }  // namespace
 
-// The exports and embind registrations web/boundary.json lists for this file.
+// The exports web/boundary.json lists for this file.
 #define LAIGE_BINDINGS_REPLAY
 #include "registrations.gen.inc"

@@ -1,5 +1,5 @@
 // rollback.cpp - laige::RollbackSession for web/src/rollback/rollback_session.ts (part of
-// the embind layer: web/bindings/common.h says how it is built).
+// the binding layer: web/bindings/common.h says how it is built).
 //
 // A session over a JsWorld (a plain world with TypeScript systems, or a
 // scenario run's world). Inputs travel through the session's own input
@@ -161,6 +161,6 @@ std::uint32_t rollbackConfirmedHash(std::uintptr_t s, double tick, std::uintptr_
 
 }  // namespace
 
-// The exports and embind registrations web/boundary.json lists for this file.
+// The exports web/boundary.json lists for this file.
 #define LAIGE_BINDINGS_ROLLBACK
 #include "registrations.gen.inc"

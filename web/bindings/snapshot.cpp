@@ -1,5 +1,5 @@
 // snapshot.cpp - World::snapshotSize / snapshot / restore for web/src/core/snapshot.ts
-// (part of the embind layer: web/bindings/common.h says how it is built).
+// (part of the binding layer: web/bindings/common.h says how it is built).
 // The bytes travel through a wasm buffer the TypeScript layer allocated.
 #include "common.h"
 
@@ -22,6 +22,6 @@ double worldStructureEpoch(std::uintptr_t w) { return static_cast<double>(W(w).w
 
 }  // namespace
 
-// The exports and embind registrations web/boundary.json lists for this file.
+// The exports web/boundary.json lists for this file.
 #define LAIGE_BINDINGS_SNAPSHOT
 #include "registrations.gen.inc"

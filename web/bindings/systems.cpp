@@ -1,10 +1,9 @@
 // systems.cpp - systems in the C++ registry (TypeScript systems via a trampoline) and the game loop
-// (part of the embind layer: web/bindings/common.h says how it is built).
+// (part of the binding layer: web/bindings/common.h says how it is built).
 #include "common.h"
 #include "layouts.gen.h"
 
 using namespace laige_wasm;
-using emscripten::val;
 
 namespace {
 
@@ -46,7 +45,7 @@ std::int64_t jsClock(void* ctx) noexcept {
 }
 
 // io: n u32 component ids at `ids`, n u8 accesses at `access`.
-LAIGE_COLD_BINDING std::uint32_t worldRegisterSystem(std::uintptr_t w, std::string name, std::int32_t budgetRaw, std::string dependsOn,
+LAIGE_COLD_BINDING std::uint32_t worldRegisterSystem(std::uintptr_t w, std::string_view name, std::int32_t budgetRaw, std::string_view dependsOn,
                                   std::uintptr_t ids, std::uintptr_t access, std::uint32_t n, std::uintptr_t out) {
   JsWorld& jw = W(w);
   // A C string ends at NUL: a name or dependsOn holding one would be cut
@@ -59,8 +58,8 @@ LAIGE_COLD_BINDING std::uint32_t worldRegisterSystem(std::uintptr_t w, std::stri
     io[i].component = at<const std::uint32_t>(ids)[i];
     io[i].access = static_cast<laige::Access>(at<const std::uint8_t>(access)[i]);
   }
-  auto nameStr = std::make_unique<std::string>(std::move(name));
-  auto depStr = std::make_unique<std::string>(std::move(dependsOn));
+  auto nameStr = std::make_unique<std::string>(name);
+  auto depStr = std::make_unique<std::string>(dependsOn);
   laige::SystemDef def;
   def.name = nameStr->c_str();
   def.run = &jsSystemTrampoline;
@@ -79,11 +78,11 @@ LAIGE_COLD_BINDING std::uint32_t worldScheduleSystems(std::uintptr_t w) {
   return code(jw.world.scheduleSystems(jw.schedule));
 }
 std::uint32_t worldScheduledCount(std::uintptr_t w) { return W(w).schedule.systemCount; }
-LAIGE_COLD_BINDING val worldScheduleOrder(std::uintptr_t w) {
-  val out = val::array();
+LAIGE_COLD_BINDING void worldScheduleOrder(Json& out, std::uintptr_t w) {
   const laige::SystemSchedule& s = W(w).schedule;
-  for (std::uint32_t i = 0; i < s.systemCount; ++i) out.call<void>("push", s.order[i]);
-  return out;
+  out.beginArray();
+  for (std::uint32_t i = 0; i < s.systemCount; ++i) out.integer(s.order[i]);
+  out.endArray();
 }
 std::uint32_t worldRunSystems(std::uintptr_t w, std::uintptr_t input, std::uint32_t size) {
   JsWorld& jw = W(w);
@@ -95,25 +94,25 @@ std::uint32_t worldRunSystems(std::uintptr_t w, std::uintptr_t input, std::uint3
 std::uint32_t worldSystemCount(std::uintptr_t w) { return W(w).world.systemCount(); }
 double worldSystemTicksRun(std::uintptr_t w) { return static_cast<double>(W(w).world.systemTicksRun()); }
 // {id, name, budgetRaw, dependsOn, io: [[component, access]...]} or null.
-LAIGE_COLD_BINDING val worldSystemInfo(std::uintptr_t w, std::uint32_t id) {
+LAIGE_COLD_BINDING void worldSystemInfo(Json& out, std::uintptr_t w, std::uint32_t id) {
   auto r = W(w).world.system(laige::SystemId{id});
-  if (r.isError()) return val::null();
+  if (r.isError()) {
+    out.null();
+    return;
+  }
   const laige::SystemInfo& si = r.value();
-  val out = val::object();
-  out.set("id", si.id.value);
-  out.set("name", std::string(si.def.name != nullptr ? si.def.name : ""));
-  out.set("budgetRaw", si.def.budgetMs.raw);
-  out.set("dependsOn", std::string(si.def.dependsOn != nullptr ? si.def.dependsOn : ""));
-  out.set("native", si.def.run != &jsSystemTrampoline);
-  val io = val::array();
+  out.beginObject()
+      .field("id", si.id.value)
+      .field("name", si.def.name != nullptr ? si.def.name : "")
+      .field("budgetRaw", si.def.budgetMs.raw)
+      .field("dependsOn", si.def.dependsOn != nullptr ? si.def.dependsOn : "")
+      .field("native", si.def.run != &jsSystemTrampoline);
+  out.key("io").beginArray();
   for (std::uint32_t i = 0; i < si.ioCount(); ++i) {
     const laige::SystemIo x = si.ioAt(i);
-    val a = val::array();
-    a.call<void>("push", x.component, static_cast<std::uint32_t>(x.access));
-    io.call<void>("push", a);
+    out.beginArray().integer(x.component).integer(static_cast<std::uint32_t>(x.access)).endArray();
   }
-  out.set("io", io);
-  return out;
+  out.endArray().endObject();
 }
 // SystemTimingStats as web/layouts.json lays it out (layouts.gen.h).
 LAIGE_COLD_BINDING std::uint32_t worldSystemTimingStats(std::uintptr_t w, std::uint32_t id, std::uintptr_t out) {
@@ -255,6 +254,6 @@ LAIGE_COLD_BINDING void loopStats(std::uintptr_t l, std::uintptr_t out) {
 
 }  // namespace
 
-// The exports and embind registrations web/boundary.json lists for this file.
+// The exports web/boundary.json lists for this file.
 #define LAIGE_BINDINGS_SYSTEMS
 #include "registrations.gen.inc"

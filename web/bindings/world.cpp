@@ -1,10 +1,9 @@
 // world.cpp - the World, its components, the JS iteration and the state hash
-// (part of the embind layer: web/bindings/common.h says how it is built).
+// (part of the binding layer: web/bindings/common.h says how it is built).
 #include "common.h"
 #include "layouts.gen.h"
 
 using namespace laige_wasm;
-using emscripten::val;
 
 namespace {
 
@@ -70,61 +69,83 @@ LAIGE_COLD_BINDING void worldArchetypeStats(std::uintptr_t w, std::uintptr_t out
 // Components
 // ---------------------------------------------------------------------------
 
-// fields: a JS array of [name, kind, count]. Lays the fields out in C order
-// (layoutComponentFields) and registers them. Returns {code, id, reason, field}.
-LAIGE_COLD_BINDING val worldRegisterComponent(std::uintptr_t w, std::string name, val fields) {
-  const std::uint32_t n = fields["length"].as<std::uint32_t>();
-  std::vector<std::string> names(n);
-  std::vector<laige::ComponentField> fs(n);
-  for (std::uint32_t i = 0; i < n; ++i) {
-    val f = fields[i];
-    names[i] = f[0].as<std::string>();
-    fs[i].kind = static_cast<laige::FieldKind>(f[1].as<std::uint32_t>());
-    fs[i].count = f[2].as<std::uint32_t>();
+// fields: "name kind count" per field, comma-separated (the TypeScript
+// layer checked every name is an identifier, so neither separator occurs in
+// one; anything else is refused as component_desc_invalid). Lays the fields
+// out in C order (layoutComponentFields) and registers them. Writes {code,
+// id, reason, field}.
+LAIGE_COLD_BINDING void worldRegisterComponent(Json& out, std::uintptr_t w, std::string_view name, std::string_view fields) {
+  std::vector<std::string_view> names;
+  std::vector<laige::ComponentField> fs;
+  bool wellFormed = true;
+  while (!fields.empty() && wellFormed) {
+    const std::size_t end = std::min(fields.find(','), fields.size());
+    std::string_view item = fields.substr(0, end);
+    fields.remove_prefix(end < fields.size() ? end + 1 : end);
+    const std::size_t s1 = item.find(' ');
+    const std::size_t s2 = s1 == std::string_view::npos ? s1 : item.find(' ', s1 + 1);
+    std::uint32_t numbers[2] = {0, 0};
+    wellFormed = s2 != std::string_view::npos && s1 > 0;
+    for (int k = 0; k < 2 && wellFormed; ++k) {
+      const std::string_view digits = k == 0 ? item.substr(s1 + 1, s2 - s1 - 1) : item.substr(s2 + 1);
+      wellFormed = !digits.empty() && digits.size() <= 9;
+      for (const char c : digits) {
+        wellFormed = wellFormed && c >= '0' && c <= '9';
+        numbers[k] = numbers[k] * 10 + static_cast<std::uint32_t>(c - '0');
+      }
+    }
+    if (!wellFormed) break;
+    names.push_back(item.substr(0, s1));
+    laige::ComponentField f;
+    f.name = names.back();
+    f.kind = static_cast<laige::FieldKind>(numbers[0]);
+    f.count = numbers[1];
+    fs.push_back(f);
   }
-  for (std::uint32_t i = 0; i < n; ++i) fs[i].name = names[i];
-  val out = val::object();
+  const auto n = static_cast<std::uint32_t>(fs.size());
   laige::ComponentDesc d;
   d.name = name;
-  const laige::LayoutCheck lc = laige::layoutComponentFields(fs, d.size, d.alignment);
-  if (!lc.ok()) {
-    out.set("code", code(Status::failure(lc.code, "component_desc_invalid")
-                             .with("name", name)
-                             .with("reason", lc.reason)
-                             .with("field", lc.field)
-                             .with("field_name", lc.field < n ? std::string_view(names[lc.field]) : std::string_view{})));
-    out.set("id", 0);
-    out.set("reason", std::string(lc.reason));
-    out.set("field", lc.field);
-    return out;
+  laige::LayoutCheck lc{};
+  if (wellFormed) lc = laige::layoutComponentFields(fs, d.size, d.alignment);
+  if (!wellFormed || !lc.ok()) {
+    const char* reason = wellFormed ? lc.reason : "fields_malformed";
+    const ErrorCode c = wellFormed ? lc.code : ErrorCode::MalformedInput;
+    out.beginObject()
+        .field("code", code(Status::failure(c, "component_desc_invalid")
+                                .with("name", name)
+                                .with("reason", reason)
+                                .with("field", lc.field)
+                                .with("field_name", lc.field < n ? names[lc.field] : std::string_view{})))
+        .field("id", 0u)
+        .field("reason", reason)
+        .field("field", lc.field)
+        .endObject();
+    return;
   }
   d.fields = fs;
   auto r = W(w).world.registerComponentDesc(d);
-  out.set("code", code(r));
-  out.set("id", r.ok() ? r.value() : 0u);
-  out.set("reason", std::string(r.ok() ? "" : "rejected_by_world"));
-  out.set("field", 0);
-  return out;
+  out.beginObject()
+      .field("code", code(r))
+      .field("id", r.ok() ? r.value() : 0u)
+      .field("reason", r.ok() ? "" : "rejected_by_world")
+      .field("field", 0u)
+      .endObject();
 }
 
 // {id, name, size, alignment, fields: [[name, kind, count, offset]...]} or null.
-LAIGE_COLD_BINDING val worldComponentInfo(std::uintptr_t w, std::uint32_t id) {
+LAIGE_COLD_BINDING void worldComponentInfo(Json& out, std::uintptr_t w, std::uint32_t id) {
   auto r = W(w).world.componentInfo(id);
-  if (r.isError()) return val::null();
-  const laige::ComponentInfo& ci = r.value();
-  val out = val::object();
-  out.set("id", ci.id);
-  out.set("name", std::string(ci.name));
-  out.set("size", ci.size);
-  out.set("alignment", ci.alignment);
-  val fs = val::array();
-  for (const laige::ComponentField& f : ci.fields) {
-    val a = val::array();
-    a.call<void>("push", std::string(f.name), static_cast<std::uint32_t>(f.kind), f.count, f.offset);
-    fs.call<void>("push", a);
+  if (r.isError()) {
+    out.null();
+    return;
   }
-  out.set("fields", fs);
-  return out;
+  const laige::ComponentInfo& ci = r.value();
+  out.beginObject().field("id", ci.id).field("name", ci.name).field("size", ci.size).field("alignment", ci.alignment);
+  out.key("fields").beginArray();
+  for (const laige::ComponentField& f : ci.fields) {
+    out.beginArray().string(f.name).integer(static_cast<std::uint32_t>(f.kind)).integer(f.count).integer(f.offset).endArray();
+  }
+  out.endArray().endObject();
 }
 std::uint32_t worldComponentCount(std::uintptr_t w) { return W(w).world.componentCount(); }
 
@@ -148,13 +169,12 @@ std::uintptr_t worldGet(std::uintptr_t w, std::uint32_t e, std::uint32_t c) {
 }
 std::uint32_t worldArchetypeOf(std::uintptr_t w, std::uint32_t e) { return W(w).world.archetypeOf(ent(e)); }
 std::uint32_t worldArchetypeCount(std::uintptr_t w) { return W(w).world.archetypeCount(); }
-LAIGE_COLD_BINDING val worldArchetypeComponents(std::uintptr_t w, std::uint32_t a) {
-  val out = val::array();
-  if (a > 0xFFFF) return out;
-  for (laige::ComponentTypeId c : W(w).world.archetypeComponents(static_cast<laige::ArchetypeId>(a))) {
-    out.call<void>("push", c);
+LAIGE_COLD_BINDING void worldArchetypeComponents(Json& out, std::uintptr_t w, std::uint32_t a) {
+  out.beginArray();
+  if (a <= 0xFFFF) {
+    for (laige::ComponentTypeId c : W(w).world.archetypeComponents(static_cast<laige::ArchetypeId>(a))) out.integer(c);
   }
-  return out;
+  out.endArray();
 }
 
 // ---------------------------------------------------------------------------
@@ -212,23 +232,29 @@ void worldComponentStateHash(std::uintptr_t w, std::uint32_t tickLo, std::uint32
   putU64(out, W(w).world.componentStateHash(u64(tickLo, tickHi)));
 }
 // {total, items: [{slot, componentId, size, presentInA, presentInB, bytesA, bytesB}]}
-LAIGE_COLD_BINDING val worldStateDiff(std::uintptr_t a, std::uintptr_t b, std::uint32_t maxItems) {
-  val items = val::array();
+// (bytesA / bytesB: arrays of byte values, or null where absent).
+LAIGE_COLD_BINDING void worldStateDiff(Json& out, std::uintptr_t a, std::uintptr_t b, std::uint32_t maxItems) {
+  out.beginObject().key("items").beginArray();
+  const auto value = [&](const char* k, const std::uint8_t* p, std::uint32_t n) {
+    out.key(k);
+    if (p == nullptr) {
+      out.null();
+    } else {
+      out.bytes(p, n);
+    }
+  };
   const std::uint32_t total = W(a).world.stateDiff(W(b).world, maxItems, [&](const laige::StateDiffItem& it) {
-    val o = val::object();
-    o.set("slot", it.slot);
-    o.set("componentId", it.componentId);
-    o.set("size", it.size);
-    o.set("presentInA", it.presentInA);
-    o.set("presentInB", it.presentInB);
-    o.set("bytesA", it.bytesA != nullptr ? bytesCopy(it.bytesA, it.size) : val::null());
-    o.set("bytesB", it.bytesB != nullptr ? bytesCopy(it.bytesB, it.size) : val::null());
-    items.call<void>("push", o);
+    out.beginObject()
+        .field("slot", it.slot)
+        .field("componentId", it.componentId)
+        .field("size", it.size)
+        .field("presentInA", it.presentInA)
+        .field("presentInB", it.presentInB);
+    value("bytesA", it.bytesA, it.size);
+    value("bytesB", it.bytesB, it.size);
+    out.endObject();
   });
-  val out = val::object();
-  out.set("total", total);
-  out.set("items", items);
-  return out;
+  out.endArray().field("total", total).endObject();
 }
 
 
@@ -236,12 +262,10 @@ LAIGE_COLD_BINDING val worldStateDiff(std::uintptr_t a, std::uintptr_t b, std::u
 
 
 // ---------------------------------------------------------------------------
-// The per-entity hot path as plain wasm exports, not embind functions: an
-// embind call runs a generated JS invoker (argument-count check, a wire-type
-// conversion per argument, an indirect call through a C++ thunk) that costs
-// more than the core call it wraps. raw.ts calls these straight through the
-// instance's exports under the embind names the rest of web/src uses. The
-// TS layer validates every argument first; booleans come back as 0/1.
+// The per-entity hot path, written by hand (web/boundary.json marks them
+// `hand`): raw.ts calls these straight through the instance's exports,
+// without even the generated result conversion. The TS layer validates
+// every argument first; booleans come back as 0/1.
 // ---------------------------------------------------------------------------
 extern "C" {
 EMSCRIPTEN_KEEPALIVE std::uint32_t laige_world_create_entity(std::uintptr_t w, std::uintptr_t out) {
@@ -301,6 +325,6 @@ EMSCRIPTEN_KEEPALIVE std::uintptr_t laige_world_column_ref(std::uintptr_t w, std
 }
 }  // extern "C"
 
-// The exports and embind registrations web/boundary.json lists for this file.
+// The exports web/boundary.json lists for this file.
 #define LAIGE_BINDINGS_WORLD
 #include "registrations.gen.inc"

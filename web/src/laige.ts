@@ -329,7 +329,9 @@ export class Laige {
       return {
         identical: r.identical!, firstDivergentTick: r.firstDivergentTick!, lengthDivergence: r.lengthDivergence!,
         fullStateDivergent: r.fullStateDivergent!, framesA: r.framesA!, framesB: r.framesB!, differingItems: r.differingItems!,
-        entries: r.entries!.map((e) => ({ ...e, component: ca.components[e.componentId]?.name ?? '' })),
+        entries: r.entries!.map((e) => ({
+          ...e, bytesA: Uint8Array.from(e.bytesA), bytesB: Uint8Array.from(e.bytesB), component: ca.components[e.componentId]?.name ?? '',
+        })),
       };
     } finally {
       if (pa !== 0) this.raw._free(pa);

@@ -4,10 +4,13 @@ import createLaigeModule from '../../wasm/laige_wasm.mjs';
 import type { LaigeRawModule, LaigeModuleOptions } from '../../wasm/laige_wasm.mjs';
 import { ErrorCodes, LaigeError } from '../base/errors.js';
 import { type WasmBytes, compileWasm, incompatibleWasm } from './wasm_source.js';
-import { plainFunctions } from './exports.gen.js';
+import { type WasmIo, plainFunctions } from './exports.gen.js';
 
 /** @internal */
 export type { LaigeRawModule } from '../../wasm/laige_wasm.mjs';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 /**
  * @internal Instantiates the raw module from checked bytes (wasm_source.ts).
@@ -119,6 +122,41 @@ export class Mem {
   readonly cursors: number;
   readonly cursorsSize = 256 * 35 * 4;
 
+  /** The two buffers string arguments are written into: address, capacity, length of the last string. */
+  readonly #strings = [{ address: 0, capacity: 0, length: 0 }, { address: 0, capacity: 0, length: 0 }];
+
+  /**
+   * String arguments in, text / bytes / JSON results out (web/bindings/json_out.h):
+   * a result slot is {address, length} of bytes that stay valid only until
+   * the next call into the module, so each is copied out at once.
+   */
+  readonly #io: WasmIo = {
+    put: (s: string, buffer: number): number => {
+      const bytes = encoder.encode(s);
+      const b = this.#strings[buffer]!;
+      if (bytes.length > b.capacity) {
+        if (b.address !== 0) this.raw._free(b.address);
+        b.capacity = Math.max(bytes.length, 256);
+        b.address = this.raw._malloc(b.capacity);
+        this.sync();
+      }
+      this.u8.set(bytes, b.address);
+      b.length = bytes.length;
+      return b.address;
+    },
+    length: (buffer: number): number => this.#strings[buffer]!.length,
+    text: (slot: number): string => decoder.decode(this.#slot(slot)),
+    bytes: (slot: number): Uint8Array => this.#slot(slot).slice(),
+    json: (slot: number): unknown => JSON.parse(decoder.decode(this.#slot(slot))),
+  };
+
+  /** The bytes a result slot names (a view: copy before the next call). */
+  #slot(slot: number): Uint8Array {
+    this.sync();
+    const address = this.u32[slot >>> 2]!;
+    return this.u8.subarray(address, address + this.u32[(slot >>> 2) + 1]!);
+  }
+
   constructor(module: LaigeRawModule) {
     this.module = module;
     const fast: Record<string, unknown> = {};
@@ -126,12 +164,12 @@ export class Mem {
       const v = (module as unknown as Record<string, unknown>)[key];
       if (typeof v === 'function') fast[key] = v;
     }
-    // The functions without a string or val are plain wasm exports, called
-    // straight (web/boundary.json; exports.gen.ts converts the results).
+    // Every function is a wasm export, called straight (web/boundary.json;
+    // exports.gen.ts converts arguments and results through `io`).
     Object.assign(fast, plainFunctions((name, optional) => {
       if (optional && typeof (module as unknown as Record<string, unknown>)[name] !== 'function') return undefined;
       return directExport(module, name);
-    }));
+    }, this.#io));
     this.raw = withFastProperties(fast) as unknown as LaigeRawModule;
     this.reload();
     this.out = this.raw._malloc(256);

@@ -31,7 +31,8 @@ export function registerComponentOn<const S extends Schema>(world: WorldCore, na
   world.notScenario(where);
   checkName(where, 'component name', name, componentNameProblem(name), 'component_name_invalid', MAX_COMPONENT_NAME_BYTES);
   const fields = parseSchema(where, schema);
-  const r = world.raw.worldRegisterComponent(w, name, fields);
+  // "name kind count" per field (parseSchema checked every name is an identifier).
+  const r = world.raw.worldRegisterComponent(w, name, fields.map(([field, kind, count]) => `${field} ${kind} ${count}`).join(','));
   world.mem.sync();
   check(r.code, where);
   const info = world.raw.worldComponentInfo(w, r.id);

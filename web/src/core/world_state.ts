@@ -39,6 +39,11 @@ export function diffWorlds(world: WorldCore, other: WorldCore | undefined, given
   world.mem.sync();
   return {
     total: r.total,
-    items: r.items.map((it) => ({ ...it, component: it.componentId === 0 ? '' : a[it.componentId]?.name ?? '' })),
+    items: r.items.map((it) => ({
+      ...it,
+      bytesA: it.bytesA === null ? null : Uint8Array.from(it.bytesA),
+      bytesB: it.bytesB === null ? null : Uint8Array.from(it.bytesB),
+      component: it.componentId === 0 ? '' : a[it.componentId]?.name ?? '',
+    })),
   };
 }

@@ -41,8 +41,8 @@ function snapshotClass(c: Component): new () => SnapshotRef {
 
 /**
  * @internal The interpreted twin of makeRowLoop, for runtimes without code
- * generation (correct, not fast: embind itself needs `new Function`, so such
- * a runtime is rare): the same snapshots,
+ * generation (a Content-Security-Policy without 'unsafe-eval': the module
+ * itself needs no `new Function`; correct, not fast): the same snapshots,
  * checks and stores (only the fields the callback changed are stored, which
  * is what the generated fast path's stores amount to while no World.add or
  * growth intervened). Refs are one reused object per component whose
