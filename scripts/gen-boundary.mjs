@@ -20,7 +20,7 @@ const check = process.argv.includes('--check');
 
 let ts = `// limits.gen.ts - ${banner}\n// The limits and defaults of the options the TypeScript layer checks before the core does. Internal.\n\n`;
 let h = `// limits.gen.h - ${banner}\n// The option limits the TypeScript layer checks, asserted equal to the core's constants.\n#pragma once\n\n`;
-h += '#include "laige/game_loop.h"\n#include "laige/rollback.h"\n\n';
+h += '#include "laige/game_loop.h"\n#include "laige/relations.h"\n#include "laige/rollback.h"\n\n';
 for (const [group, options] of Object.entries(manifest.enums ?? {})) {
   ts += `/** @internal The ${group} options with a value from a list: the values (a value crosses as its index), the default. */\nexport const ${group.toUpperCase()}_ENUMS = {\n`;
   for (const [option, e] of Object.entries(options)) {

@@ -339,6 +339,30 @@ declare module '*/laige_wasm.mjs' {
      */
     worldQueryArchetypes(w: Ptr, q: number, out: Ptr): number;
 
+    // web/bindings/relations.cpp
+    /**
+     * registerRelation(name: nameSize UTF-8 bytes at name, options): a component with one u32 field target,
+     * made a relation; writes its component id (u32) at out. onTargetDestroyed: enums.relation. (export
+     * laige_relation_register)
+     */
+    relationRegister(w: Ptr, name: Ptr, nameSize: number, onTargetDestroyed: number, exclusive: boolean, out: Ptr): Code;
+    /** the target handle, or 0 (none, stale source, no relation). (export laige_relation_target_of) */
+    relationTargetOf(w: Ptr, e: number, rel: number): number;
+    /** the sources of target e (0 for a stale target or no relation). (export laige_relation_source_count) */
+    relationSourceCount(w: Ptr, e: number, rel: number): number;
+    /**
+     * writes the count (u32) at out, then up to max source handles (u32, ascending slots). (export
+     * laige_relation_sources_of)
+     */
+    relationSourcesOf(w: Ptr, target: number, rel: number, out: Ptr, max: number): Code;
+    /**
+     * calls Module.laigeRelationVisit(source, target) in hierarchy order (parents first) until it returns
+     * non-zero. (export laige_relation_each_cascade)
+     */
+    relationEachCascade(w: Ptr, rel: number): Code;
+    /** checkRelations: the relation invariant over the whole world. (export laige_relation_check) */
+    relationCheck(w: Ptr): Code;
+
     // web/bindings/changes.cpp
     /**
      * registers the JS observer trampoline (Module.laigeObserver) for (event 0..2, component); writes the

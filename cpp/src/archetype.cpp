@@ -527,13 +527,40 @@ Status World::removeHooked(Entity e, ComponentTypeId id) noexcept {
   return st;
 }
 
-// noinline: one out-of-line copy of the add for every hooked caller (LTO
-// would otherwise inline the whole add into each of them).
-[[gnu::noinline]] Status World::addByIdOutOfLine(Entity e, ComponentTypeId id, const void* bytes) noexcept {
-  return addById(e, id, bytes);
+// The relation hooks' add and remove (relations/relations.cpp): the checks
+// and the in-place overwrite of addById / removeByIdImpl, and every move
+// through addSlow / removeSlow (which the inline paths take on a new edge
+// and during an iteration; on a cached edge they move the same way), so a
+// module that links relations or observers carries no third copy of the
+// moves (addHooked / removeHooked take them too).
+Status World::addByIdOutOfLine(Entity e, ComponentTypeId c, const void* bytes) noexcept {
+  detail::WorldState& ws = *s_;
+  detail::EcsState& s = ws.ecs;
+  const ArchetypeId from = s.archetypeOf[e.id()];
+  detail::Archetype* src = from != kNoArchetype ? s.archetypes[from].get() : nullptr;
+  if (src != nullptr && src->colOf[c] != 0) {
+    if (ws.systems.current != 0 || s.guard.active) {
+      if (const Status g = checkInPlace(ws, e, c, from); !g.ok()) return g;
+    }
+    detail::Column& col = src->cols[src->colOf[c] - 1];
+    detail::copyValue(col.data + std::size_t{s.rowOf[e.id()]} * col.size, bytes, col.size);
+    if (detail::hooked(ws.changes, c)) detail::onOverwrite(ws, e, c, *src);
+    ++s.stats.totalAdds;
+    ws.noteChurn(1);
+    return Status{};
+  }
+  if (const Status a = detail::checkStructural(ws, c, "add"); !a.ok()) return a;
+  return addSlow(ws, e, c, bytes);
 }
 
-[[gnu::noinline]] Status World::removeByIdOutOfLine(Entity e, ComponentTypeId id) noexcept { return removeByIdImpl(e, id); }
+Status World::removeByIdOutOfLine(Entity e, ComponentTypeId c) noexcept {
+  detail::WorldState& ws = *s_;
+  detail::EcsState& s = ws.ecs;
+  if (const Status a = detail::checkStructural(ws, c, "remove"); !a.ok()) return a;
+  const ArchetypeId from = s.archetypeOf[e.id()];
+  if (from == kNoArchetype || s.archetypes[from]->colOf[c] == 0) return Status{};
+  return removeSlow(ws, e, c);
+}
 
 ArchetypeId World::archetypeOf(Entity e) const noexcept {
   if (!s_ || !s_->entities.isAlive(e)) return kNoArchetype;

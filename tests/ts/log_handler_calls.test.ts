@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   Commands, Component, Entities, GameLoop, Laige, LaigeError, Query, ReplayRecorder, RollbackSession, ScenarioRun, World,
-  type AnyQuery, type SystemContext,
+  type AnyQuery, type Relation, type SystemContext,
 } from '../../dist/index.js';
 import { sim } from './support/sim.js';
 
@@ -16,6 +16,7 @@ interface Rig {
   w: World;
   P: Component<{ v: 'i32'; a: ['u8', 4] }>;
   q: AnyQuery;
+  Rel: Relation;
   L: GameLoop;
   R: ReplayRecorder;
   S: RollbackSession;
@@ -57,6 +58,8 @@ function rig(): Rig {
   r.P = w.component('P') as Rig['P'];
   r.q = w.query({ p: r.P.write });
   r.e = w.handleAt(0)!;
+  r.Rel = w.registerRelation('Rel');
+  w.add(w.handleAt(1)!, r.Rel(r.e));
   const s = w.create();
   w.destroy(s);
   r.stale = s;
@@ -117,6 +120,12 @@ const MATRIX: Record<string, Record<string, Case>> = {
     flushObservers: refused((r) => r.w.flushObservers()),
     markChanged: refused((r) => r.w.markChanged(r.e, r.P)),
     trackChanges: refused((r) => r.w.trackChanges(r.P)),
+    registerRelation: refused((r) => r.w.registerRelation('Late')),
+    eachCascade: refused((r) => r.w.eachCascade(r.Rel, () => {})),
+    targetOf: allowed((r) => r.w.targetOf(r.e, r.Rel)),
+    sourcesOf: allowed((r) => r.w.sourcesOf(r.e, r.Rel)),
+    sourceCount: allowed((r) => r.w.sourceCount(r.e, r.Rel)),
+    checkRelations: allowed((r) => r.w.checkRelations()),
     observerStats: allowed((r) => r.w.observerStats()),
     changeTicks: allowed((r) => r.w.changeTicks(r.e, r.P)),
     disposed: allowed((r) => r.w.disposed),

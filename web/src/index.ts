@@ -23,6 +23,8 @@ export type {
   ScalarKind, FieldSpec, Schema, Value, ValueInput, Ref, ReadRef, TypedArrayOf, KindOf,
 } from './component/schema.js';
 export type { SystemDef, SystemContext, ObserverContext, ObserverEvent, ObserverHandle, ObserverStats } from './world.js';
+export type { Relation, RelationOptions, RelationTarget, OnTargetDestroyed } from './relations/relations.js';
+export type { RelationHandle, RelationSchema } from './component/component.js';
 export type {
   SystemQueryDecl, SystemQueries, DeclTerms, DeclOptional, SystemHandle, SystemInfo, SystemRng, SystemRngState, SystemTimingStats, SystemTimingWindow,
 } from './systems/system_types.js';

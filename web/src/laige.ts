@@ -14,6 +14,7 @@ import { logHandlers, refuseInsideLog, refuseTickInside, within } from './base/r
 import { type ArgCheck, checkArg, checkFields, coreRange, hi, lo, tickOf, u32, u64 } from './base/args.js';
 import { INSPECT, count } from './base/inspect.js';
 import { World, type WorldOptions } from './world.js';
+import { visitRelation } from './relations/relations.js';
 import { type LoopHooks, type RollbackHooks, type WorldCore, coreOf } from './core/world_core.js';
 
 /** The core's rollback hooks on the emscripten Module (web/bindings/rollback.cpp). */
@@ -109,6 +110,7 @@ export class Laige {
     hooks.laigeRollbackCombine = (s, tick, pairs, players, out, capacity) => this.#sessions.get(s)?._combine(tick, pairs, players, out, capacity) ?? -1;
     hooks.laigeRollbackAfterTick = (s) => this.#sessions.get(s)?._afterTick() ?? 1;
     hooks.laigeRollbackRestored = (s) => this.#sessions.get(s)?._restored();
+    (raw as unknown as { laigeRelationVisit: typeof visitRelation }).laigeRelationVisit = visitRelation;
     addFailureSource(() => {
       const f = this.raw.lastFailure();
       if (f !== null) this.raw.clearLastFailure();

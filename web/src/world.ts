@@ -6,7 +6,11 @@
 // before it reaches wasm; every failing Status becomes a LaigeError, and a
 // throwing call leaves the world unchanged.
 import { readArchetypeStats, readEntityStats, readGuardrailStats } from './boundary/layouts.gen.js';
-import { Component, type Access, type FieldInfo } from './component/component.js';
+import { Component, type Access, type FieldInfo, type RelationHandle } from './component/component.js';
+import {
+  type Relation, type RelationOptions, type RelationTarget, checkRelations, eachCascade, isRelationTarget, registerRelation,
+  sourceCount, sourcesOf, targetOf,
+} from './relations/relations.js';
 import { type Entity, formatEntity } from './component/entity.js';
 import { check, coreError, invalid } from './base/errors.js';
 import type { LaigeRawModule, Mem } from './boundary/raw.js';
@@ -93,7 +97,7 @@ export interface SystemDef<Q extends { readonly [name: string]: SystemQueryDecl 
    */
   queries?: Q;
   /** Component access beyond the queries' (for get/add/remove/destroy and field handles): [component, 'read' | 'write'] pairs. */
-  io?: ReadonlyArray<readonly [AnyComponent, Access]>;
+  io?: ReadonlyArray<readonly [AnyComponent | RelationHandle, Access]>;
   /** Names of systems this one runs after (may be registered later). */
   dependsOn?: readonly string[];
   /** The body. Every access inside it is held to the system's io (system_io_violation). */
@@ -336,7 +340,11 @@ export class World implements Disposable {
    * does not match the schema (wrong type, NaN, out-of-range integer), a
    * component of another world, and what a live `each` forbids.
    */
-  add<S extends Schema>(e: Entity, c: Component<S>, value: ValueInput<S>): void {
+  add<S extends Schema>(e: Entity, c: Component<S>, value: ValueInput<S>): void;
+  /** Relates `e` to a target: `world.add(turret, ChildOf(tank))` (a reparent when `e` has the relation; docs/relations.md#typescript). */
+  add(e: Entity, link: RelationTarget): void;
+  add<S extends Schema>(e: Entity, c: Component<S> | RelationTarget, value?: ValueInput<S>): void {
+    if (value === undefined && isRelationTarget(c)) return this.add(e, c.relation.component, { target: c.target });
     const core = this.#core;
     // The hot path is kept small (V8 inlines it into a caller's loop); the
     // full checks and the messages run only to throw.
@@ -347,7 +355,7 @@ export class World implements Disposable {
     const comp = core.component('World.add', c);
     if (core.sys !== null || core.liveRead !== null) checkAccess(core, 'World.add', comp, 'add', e);
     const m = this.#mem;
-    comp._encode(m, value, m.scratch, 'World.add');
+    comp._encode(m, value as ValueInput<S>, m.scratch, 'World.add');
     const code = core.raw.worldAdd(w, e, comp.id, m.scratch, comp.size);
     m.sync();
     // A live each of this world may hold a snapshot of this row (row_loop.ts);
@@ -358,7 +366,7 @@ export class World implements Disposable {
   }
 
   /** Removes `c` from `e` (a no-op when `e` lacks it). Throws for a stale handle and what a live `each` forbids. */
-  remove(e: Entity, c: AnyComponent): void {
+  remove(e: Entity, c: AnyComponent | RelationHandle): void {
     const core = this.#core;
     // As in add().
     if (logHandlers.depth !== 0) refuseInsideLog('World.remove');
@@ -374,7 +382,7 @@ export class World implements Disposable {
   }
 
   /** True when live `e` has `c` (false for a stale handle: a pure query). */
-  has(e: Entity, c: AnyComponent): boolean {
+  has(e: Entity, c: AnyComponent | RelationHandle): boolean {
     const core = this.#core;
     const where = 'World.has';
     const w = core.live(where);
@@ -442,6 +450,21 @@ export class World implements Disposable {
     this.#core.raw.worldArchetypeStats(w, m.out);
     return readArchetypeStats(m.f64, m.out >>> 3);
   }
+
+  // --- relations (relations/relations.ts; docs/relations.md#typescript) ---------
+
+  /** Registers a relation at setup: `const ChildOf = world.registerRelation('ChildOf', { onTargetDestroyed: 'destroy' })` (exclusive: one target per source). */
+  registerRelation(name: string, options?: RelationOptions): Relation { return registerRelation(this.#core, name, options); }
+  /** e's target through `rel`, or undefined when `e` has none. Throws for a stale handle. O(1). */
+  targetOf(e: Entity, rel: Relation): Entity | undefined { return targetOf(this.#core, e, rel); }
+  /** The entities relating to `target` through `rel`, in ascending slot order. O(sources). */
+  sourcesOf(target: Entity, rel: Relation): Entity[] { return sourcesOf(this.#core, target, rel); }
+  /** How many entities relate to `target` through `rel`. O(sources). */
+  sourceCount(target: Entity, rel: Relation): number { return sourceCount(this.#core, target, rel); }
+  /** fn(source, target) for every entity with `rel`, parents before children, depth by depth; relation changes inside go through commands. */
+  eachCascade(rel: Relation, fn: (source: Entity, target: Entity) => void): void { eachCascade(this.#core, rel, fn); }
+  /** Throws relation_invariant_broken when a relation value was written around the rules (a direct write of `target`). */
+  checkRelations(): void { checkRelations(this.#core); }
 
   // --- queries (query_object.ts, query.ts; docs/query.md#iteration-legality) ----
 
@@ -651,5 +674,6 @@ export class World implements Disposable {
 }
 
 export type { Access, Chunk, FieldColumn, FieldInfo };
+export type { Relation, RelationOptions, RelationTarget, RelationHandle };
 export type { Query, QueryOptions, QueryTerms };
 export type { ObserverContext, ObserverEvent, ObserverHandle, ObserverStats };

@@ -303,4 +303,29 @@ export const CORE_CASES: ReasonCase[] = [
       for (let i = 0; i < 2300; i++) w.add(w.create(), Big as Component<{ a: ['f64', 512] }>, value);
       sim.createRollbackSession(w, { players: 1, depth: 120 });
     }, 4096) },
+  // --- relations (docs/relations.md#typescript)
+  { reason: 'relation_not_registered', what: 'targetOf through a component that is no relation', fields: { where: 'World.targetOf', component_id: 1, component: 'P' },
+    provoke: onWorld((w) => w.targetOf(w.create(), w.registerComponent('P', { x: 'i32' }) as never)) },
+  { reason: 'relation_target_stale', what: 'a relation to a destroyed entity', fields: { entity_id: 0, component_id: 1, target_id: 1, target_generation: 1 },
+    provoke: onWorld((w) => { const R = w.registerRelation('R'); const e = w.create(); const t = w.create(); w.destroy(t); w.add(e, R(t)); }) },
+  { reason: 'relation_self', what: 'an entity made its own target', fields: { entity_id: 0, component_id: 1, target_id: 0 },
+    provoke: onWorld((w) => { const R = w.registerRelation('R'); const e = w.create(); w.add(e, R(e)); }) },
+  { reason: 'relation_cycle', what: 'a ChildOf b, b ChildOf a', fields: { entity_id: 1, component_id: 1, target_id: 0 },
+    provoke: onWorld((w) => { const R = w.registerRelation('R'); const a = w.create(); const b = w.create(); w.add(a, R(b)); w.add(b, R(a)); }) },
+  { reason: 'relation_walk_mutation', what: 'a reparent inside eachCascade', fields: { operation: 'add' },
+    provoke: onWorld((w) => { const R = w.registerRelation('R'); const a = w.create(); const b = w.create(); const c = w.create(); w.add(a, R(b)); w.eachCascade(R, () => w.add(a, R(c))); }) },
+  { reason: 'relation_register_inside_callback', what: 'registerRelation inside an each', fields: {},
+    provoke: onWorld((w) => { const P = w.registerComponent('P', { x: 'i32' }); w.add(w.create(), P, { x: 1 }); w.each([P], ['read'], () => w.registerRelation('R')); }) },
+  { reason: 'relation_options_invalid', what: 'exclusive: false', fields: { option: 'exclusive' },
+    provoke: onWorld((w) => w.registerRelation('R', { exclusive: false })) },
+  { reason: 'relation_budget', what: 'the 33rd relation', fields: { max: 32 },
+    provoke: onWorld((w) => { for (let i = 0; i <= 32; i++) w.registerRelation(`R${i}`); }) },
+  { reason: 'relation_invariant_broken', what: 'a target written through a write ref', fields: { what: 'index', component_id: 1 },
+    provoke: onWorld((w) => {
+      const R = w.registerRelation('R');
+      const [a, b, c] = [w.create(), w.create(), w.create()];
+      w.add(a, R(b));
+      w.each([R.component], ['write'], (_e, r) => { r.target = c; });
+      w.checkRelations();
+    }) },
 ];

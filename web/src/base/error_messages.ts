@@ -195,6 +195,18 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   combined_input_too_large: (f) => `the combined input is ${f.size} bytes, over the session's maxCombinedBytes (${f.max}); the advance was undone`,
   combine_failed: (f) => `the combine function failed for tick ${f.tick}; the advance was undone`,
 
+  // --- relations (docs/relations.md)
+  relation_not_registered: (f) => `component ${f.component_id} is not a relation; register it with registerRelation at setup`,
+  relation_target_stale: (f) => `Entity(${f.target_id}, ${f.target_generation}) is not a live entity of this world, so entity ${f.entity_id} cannot relate to it`,
+  relation_self: (f) => `entity ${f.entity_id} cannot be its own target`,
+  relation_cycle: (f) => `Entity(${f.target_id}, ${f.target_generation}) reaches entity ${f.entity_id} through the same relation: the link would make a cycle`,
+  relation_walk_mutation: (f) => `a relation ${f.operation} inside a sourcesOf / eachCascade walk would rewrite the lists being walked; record it as a command (it applies after the walk)`,
+  relation_register_inside_callback: () => 'relations are registered at setup, not while a system, an each, a defer or a walk runs',
+  relation_options_invalid: (f) => `the relation option ${f.option} is invalid (a relation is exclusive: one target per entity)`,
+  relation_budget: (f) => `the world has ${f.max} relations, the most it may have`,
+  relation_alloc_failed: (f) => `the reverse index of relation component ${f.component_id} (8 bytes per entity slot) could not be allocated`,
+  relation_invariant_broken: (f) => `relation component ${f.component_id} of entity ${f.entity_id} breaks the relation rules (${f.what}): a target was written around add`,
+
   // --- scenarios (docs/scenarios.md)
   scenario_unknown: (f) => `no scenario is named ${q(f.scenario)}`,
   scenario_ticks_invalid: (f) => `${f.ticks} ticks is above the ${f.max_ticks} a scenario run may take`,

@@ -25,7 +25,7 @@
 import { invalid } from './errors.js';
 
 /** What JavaScript can be running inside a call on a world. */
-export type CallbackKind = 'each' | 'eachChunk' | 'system' | 'input' | 'onTick' | 'clock' | 'setup' | 'onLog' | 'combine' | 'onConfirmed' | 'defer' | 'observer' | 'onResimulated';
+export type CallbackKind = 'each' | 'eachChunk' | 'system' | 'input' | 'onTick' | 'clock' | 'setup' | 'onLog' | 'combine' | 'onConfirmed' | 'defer' | 'observer' | 'onResimulated' | 'eachCascade';
 
 /**
  * @internal The calls with user code on the stack of one world, innermost
@@ -74,7 +74,7 @@ const CALLBACK_WORDS: Readonly<Record<CallbackKind, string>> = {
   input: "a GameLoop's input callback", onTick: "a GameLoop's onTick callback", clock: 'the timing clock',
   setup: "a replay's setup", onLog: 'a log handler', combine: "a rollback session's combine function",
   onConfirmed: "a rollback session's onConfirmed callback", defer: 'a World.defer callback',
-  observer: 'an observer', onResimulated: "a rollback session's onResimulated callback",
+  observer: 'an observer', onResimulated: "a rollback session's onResimulated callback", eachCascade: 'an eachCascade callback',
 };
 
 /** What can be disposed while in use (the `object` field of dispose_inside_call), in words. */

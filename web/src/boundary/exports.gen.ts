@@ -66,6 +66,12 @@ export const PLAIN_EXPORTS: ReadonlyArray<readonly [string, string, number, bool
   ['worldQueryEnd', '_laige_world_query_end', 2, false],
   ['worldQueryCount', '_laige_world_query_count', 2, false],
   ['worldQueryArchetypes', '_laige_world_query_archetypes', 3, false],
+  ['relationRegister', '_laige_relation_register', 6, false],
+  ['relationTargetOf', '_laige_relation_target_of', 3, false],
+  ['relationSourceCount', '_laige_relation_source_count', 3, false],
+  ['relationSourcesOf', '_laige_relation_sources_of', 5, false],
+  ['relationEachCascade', '_laige_relation_each_cascade', 2, false],
+  ['relationCheck', '_laige_relation_check', 1, false],
   ['changesObserve', '_laige_changes_observe', 4, false],
   ['changesFlushObservers', '_laige_changes_flush_observers', 1, false],
   ['changesObserverStats', '_laige_changes_observer_stats', 2, false],
@@ -232,6 +238,14 @@ export function plainFunctions(x: ExportLookup, io: WasmIo): Partial<LaigeRawMod
   out['worldQueryEnd'] = x('_laige_world_query_end', false);
   out['worldQueryCount'] = x('_laige_world_query_count', false);
   out['worldQueryArchetypes'] = x('_laige_world_query_archetypes', false);
+  out['relationRegister'] = x('_laige_relation_register', false);
+  const relationTargetOf = x('_laige_relation_target_of', false)!;
+  out['relationTargetOf'] = (w: number, e: number, rel: number): number => relationTargetOf(w, e, rel) >>> 0;
+  const relationSourceCount = x('_laige_relation_source_count', false)!;
+  out['relationSourceCount'] = (w: number, e: number, rel: number): number => relationSourceCount(w, e, rel) >>> 0;
+  out['relationSourcesOf'] = x('_laige_relation_sources_of', false);
+  out['relationEachCascade'] = x('_laige_relation_each_cascade', false);
+  out['relationCheck'] = x('_laige_relation_check', false);
   out['changesObserve'] = x('_laige_changes_observe', false);
   out['changesFlushObservers'] = x('_laige_changes_flush_observers', false);
   out['changesObserverStats'] = x('_laige_changes_observer_stats', false);

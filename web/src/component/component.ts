@@ -9,6 +9,21 @@ import type { Entity } from './entity.js';
 import { ColumnPlaces } from '../core/slot_tables.js';
 import { INSPECT, schemaText } from '../base/inspect.js';
 
+/** @internal The key under which a relation handle (World.registerRelation) holds its component. */
+export const RELATION_COMPONENT: unique symbol = Symbol('laige.relationComponent');
+
+/** The component of a relation: one u32 field, the target's handle bits. */
+export type RelationSchema = { readonly target: 'u32' };
+
+/**
+ * What a relation handle is to the calls that take a component (has,
+ * remove, get, query `tags` / `without`, system io): its component.
+ */
+export interface RelationHandle {
+  /** @internal */
+  readonly [RELATION_COMPONENT]: Component<RelationSchema>;
+}
+
 /** One field of a registered component, as laid out in its C struct. */
 export interface FieldInfo {
   /** The field name. */

@@ -13,8 +13,8 @@ import type { WorldCore } from '../core/world_core.js';
 
 type CoreInfo = NonNullable<ReturnType<WorldCore['raw']['worldComponentInfo']>>;
 
-/** The Component for core component `id`, laid out as the core reports it. */
-function makeComponent<S extends Schema>(world: WorldCore, name: string, id: number, schema: S, info: CoreInfo): Component<S> {
+/** @internal The Component for core component `id`, laid out as the core reports it. */
+export function makeComponent<S extends Schema>(world: WorldCore, name: string, id: number, schema: S, info: CoreInfo): Component<S> {
   const c = new Component<S>(world, name, id, schema, info.size, info.alignment, layoutFrom(info.fields, schema),
     (field: string): never => {
       throw invalid(`each: ${name}.${field} was declared 'read' in this query: declare it 'write' to assign it`, 'read_only_field', { where: 'each', component: name, field });

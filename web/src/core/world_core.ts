@@ -4,7 +4,7 @@
 // the restore epoch, the fast read tables, and the objects bound to the world.
 // World (world.ts) is the public facade over one WorldCore; nothing here is
 // part of the public API (docs/internals/architecture.md).
-import { Component } from '../component/component.js';
+import { Component, RELATION_COMPONENT, type RelationHandle } from '../component/component.js';
 import { coreError, invalid, typeName } from '../base/errors.js';
 import { describe } from '../base/describe.js';
 import { CallStack, logHandlers, refuseInsideLog } from '../base/reentrancy.js';
@@ -174,6 +174,8 @@ export class WorldCore {
    */
   component(where: string, c: unknown, list?: string, index?: number): Component {
     if (c instanceof Component && c._owner === this) return c;
+    // A relation handle stands for its component (relations/relations.ts).
+    if (typeof c === 'function' && RELATION_COMPONENT in c) return this.component(where, (c as RelationHandle)[RELATION_COMPONENT], list, index);
     const at = list === undefined ? where : `${where}: ${list}[${index}]`;
     const field = list === undefined ? 'component' : `${list}[${index}]`;
     if (!(c instanceof Component)) throw invalid(`${at}: expected a Component from registerComponent, got ${describe(c)}`, 'wrong_type', { where, field, got: typeName(c) });

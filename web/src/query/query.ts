@@ -7,7 +7,7 @@
 // change filters; a walk is one call to begin it (which writes the cursor
 // table of the rows to visit) and one to end it. Iteration legality is the
 // core's (docs/query.md#iteration-legality).
-import { Component, type Access, type QueryTerm } from '../component/component.js';
+import { Component, type Access, type QueryTerm, type RelationHandle } from '../component/component.js';
 import type { Entity } from '../component/entity.js';
 import { coreError, invalid, typeName } from '../base/errors.js';
 import { type RowLoopPlan, RowLoops } from './row_loop.js';
@@ -40,11 +40,11 @@ export type QueryRefs<T extends QueryTerms, O extends QueryTerms = Record<never,
 /** Filters and optional terms of World.query. */
 export interface QueryOptions<O extends QueryTerms = Record<never, never>> {
   /** Entities with any of these are not matched. */
-  readonly without?: readonly Component[];
+  readonly without?: readonly (Component | RelationHandle)[];
   /** Terms whose ref is `undefined` where the entity lacks the component. */
   readonly optional?: O;
   /** Components the entity must have, matched by presence only (no ref; typically empty components). */
-  readonly tags?: readonly Component[];
+  readonly tags?: readonly (Component | RelationHandle)[];
   /**
    * Change filters (docs/changes.md#from-typescript-change-filters): only
    * entities whose component was written or added since the running

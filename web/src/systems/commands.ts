@@ -6,7 +6,8 @@
 // inside a top-level each applies when the each returns, and
 // `world.defer(fn)` applies when fn returns. Values go through the
 // component's own encoder, as World.add's do.
-import type { Component } from '../component/component.js';
+import type { Component, RelationHandle } from '../component/component.js';
+import { type RelationTarget, isRelationTarget } from '../relations/relations.js';
 import { type Entity, formatEntity } from '../component/entity.js';
 import { coreError, invalid, typeName } from '../base/errors.js';
 import { type Schema, type ValueInput } from '../component/schema.js';
@@ -83,21 +84,25 @@ export class Commands {
   }
 
   /** Records add(e, c, value) (create-or-update when applied). The value is encoded and checked now. */
-  add<S extends Schema>(e: Entity, c: Component<S>, value: ValueInput<S>): void {
+  add<S extends Schema>(e: Entity, c: Component<S>, value: ValueInput<S>): void;
+  /** Records add(e, ChildOf(parent)): the relation, checked when applied (docs/relations.md#typescript). */
+  add(e: Entity, link: RelationTarget): void;
+  add<S extends Schema>(e: Entity, c: Component<S> | RelationTarget, value?: ValueInput<S>): void {
+    if (value === undefined && isRelationTarget(c)) return this.add(e, c.relation.component, { target: c.target });
     const where = 'Commands.add';
     const w = this.#live(where);
     const world = this.#world;
     world.entity(where, e);
     const comp = world.component(where, c);
     const m = world.mem;
-    comp._encode(m, value, m.scratch, where);
+    comp._encode(m, value as ValueInput<S>, m.scratch, where);
     const code = world.raw.worldCommandAdd(w, e, comp.id, m.scratch, comp.size);
     m.sync();
     if (code !== 0) throw coreError(code, `${where}(${formatEntity(e)}, ${comp.name})`);
   }
 
   /** Records remove(e, c) (a no-op when applied if `e` lacks it then). */
-  remove(e: Entity, c: AnyComponent): void {
+  remove(e: Entity, c: AnyComponent | RelationHandle): void {
     const where = 'Commands.remove';
     const w = this.#live(where);
     const world = this.#world;
