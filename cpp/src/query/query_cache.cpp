@@ -45,12 +45,17 @@ void resolve(const WorldState& ws, QueryCache& c, const QuerySpec& q) noexcept {
 
 // colOf[0] is always 0: an unresolved required id matches nothing, an
 // unresolved excluded id excludes nothing (no archetype can hold it).
-bool matchesArchetype(const Archetype& a, const QuerySpec& q) noexcept {
+// Prefabs (laige/prefabs.h) are templates: an archetype holding the Prefab
+// tag matches only a query with a term naming it (prefabTag 0, no prefabs
+// registered: colOf[0] is 0 and every archetype passes).
+bool matchesArchetype(const Archetype& a, const QuerySpec& q, ComponentTypeId prefabTag) noexcept {
+  bool namesPrefab = false;
   for (std::uint32_t i = 0; i < q.count; ++i) {
     const bool has = a.colOf[q.ids[i]] != 0;
     if (termRequired(q.kinds[i]) ? !has : (q.kinds[i] == TermKind::Without && has)) return false;
+    namesPrefab |= q.ids[i] == prefabTag;
   }
-  return true;
+  return namesPrefab || a.colOf[prefabTag] == 0;
 }
 
 // Brings `c` up to date with the world: a full rebuild for another world
@@ -71,7 +76,7 @@ void refresh(const WorldState& ws, QueryCache& c, const QuerySpec& q) noexcept {
   }
   const auto n = static_cast<std::uint32_t>(s.archetypes.size());
   for (std::uint32_t aid = c.archetypesSeen; aid < n; ++aid) {
-    if (matchesArchetype(*s.archetypes[aid], q)) c.matched.insert(aid);
+    if (matchesArchetype(*s.archetypes[aid], q, s.prefabTag)) c.matched.insert(aid);
   }
   c.archetypesSeen = n;
 }
