@@ -166,6 +166,13 @@ TEST(Prefabs, HierarchyInstantiatesBreadthFirstWithDeterministicHandles) {
   EXPECT_FALSE(hasRelation(r.w, i, r.childOf));
   EXPECT_EQ(r.posCount(), 5u);  // the instances only
   EXPECT_TRUE(checkRelations(r.w).ok());
+  // A child prefab instantiated on its own: a root instance (its template's
+  // parent link is not copied) with its own subtree.
+  const Entity sub = instantiate(r.w, a, r.tree).value();
+  EXPECT_FALSE(hasRelation(r.w, sub, r.childOf));
+  ASSERT_EQ(r.children(sub).size(), 1u);
+  EXPECT_EQ(r.w.get<PPos>(r.children(sub)[0])->x, 11);
+  ASSERT_TRUE(r.w.destroy(sub).ok());
   // Without the hierarchy option only the root is copied.
   const Entity lone = instantiate(r.w, root).value();
   EXPECT_TRUE(r.children(lone).empty());
