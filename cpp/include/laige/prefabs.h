@@ -77,10 +77,14 @@ Result<ComponentTypeId> registerPrefabs(World& world) noexcept;
 /// The Prefab tag's id, or 0 when registerPrefabs was not called. O(1).
 [[nodiscard]] ComponentTypeId prefabTag(const World& world) noexcept;
 /// Creates an entity carrying the Prefab tag (registering the tag first when
-/// needed). Errors: those of registerPrefabs, World::create and the add
-/// (iteration_mutation inside an each; inside a system the tag must be in
-/// its io). A failed add destroys the new entity again. O(1), no allocation
-/// unless an archetype is created.
+/// needed). Errors, nothing created: those of registerPrefabs and
+/// World::create (entity_budget_exhausted); inside a system the tag must be
+/// in its io (system_io_violation); inside an each whose query names the
+/// tag -> iteration_mutation; a new {Prefab} set past kMaxArchetypes ->
+/// archetype_budget. Only a storage allocation failure of the add
+/// (archetype_alloc_failed) is reported after the create: the entity is
+/// destroyed again (its slot's generation raised). O(1), no allocation
+/// unless an archetype is created or grows.
 Result<Entity> createPrefab(World& world) noexcept;
 /// Marks live `e` as a prefab (adds the tag; a no-op overwrite when marked).
 /// Errors: stale `e` -> stale_entity_access; otherwise those of

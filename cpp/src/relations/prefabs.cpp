@@ -171,10 +171,29 @@ Status makePrefab(World& world, Entity e) noexcept {
 Result<Entity> createPrefab(World& world) noexcept {
   Result<ComponentTypeId> tag = registerPrefabs(world);
   if (!tag.ok()) return tag.status();
+  WorldState& ws = detail::RelationAccess::state(world);
+  EcsState& s = ws.ecs;
+  const ComponentTypeId id = tag.value();
+  // What the tag's add could refuse, checked before the entity exists (a
+  // create undone by a destroy would raise the slot's generation).
+  if (ws.systems.current != 0 && !detail::systemAllows(ws, id, Access::Read)) {
+    return detail::systemIoViolation(ws, id, "add");
+  }
+  ArchetypeId to = detail::findArchetype(s, &id, 1);
+  if (to == kNoArchetype && s.archetypes.size() > kMaxArchetypes) {
+    return Status::failure(ErrorCode::BudgetExhausted, "archetype_budget")
+        .with("archetype_count", static_cast<std::uint32_t>(s.archetypes.size() - 1))
+        .with("max_archetypes", kMaxArchetypes);
+  }
+  if (to != kNoArchetype && s.guard.active && s.guard.matched.contains(to)) {
+    return Status::failure(ErrorCode::InvalidArgument, "iteration_mutation")
+        .with("operation", "add")
+        .with("archetype_id", to);
+  }
   Result<Entity> e = world.create();
   if (!e.ok()) return e;
-  if (Status st = world.addComponentBytes(e.value(), tag.value(), nullptr, 0); !st.ok()) {
-    (void)world.destroy(e.value());
+  if (Status st = world.addComponentBytes(e.value(), id, nullptr, 0); !st.ok()) {
+    (void)world.destroy(e.value());  // only an allocation failure gets here
     return st;
   }
   return e;
