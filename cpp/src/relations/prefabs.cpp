@@ -340,7 +340,7 @@ Result<Entity> instantiateDeferred(World& world, Entity prefab, const Instantiat
     }
   }
   const std::size_t need = cmds.bytesUsed() + bytes;
-  const std::size_t have = world.commandStats().bufferBytes;
+  const auto have = static_cast<std::size_t>(world.commandStats().bufferBytes);
   if (need > have) {
     if (Status st = cmds.reserve(need > 2 * have ? need : 2 * have); !st.ok()) return st;
   }
