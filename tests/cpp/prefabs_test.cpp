@@ -363,9 +363,8 @@ TEST(Prefabs, InstantiateAllocatesNothingOnceArchetypesExist) {
   EXPECT_EQ(window.allocations(), 0u);
 }
 
-// The run-time queries (the bindings') and the bindings' iteration guard
-// follow the same rule as the typed ones.
-TEST(Prefabs, RunTimeQueriesAndTheIterationGuardSkipPrefabs) {
+// The run-time queries (the bindings') follow the same rule as the typed ones.
+TEST(Prefabs, RunTimeQueriesSkipPrefabs) {
   Rig r;
   (void)instantiate(r.w, r.prefab(1)).value();
   const ComponentTypeId pos = r.w.componentId<PPos>();
@@ -383,15 +382,12 @@ TEST(Prefabs, RunTimeQueriesAndTheIterationGuardSkipPrefabs) {
   EXPECT_EQ(detail::QueryAccess::count(r.w, plain), 1u);
   EXPECT_EQ(detail::QueryAccess::count(r.w, named), 1u);
   EXPECT_EQ(detail::QueryAccess::count(r.w, either), 2u);
+  // The bindings' iteration guard (beginIteration) is not a walk: it covers
+  // the prefab archetypes too, which only makes it refuse more, never less.
   const ComponentTypeId ids[] = {pos};
   const Access access[] = {Access::Read};
   ASSERT_TRUE(r.w.beginIteration(ids, access).ok());
-  EXPECT_EQ(r.w.iterationArchetypeCount(), 1u);
-  r.w.endIteration();
-  const ComponentTypeId ids2[] = {pos, tag};
-  const Access access2[] = {Access::Read, Access::Read};
-  ASSERT_TRUE(r.w.beginIteration(ids2, access2).ok());
-  EXPECT_EQ(r.w.iterationArchetypeCount(), 1u);
+  EXPECT_EQ(r.w.iterationArchetypeCount(), 2u);
   r.w.endIteration();
 }
 

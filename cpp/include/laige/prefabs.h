@@ -15,8 +15,8 @@
 // A prefab is an ordinary entity carrying the built-in tag laige::Prefab
 // (an ordinary, empty component, so the state hash, snapshots, stateDiff and
 // rollback cover prefabs with nothing added). Every query (Query<...>,
-// World::each, the run-time queries of the bindings, their counts, the
-// bindings' iteration guard) skips archetypes holding the tag unless one of
+// World::each, the run-time queries of the bindings, their counts) skips
+// archetypes holding the tag unless one of
 // its terms names laige::Prefab (With<Prefab> matches only prefabs,
 // Optional<Prefab> both). The world remembers the tag's component id (set by
 // registerPrefabs); a world that never registers it matches exactly as

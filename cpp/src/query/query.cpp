@@ -205,10 +205,7 @@ Status World::beginIteration(std::span<const ComponentTypeId> ids, std::span<con
       bool all = true;
       for (const ComponentTypeId c : ids) all = all && a.colOf[c] != 0;
       for (const ComponentTypeId c : without) all = all && (c > kMaxComponentTypes || a.colOf[c] == 0);
-      // A prefab archetype only for a query naming the tag (laige/prefabs.h).
-      bool namesPrefab = false;
-      for (const ComponentTypeId c : ids) namesPrefab |= c == s.prefabTag;
-      if (!all || (!namesPrefab && a.colOf[s.prefabTag] != 0)) continue;
+      if (!all) continue;
       if (a.dirty()) detail::normalize(s, a);  // the ordered read: slot order restored here
       g.matched.insert(a.id);
       ++g.matchedCount;

@@ -45,17 +45,12 @@ void resolve(const WorldState& ws, QueryCache& c, const QuerySpec& q) noexcept {
 
 // colOf[0] is always 0: an unresolved required id matches nothing, an
 // unresolved excluded id excludes nothing (no archetype can hold it).
-// Prefabs (laige/prefabs.h) are templates: an archetype holding the Prefab
-// tag matches only a query with a term naming it (prefabTag 0, no prefabs
-// registered: colOf[0] is 0 and every archetype passes).
-bool matchesArchetype(const Archetype& a, const QuerySpec& q, ComponentTypeId prefabTag) noexcept {
-  bool namesPrefab = false;
+bool matchesArchetype(const Archetype& a, const QuerySpec& q) noexcept {
   for (std::uint32_t i = 0; i < q.count; ++i) {
     const bool has = a.colOf[q.ids[i]] != 0;
     if (termRequired(q.kinds[i]) ? !has : (q.kinds[i] == TermKind::Without && has)) return false;
-    namesPrefab |= q.ids[i] == prefabTag;
   }
-  return namesPrefab || a.colOf[prefabTag] == 0;
+  return true;
 }
 
 // Brings `c` up to date with the world: a full rebuild for another world
@@ -74,9 +69,15 @@ void refresh(const WorldState& ws, QueryCache& c, const QuerySpec& q) noexcept {
     // components, so their results stand.
     resolve(ws, c, q);
   }
+  // Prefabs (laige/prefabs.h) are templates: an archetype holding the
+  // Prefab tag matches only a query with a term naming it. With no prefabs
+  // registered the tag is 0, and colOf[0] is 0 in every archetype.
+  ComponentTypeId prefab = s.prefabTag;
+  for (std::uint32_t i = 0; i < q.count; ++i) prefab = q.ids[i] == prefab ? 0 : prefab;
   const auto n = static_cast<std::uint32_t>(s.archetypes.size());
   for (std::uint32_t aid = c.archetypesSeen; aid < n; ++aid) {
-    if (matchesArchetype(*s.archetypes[aid], q, s.prefabTag)) c.matched.insert(aid);
+    const Archetype& a = *s.archetypes[aid];
+    if (a.colOf[prefab] == 0 && matchesArchetype(a, q)) c.matched.insert(aid);
   }
   c.archetypesSeen = n;
 }
