@@ -466,6 +466,22 @@ TEST(Prefabs, InsideASystemInstantiateGoesThroughCommands) {
   gResults = nullptr;
 }
 
+// Native == wasm: the same binary runs in both, so one pinned hash checks
+// that instantiate builds the same state (slots, generations, values,
+// archetypes' rows) on both.
+TEST(Prefabs, AFixedSceneHashesTheSameNativelyAndInWasm) {
+  Rig r;
+  const Entity root = r.prefab(1);
+  (void)r.prefab(2, root);
+  (void)r.prefab(3, r.prefab(4, root));
+  const PPos pos{-7};
+  const ComponentValue values[] = {valueOf(r.w, pos)};
+  for (int k = 0; k < 5; ++k) ASSERT_TRUE(instantiate(r.w, root, r.tree, k % 2 == 0 ? values : std::span<const ComponentValue>()).ok());
+  ASSERT_TRUE(r.w.destroy(r.w.handleAt(6)).ok());
+  ASSERT_TRUE(r.w.defer([&](CommandBuffer&) { (void)instantiateDeferred(r.w, root, r.tree); }).ok());
+  EXPECT_EQ(r.w.stateHash(0), 7845406546545299347ull);
+}
+
 // --- the model test ----------------------------------------------------------
 //
 // A plain reference: per slot alive, generation, x, parent slot, prefab;
