@@ -63,6 +63,19 @@ std::uint32_t instanceSignature(const EcsState& s, std::uint32_t slot, bool root
   return n;
 }
 
+// The instance archetype of template slot `slot` when the edge cache knows
+// it (the template's set minus the tag: its remove edge), kEdgeUnknown
+// otherwise (a first instantiate, or a root that drops the hierarchy too:
+// instanceSignature + findArchetype then).
+std::uint32_t cachedInstanceArchetype(const EcsState& s, std::uint32_t slot, bool root,
+                                      ComponentTypeId hierarchy) noexcept {
+  const ArchetypeId from = s.archetypeOf[slot];
+  if (from == kNoArchetype) return kNoArchetype;
+  const Archetype& a = *s.archetypes[from];
+  if (root && hierarchy != 0 && a.colOf[hierarchy] != 0) return detail::kEdgeUnknown;
+  return a.colOf[s.prefabTag] != 0 ? a.removeEdge[s.prefabTag] : from;
+}
+
 // The checks both forms share: the prefab, the hierarchy, the overrides.
 Status checkPrefab(const WorldState& ws, Entity prefab, ComponentTypeId hierarchy,
                    std::span<const ComponentValue> overrides) noexcept {
@@ -227,9 +240,21 @@ Result<Entity> instantiate(World& world, Entity prefab, const InstantiateOptions
   ComponentTypeId other[kMaxArchetypeComponents];
   std::uint32_t newFirst[kMaxArchetypes + 1];  // the first template of each new set
   std::uint32_t created = 0;
+  // Caches template i's remove edge of the tag (storage only, as a remove
+  // would) once its instance archetype is known.
+  const auto cacheEdge = [&](std::uint32_t i) {
+    const ArchetypeId from = s.archetypeOf[t.slots[i]];
+    if (made[i] == kNoArchetype || from == kNoArchetype || s.archetypes[from]->colOf[s.prefabTag] == 0) return;
+    if (i == 0 && hierarchy != 0 && s.archetypes[from]->colOf[hierarchy] != 0) return;
+    s.archetypes[from]->removeEdge[s.prefabTag] = static_cast<std::uint16_t>(made[i]);
+    s.archetypes[made[i]]->addEdge[s.prefabTag] = from;
+  };
   for (std::uint32_t i = 0; i < t.n; ++i) {
+    made[i] = cachedInstanceArchetype(s, t.slots[i], i == 0, hierarchy);
+    if (made[i] != detail::kEdgeUnknown) continue;
     const std::uint32_t n = instanceSignature(s, t.slots[i], i == 0, hierarchy, sig);
     made[i] = n == 0 ? kNoArchetype : detail::findArchetype(s, sig, n);
+    cacheEdge(i);
     if (n == 0 || made[i] != kNoArchetype) continue;
     bool seen = false;
     for (std::uint32_t j = 0; j < created && !seen; ++j) {
@@ -251,20 +276,28 @@ Result<Entity> instantiate(World& world, Entity prefab, const InstantiateOptions
       return Status::failure(ErrorCode::BudgetExhausted, "archetype_alloc_failed").with("archetype_id", 0u);
     }
   }
-  std::uint32_t rowsFor[kMaxArchetypes + 1] = {};
+  bool roomy = true;  // every target has room for the whole tree (the usual case)
   for (std::uint32_t i = 0; i < t.n; ++i) {
     if (made[i] == kNoArchetype) {
       const std::uint32_t n = instanceSignature(s, t.slots[i], i == 0, hierarchy, sig);
       if (n != 0) made[i] = detail::findArchetype(s, sig, n);
+      cacheEdge(i);
     }
-    ++rowsFor[made[i]];
+    if (made[i] != kNoArchetype) {
+      const Archetype& a = *s.archetypes[made[i]];
+      roomy = roomy && a.rowCount + t.n <= a.rowCapacity;
+    }
   }
-  for (std::uint32_t aid = 1; aid < s.archetypes.size(); ++aid) {
-    Archetype& a = *s.archetypes[aid];
-    if (rowsFor[aid] == 0 || a.rowCount + rowsFor[aid] <= a.rowCapacity) continue;
-    if (a.dirty()) detail::normalize(s, a);  // the logical order is unchanged
-    if (!detail::reserveArchetypeRows(s, a, a.rowCount + rowsFor[aid])) {
-      return Status::failure(ErrorCode::BudgetExhausted, "archetype_alloc_failed").with("archetype_id", a.id);
+  if (!roomy) {
+    std::uint32_t rowsFor[kMaxArchetypes + 1] = {};
+    for (std::uint32_t i = 0; i < t.n; ++i) ++rowsFor[made[i]];
+    for (std::uint32_t aid = 1; aid < s.archetypes.size(); ++aid) {
+      Archetype& a = *s.archetypes[aid];
+      if (rowsFor[aid] == 0 || a.rowCount + rowsFor[aid] <= a.rowCapacity) continue;
+      if (a.dirty()) detail::normalize(s, a);  // the logical order is unchanged
+      if (!detail::reserveArchetypeRows(s, a, a.rowCount + rowsFor[aid])) {
+        return Status::failure(ErrorCode::BudgetExhausted, "archetype_alloc_failed").with("archetype_id", a.id);
+      }
     }
   }
 
@@ -282,11 +315,19 @@ Result<Entity> instantiate(World& world, Entity prefab, const InstantiateOptions
     if (to == kNoArchetype) continue;
     Archetype& a = *s.archetypes[to];
     const std::uint32_t row = detail::appendRow(s, a, slot);
+    // The instance's columns are a subsequence of the template's (both ascend).
+    const Archetype& from = *s.archetypes[s.archetypeOf[t.slots[i]]];
+    const std::uint32_t fromRow = s.rowOf[t.slots[i]];
+    std::uint32_t j = 0;
     for (std::uint32_t k = 0; k < a.componentCount; ++k) {
       const detail::Column& col = a.cols[k];
+      while (from.cols[j].id != col.id) ++j;
       if (col.size == 0) continue;
       std::uint8_t* out = col.data + std::size_t{row} * col.size;
-      std::memcpy(out, templateValue(s, t.slots[i], col.id, i == 0, overrides), col.size);
+      std::memcpy(out, from.cols[j].data + std::size_t{fromRow} * col.size, col.size);
+      if (i == 0 && !overrides.empty()) {
+        std::memcpy(out, templateValue(s, t.slots[i], col.id, true, overrides), col.size);
+      }
       if (col.id == hierarchy && i != 0) {
         const std::uint32_t parentSlot = Entity::fromBits(detail::relationTargetBits(out)).id();
         while (t.slots[parent] != parentSlot) ++parent;
@@ -298,9 +339,10 @@ Result<Entity> instantiate(World& world, Entity prefab, const InstantiateOptions
     s.stats.totalAdds += a.componentCount;
     ws.noteChurn(a.componentCount);
     for (RelationRecord& r : ws.relations.relations) {
-      if (const std::uint8_t* v = detail::valueOfSlot(s, slot, r.component)) {
-        detail::linkSource(r, Entity::fromBits(detail::relationTargetBits(v)).id(), slot);
-      }
+      if (a.colOf[r.component] == 0) continue;
+      const detail::Column& col = a.cols[a.colOf[r.component] - 1];
+      const std::uint8_t* v = col.data + std::size_t{row} * col.size;
+      detail::linkSource(r, Entity::fromBits(detail::relationTargetBits(v)).id(), slot);
     }
     if (ws.changes.anyHook) [[unlikely]] {
       for (std::uint32_t k = 0; k < a.componentCount; ++k) {
