@@ -109,13 +109,13 @@ Status makePrefab(World& world, Entity e) noexcept;
 /// One structural change, all or nothing: every check runs before anything
 /// changes. Errors, nothing changed (state hash equal): moved-from world ->
 /// world_moved_from; Prefab tag not registered or `prefab` not marked ->
-/// InvalidArgument prefab_not_a_prefab (fields entity_id); stale `prefab`
+/// InvalidArgument prefab_not_a_prefab (fields entity_id, generation); stale `prefab`
 /// -> stale_entity_access; options.hierarchy not a relation ->
 /// relation_not_registered; a bad override -> InvalidArgument
 /// prefab_override_invalid (fields component_id, why: unregistered, size,
 /// absent, relation, tag); inside a live each or a running system ->
-/// InvalidArgument iteration_mutation (operation instantiate: use the
-/// CommandBuffer form); inside a sourcesOf / eachCascade callback ->
+/// InvalidArgument iteration_mutation (operation instantiate: use
+/// instantiateDeferred); inside a sourcesOf / eachCascade callback ->
 /// relation_walk_mutation; fewer free entity slots than the tree's size ->
 /// BudgetExhausted entity_budget_exhausted (fields needed, entity_count,
 /// capacity); new component sets past kMaxArchetypes -> BudgetExhausted
@@ -138,7 +138,9 @@ Result<Entity> instantiate(World& world, Entity prefab, const InstantiateOptions
 /// prefab's values now). Returns the root instance. All or nothing at
 /// record time: every check runs, and the buffer grows, before any entity
 /// is created. Errors: outside a phase -> command_outside_phase; the
-/// prefab, hierarchy and override errors of instantiate; too few free slots
+/// prefab, hierarchy and override errors of instantiate; with a hierarchy,
+/// inside a sourcesOf / eachCascade callback -> relation_walk_mutation (the
+/// tree walk shares the relation walks' scratch); too few free slots
 /// -> entity_budget_exhausted; inside a system a component of the tree
 /// outside its io -> system_io_violation; the buffer cannot grow ->
 /// command_buffer_alloc_failed. Apply-time failures are those of the
