@@ -113,6 +113,9 @@ class CommandBuffer {
 
   /// Commands recorded and not applied yet. O(1).
   [[nodiscard]] std::uint32_t pending() const noexcept { return count_; }
+  /// Bytes the pending records take (reserve(bytesUsed() + n) makes room
+  /// for n more bytes). O(1).
+  [[nodiscard]] std::size_t bytesUsed() const noexcept { return size_; }
   /// True while recording is allowed (a system runs, an each is live, or a
   /// defer is open on the owning world). O(1).
   [[nodiscard]] bool recording() const noexcept;

@@ -69,9 +69,15 @@ void refresh(const WorldState& ws, QueryCache& c, const QuerySpec& q) noexcept {
     // components, so their results stand.
     resolve(ws, c, q);
   }
+  // Prefabs (laige/prefabs.h) are templates: an archetype holding the
+  // Prefab tag matches only a query with a term naming it. With no prefabs
+  // registered the tag is 0, and colOf[0] is 0 in every archetype.
+  ComponentTypeId prefab = s.prefabTag;
+  for (std::uint32_t i = 0; i < q.count; ++i) prefab = q.ids[i] == prefab ? 0 : prefab;
   const auto n = static_cast<std::uint32_t>(s.archetypes.size());
   for (std::uint32_t aid = c.archetypesSeen; aid < n; ++aid) {
-    if (matchesArchetype(*s.archetypes[aid], q)) c.matched.insert(aid);
+    const Archetype& a = *s.archetypes[aid];
+    if (a.colOf[prefab] == 0 && matchesArchetype(a, q)) c.matched.insert(aid);
   }
   c.archetypesSeen = n;
 }

@@ -145,6 +145,10 @@ struct EcsState {
   // that caches keyed by archetype ids rebuild (World::structureEpoch).
   std::uint64_t structureEpoch = 0;
 
+  // --- prefabs (laige/prefabs.h): the Prefab tag's id (0 = never
+  // registered); queries skip archetypes holding it unless a term names it.
+  ComponentTypeId prefabTag = 0;
+
   /// Detaches slot `slot`'s row, if any (destroy/clear). Not churn.
   void detachRow(std::uint16_t slot) noexcept;
 };
