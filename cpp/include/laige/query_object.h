@@ -17,6 +17,10 @@
 // and Optional term, in term order. The term names are plural verbs because
 // laige::Read and laige::Write are already the access tags of world.each.
 //
+// Hierarchy order: query.eachCascade<Up>(world, rel, fn) walks the same
+// entities parents first through relation `rel`, handing fn the target's
+// Up as a last const Up* (docs/relations.md#the-cascade-query-option).
+//
 // Visit order, legality guard and Status are those of World::each
 // (docs/query.md): ascending archetype id, then ascending slot id; while a
 // call runs, mutations that would invalidate the walk are rejected, and
