@@ -233,7 +233,9 @@ TEST(RelationCascade, ModelTestAgainstAPlainReference) {
           if (!all.empty() && rng.next_u64() % 4 != 0) (void)addRelation(r.w, e, r.parent, pick());
         }
       } else if (kind <= 7) {
-        (void)addRelation(r.w, pick(), r.parent, pick());  // reparent; cycles and self refused
+        const Entity source = pick();  // one pick per statement: argument order is unspecified
+        const Entity target = pick();
+        (void)addRelation(r.w, source, r.parent, target);  // reparent; cycles and self refused
       } else if (kind == 8) {
         (void)removeRelation(r.w, pick(), r.parent);
       } else if (kind == 9) {
@@ -265,7 +267,7 @@ TEST(RelationCascade, ModelTestAgainstAPlainReference) {
   }
   // Native and wasm visit the same entities with the same values.
   if (modelOps() == 3000u) {
-    EXPECT_EQ(digestSeed1, 1882505403162952599ull) << "golden visit digest";
+    EXPECT_EQ(digestSeed1, 16322972405601972757ull) << "golden visit digest";
   }
 }
 

@@ -19,6 +19,27 @@ RelationRecord* recordOf(WorldState& ws, ComponentTypeId c) noexcept {
   return &ws.relations.relations[ws.relations.relationOf[c] - 1];
 }
 
+// True when the order of a relation that did not change (no link or
+// unlink, no clear or restore since it was built) still names every row
+// exactly: every entry's entity is at the same archetype and row, and no
+// entity gained or lost a row (entries == live rows; every live entity with
+// a row is an entry, so every target row is some entry's row and unchanged
+// too). A slot reused at the same row by an entity without the relation
+// takes the same place in the order. O(archetypes + entries), ascending
+// slots within each depth.
+bool stillExact(const EcsState& ecs, const CascadeOrder& o) noexcept {
+  std::uint32_t live = 0;
+  for (std::size_t a = 1; a < ecs.archetypes.size(); ++a) live += ecs.archetypes[a]->liveRows();
+  if (live != o.count) return false;
+  const ArchetypeId* archOf = ecs.archetypeOf.get();
+  const std::uint32_t* rowOf = ecs.rowOf.get();
+  const CascadeEntry* e = o.entries.get();
+  for (std::uint32_t k = 0; k < o.count; ++k) {
+    if (archOf[e[k].slot] != e[k].arch || rowOf[e[k].slot] != e[k].row) return false;
+  }
+  return true;
+}
+
 // Rebuilds relation `r`'s order when the relation or a row's place changed
 // since it was built. Every row move counts in one of the stats counters
 // (an add, a remove, a destroy or clear detach, a normalisation shift);
@@ -29,15 +50,27 @@ RelationRecord* recordOf(WorldState& ws, ComponentTypeId c) noexcept {
 // are in slot order), so the pass reads and writes the entities' columns
 // front to back and only the targets' rows out of order. A counting sort
 // by depth: O(highest slot + entities in the order), no allocation, no
-// comparison sort. O(archetypes) when nothing changed.
+// comparison sort. O(archetypes) when nothing changed; O(archetypes +
+// entries) when rows changed but not the order's (stillExact).
 void refreshOrder(WorldState& ws, RelationRecord& r) noexcept {
   EcsState& ecs = ws.ecs;
   normalizeAll(ecs);
   CascadeOrder& o = r.cascade;
   const ArchetypeStats& st = ecs.stats;
-  if (o.valid && o.adds == st.totalAdds && o.removes == st.totalRemoves && o.shifts == st.totalRowShifts &&
-      o.detaches == st.totalDestroyDetaches && o.epoch == ecs.structureEpoch) {
-    return;
+  if (o.valid && o.epoch == ecs.structureEpoch) {
+    if (o.adds == st.totalAdds && o.removes == st.totalRemoves && o.shifts == st.totalRowShifts &&
+        o.detaches == st.totalDestroyDetaches) {
+      return;
+    }
+    // Something was added, removed or moved, maybe elsewhere (or an
+    // in-place add): check the order before rebuilding it.
+    if (stillExact(ecs, o)) {
+      o.adds = st.totalAdds;
+      o.removes = st.totalRemoves;
+      o.shifts = st.totalRowShifts;
+      o.detaches = st.totalDestroyDetaches;
+      return;
+    }
   }
   constexpr std::uint32_t kNone = 0xFFFFFFFFu;
   const std::uint32_t high = ws.entities.highWater();
