@@ -17,6 +17,10 @@
 // and Optional term, in term order. The term names are plural verbs because
 // laige::Read and laige::Write are already the access tags of world.each.
 //
+// Hierarchy order: query.eachCascade<Up>(world, rel, fn) walks the same
+// entities parents first through relation `rel`, handing fn the target's
+// Up as a last const Up* (docs/relations.md#the-cascade-query-option).
+//
 // Visit order, legality guard and Status are those of World::each
 // (docs/query.md): ascending archetype id, then ascending slot id; while a
 // call runs, mutations that would invalidate the walk are rejected, and
@@ -242,6 +246,8 @@ struct IterationEnd {
 
 // The change-filtered walk (uses termColumn above).
 #include "laige/detail/change_walk.h"
+// The hierarchy-order walk of eachCascade (uses termColumn above).
+#include "laige/detail/cascade_walk.h"
 
 namespace laige {
 
@@ -299,6 +305,57 @@ class Query {
     if (!st.ok() || run.archetypes == nullptr) return st;
     const detail::IterationEnd end{&world};
     detail::walkMatched<L>(fn, run, std::make_index_sequence<L::kArgCount>{});
+    return st;
+  }
+
+  /// The cascade option (docs/relations.md#the-cascade-query-option):
+  /// calls fn(Entity, args...) - with Up given, fn(Entity, args..., const
+  /// Up* up) - for every live entity the terms match, in hierarchy order
+  /// through relation `rel`: depth by depth (depth 0: the entities without
+  /// `rel`; depth d + 1: those whose target is at depth d), each depth in
+  /// ascending slot order. `up` is the target's Up value (written
+  /// earlier in the same pass when this query writes Up and matches the
+  /// target), nullptr for an entity without `rel` or a target without Up.
+  /// So one pass propagates transforms (world = parent world x local).
+  /// Legality as each, and more: the guard also covers the archetypes of
+  /// every target row, so no row the pass reads can move; relation changes
+  /// (add / remove of a relation, destroy, clear, restore, eachCascade)
+  /// inside fn are refused with relation_walk_mutation; an in-place World
+  /// write of Up is refused unless a term writes Up. Record them as
+  /// commands: they apply when the pass returns. Errors (nothing visited,
+  /// nothing changed): `rel` no relation -> relation_not_registered; a live
+  /// iteration -> iteration_nested (as each); inside a relation walk ->
+  /// relation_walk_mutation (operation cascade); inside a running system,
+  /// `rel` or Up undeclared, or a term outside its io ->
+  /// system_io_violation; the first pass over `rel` cannot allocate its
+  /// order -> BudgetExhausted relation_alloc_failed. A moved-from world:
+  /// ok, no call. Cost: the begin of each, plus O(archetypes); after a
+  /// structural change (any add, remove, destroy, clear, restore,
+  /// normalisation) the order is rebuilt once, O(highest slot + entities
+  /// in the order); then per entity one 16-byte entry read front to back,
+  /// its rows (ascending within a depth), its target's Up row. The first
+  /// pass over `rel` allocates 16 bytes per entity slot (kept by the
+  /// world; the world's first pass 4 more, once); none after that.
+  template <class Up = void, class Fn>
+  Status eachCascade(World& world, ComponentTypeId rel, Fn&& fn) {
+    static_assert(!L::kHasFilter, "Query::eachCascade: Changed / Added filters are not supported here");
+    using UpKey = typename detail::UpKeyOf<Up>::type;
+    ComponentTypeId up = 0;
+    bool upWritten = false;
+    if constexpr (!std::is_void_v<Up>) {
+      static_assert(detail::MarkedComponent<UpKey>,
+                    "Query::eachCascade<Up>: Up must be a component marked with LAIGE_COMPONENT");
+      up = world.isLive() ? world.template componentId<UpKey>() : 0;
+      upWritten = ((std::is_same_v<typename detail::TermTraits<Terms>::Component, UpKey> &&
+                    detail::termWrites(detail::TermTraits<Terms>::kKind)) ||
+                   ...);
+    }
+    detail::QueryRun run;
+    detail::CascadeRun cascade;
+    const Status st = detail::RelationAccess::beginCascade(world, cache_, spec(), run, rel, up, upWritten, cascade);
+    if (!st.ok() || run.archetypes == nullptr) return st;
+    const detail::CascadeEnd end{&world};
+    detail::walkCascade<L, UpKey>(fn, run, cascade, std::make_index_sequence<L::kArgCount>{});
     return st;
   }
 

@@ -139,6 +139,9 @@ Status sourcesOf(World& world, Entity target, ComponentTypeId rel, Fn&& fn);
 /// the order their targets were visited, each target's sources ascending by
 /// slot, and so on. A target is always visited (or is a root) before its
 /// sources, so one pass propagates transforms. Mutation rule as sourcesOf.
+/// For a pass every tick, the cascade query option is the fast form:
+/// Query<...>::eachCascade<Up>(world, rel, fn) in laige/query_object.h
+/// (rows in a cached order, the target's Up handed to fn).
 /// Errors, fn not called: moved-from world -> world_moved_from; `rel` no
 /// relation -> relation_not_registered. O(highest live slot + sources), no
 /// allocation.

@@ -61,12 +61,14 @@ void destroyOne(WorldState& ws, std::uint32_t slot) noexcept {
 }  // namespace
 
 void unlinkSource(RelationRecord& r, std::uint32_t target, std::uint32_t slot) noexcept {
+  r.cascade.valid = false;
   std::uint32_t* at = &r.firstSource[target];
   while (*at != kNoSlot && *at != slot) at = &r.nextSource[*at];
   if (*at == slot) *at = r.nextSource[slot];
 }
 
 void linkSource(RelationRecord& r, std::uint32_t target, std::uint32_t slot) noexcept {
+  r.cascade.valid = false;
   std::uint32_t* at = &r.firstSource[target];
   while (*at != kNoSlot && *at < slot) at = &r.nextSource[*at];
   r.nextSource[slot] = *at;
@@ -85,6 +87,7 @@ void resetRelationIndex(WorldState& ws) noexcept {
   const std::uint32_t cap = ws.entities.capacity();
   for (RelationRecord& r : ws.relations.relations) {
     for (std::uint32_t i = 0; i < cap; ++i) r.firstSource[i] = kNoSlot;
+    r.cascade.valid = false;
   }
 }
 

@@ -15,6 +15,7 @@
 
 #include "laige/component.h"
 #include "laige/entity.h"
+#include "laige/query.h"
 #include "laige/result.h"
 
 namespace laige {
@@ -25,9 +26,41 @@ namespace laige::detail {
 
 struct WorldState;
 struct EcsState;
+struct QueryCache;
+struct QuerySpec;
+struct QueryRun;
+struct CascadeRun;
 
 /// "No slot" in the reverse index lists.
 inline constexpr std::uint32_t kNoSlot = 0xFFFFFFFFu;
+
+/// One entry of a relation's hierarchy order (the cascade query option,
+/// docs/relations.md#the-cascade-query-option): an entity with a row, its
+/// row, and its target's row (parentArch 0: no target, or a target without
+/// components). 16 bytes, read front to back by the pass.
+struct CascadeEntry {
+  std::uint32_t slot;
+  std::uint16_t arch;
+  std::uint16_t parentArch;
+  std::uint32_t row;
+  std::uint32_t parentRow;
+};
+
+/// The hierarchy order of one relation, derived like the reverse index and
+/// rebuilt by the first cascade pass after anything it depends on changed:
+/// the relation (every link / unlink, clear, restore sets `valid` false)
+/// or any row's place (keyed by the world's row-moving counters).
+struct CascadeOrder {
+  /// capacity entries, allocated by the first cascade pass over the relation.
+  std::unique_ptr<CascadeEntry[]> entries;
+  std::uint32_t count = 0;
+  bool valid = false;
+  /// The counters the entries were built at (ArchetypeStats and the epoch).
+  std::uint64_t adds = 0, removes = 0, shifts = 0, detaches = 0, epoch = 0;
+  /// Archetypes holding a target row some entry names (the pass guards them
+  /// like matched archetypes, so no target row moves while it runs).
+  IdSet256 parentArchetypes;
+};
 
 /// One registered relation: its component, options and reverse index.
 struct RelationRecord {
@@ -37,6 +70,8 @@ struct RelationRecord {
   std::unique_ptr<std::uint32_t[]> firstSource;
   /// nextSource[source slot]: the next higher source slot of the same target.
   std::unique_ptr<std::uint32_t[]> nextSource;
+  /// The hierarchy order for cascade passes (derived; not in snapshots).
+  CascadeOrder cascade;
 };
 
 /// Everything a World keeps for relations.
@@ -62,6 +97,9 @@ struct RelationState {
   /// Per-slot scratch (capacity entries, allocated with the first relation):
   /// the cascade's and the depth walk's queue, the restore check's targets.
   std::unique_ptr<std::uint32_t[]> queue;
+  /// Per-slot depth scratch of a cascade order's rebuild (capacity entries,
+  /// allocated by the first cascade pass of the world).
+  std::unique_ptr<std::uint32_t[]> depth;
   /// Per-slot visit marks (== markEpoch: visited in the current walk).
   std::unique_ptr<std::uint32_t[]> mark;
   std::uint32_t markEpoch = 0;
@@ -87,6 +125,13 @@ struct RelationAccess {
   static Status destroy(World& w, Entity e) noexcept;
   static WorldState& state(World& w) noexcept;
   static const WorldState& state(const World& w) noexcept;
+  /// The begin of a cascade pass (Query::eachCascade; relation_cascade.cpp):
+  /// the checks, the query's begin, the order brought up to date, the
+  /// guard widened to the target rows, the walk flag raised.
+  static Status beginCascade(World& w, QueryCache& cache, const QuerySpec& spec, QueryRun& run,
+                             ComponentTypeId rel, ComponentTypeId up, bool upWritten, CascadeRun& out) noexcept;
+  /// The end of a cascade pass: the walk flag dropped, then endIteration.
+  static void endCascade(World& w) noexcept;
 };
 
 /// The bytes of slot `slot`'s component `c`, or nullptr when it lacks it.
