@@ -165,6 +165,11 @@ void EcsState::detachRow(std::uint16_t slot) noexcept {
   ++stats.totalDestroyDetaches;
 }
 
+// The cold callers' copy (clear, the relations' cascading destroy): with
+// them calling detachRow itself, LTO kept it out of line in World::destroy
+// too, a call per destroy (24 -> 36 ns from TypeScript).
+[[gnu::noinline]] void EcsState::detachRowOutOfLine(std::uint16_t slot) noexcept { detachRow(slot); }
+
 void normalize(EcsState& s, Archetype& a) noexcept {
   if (!a.dirty()) return;
   std::uint32_t* slots = a.slots;

@@ -146,7 +146,9 @@ Status World::destroy(Entity e) noexcept {
   if (!s.relations.relations.empty()) [[unlikely]] return s.relations.hooks->destroy(*this, e);
   // The iteration guard (docs/query.md) and the running system's declared io:
   // checked before any side effect.
-  if (const Status g = detail::guardDestroy(s, e); !g.ok()) return g;
+  if (s.ecs.guard.active) [[unlikely]] {
+    if (const Status g = detail::guardDestroy(s, e); !g.ok()) return g;
+  }
   if (const Status a = detail::checkDestroy(s, e); !a.ok()) return a;
   if (s.changes.anyHook) [[unlikely]] detail::onDestroy(s, e);  // docs/changes.md
   s.detachRow(e.id());
@@ -192,7 +194,7 @@ LAIGE_SETUP_CODE Status World::clear() noexcept {
   for (std::uint32_t id = 0; id < high; ++id) {
     if (!s.entities.isIndexAlive(id)) continue;
     if (s.changes.anyHook) [[unlikely]] detail::onDestroy(s, s.entities.handleOf(static_cast<std::uint16_t>(id)));
-    s.detachRow(static_cast<std::uint16_t>(id));
+    s.ecs.detachRowOutOfLine(static_cast<std::uint16_t>(id));
   }
   const std::uint32_t live = s.entities.length();
   s.entities.despawnAll();

@@ -53,7 +53,7 @@ void destroyOne(WorldState& ws, std::uint32_t slot) noexcept {
   const Entity h = ws.entities.handleOf(static_cast<std::uint16_t>(slot));
   if (ws.changes.anyHook) [[unlikely]] onDestroy(ws, h);
   unlinkDestroyed(ws, slot);
-  ws.detachRow(static_cast<std::uint16_t>(slot));
+  ws.ecs.detachRowOutOfLine(static_cast<std::uint16_t>(slot));
   ws.entities.despawn(h);
   ++ws.totalDestroyed;
 }

@@ -151,6 +151,8 @@ struct EcsState {
 
   /// Detaches slot `slot`'s row, if any (destroy/clear). Not churn.
   void detachRow(std::uint16_t slot) noexcept;
+  /// The same, never inlined: for the cold callers (clear, relations).
+  void detachRowOutOfLine(std::uint16_t slot) noexcept;
 };
 
 /// Restores archetype `a` to packed, ascending-slot rows (no-op when clean):
