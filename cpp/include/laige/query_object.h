@@ -308,7 +308,7 @@ class Query {
     return st;
   }
 
-  /// The cascade option (docs/relations.md#the-cascade-query-option):
+  /// The cascade option (`docs/relations.md#the-cascade-query-option`):
   /// calls fn(Entity, args...) - with Up given, fn(Entity, args..., const
   /// Up* up) - for every live entity the terms match, in hierarchy order
   /// through relation `rel`: depth by depth (depth 0: the entities without

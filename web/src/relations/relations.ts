@@ -20,7 +20,13 @@ import { INSPECT } from '../base/inspect.js';
 import type { WorldCore } from '../core/world_core.js';
 
 /** What destroying a target does to its sources: `'remove'` (they lose the relation) or `'destroy'` (they go too, recursively). */
-export type OnTargetDestroyed = (typeof RELATION_ENUMS.onTargetDestroyed.values)[number];
+export type OnTargetDestroyed = 'remove' | 'destroy';
+// The values web/boundary.json gives the core are exactly these (a compile
+// error otherwise, either way round), while the public type stays a plain
+// union (the generated table is internal).
+type ManifestRules = (typeof RELATION_ENUMS.onTargetDestroyed.values)[number];
+const sameRules: [ManifestRules, OnTargetDestroyed] extends [OnTargetDestroyed, ManifestRules] ? true : never = true;
+void sameRules;
 
 /** Options of World.registerRelation. */
 export interface RelationOptions {
