@@ -99,6 +99,17 @@ inline void putU64(std::uintptr_t out, std::uint64_t v) {
 
 inline laige::Entity ent(std::uint32_t bits) { return laige::Entity::fromBits(bits); }
 
+// The fields a state-diff item and a replay-diff entry share, as JSON
+// members (worldStateDiff, replayDiff); the caller adds the bytes.
+template <class Item>
+Json& diffItemFields(Json& out, const Item& it) {
+  return out.field("slot", it.slot)
+      .field("componentId", it.componentId)
+      .field("size", it.size)
+      .field("presentInA", it.presentInA)
+      .field("presentInB", it.presentInB);
+}
+
 // What the wasm layer keeps per world: the world, its current schedule (a
 // GameLoop points at it, so it lives at a fixed address) and the strings a
 // SystemDef points at (system names and dependsOn lists outlive the world).

@@ -132,12 +132,7 @@ void replayDiff(Json& out, std::uintptr_t wa, std::uintptr_t wb, std::uintptr_t 
       .field("differingItems", d.differingItems);
   out.key("entries").beginArray();
   for (const laige::ReplayDiffEntry& e : d.entries) {
-    out.beginObject()
-        .field("slot", e.slot)
-        .field("componentId", e.componentId)
-        .field("size", e.size)
-        .field("presentInA", e.presentInA)
-        .field("presentInB", e.presentInB);
+    diffItemFields(out.beginObject(), e);
     out.key("bytesA").bytes(e.a.data(), e.a.size());
     out.key("bytesB").bytes(e.b.data(), e.b.size());
     out.endObject();

@@ -244,12 +244,7 @@ LAIGE_COLD_BINDING void worldStateDiff(Json& out, std::uintptr_t a, std::uintptr
     }
   };
   const std::uint32_t total = W(a).world.stateDiff(W(b).world, maxItems, [&](const laige::StateDiffItem& it) {
-    out.beginObject()
-        .field("slot", it.slot)
-        .field("componentId", it.componentId)
-        .field("size", it.size)
-        .field("presentInA", it.presentInA)
-        .field("presentInB", it.presentInB);
+    diffItemFields(out.beginObject(), it);
     value("bytesA", it.bytesA, it.size);
     value("bytesB", it.bytesB, it.size);
     out.endObject();
