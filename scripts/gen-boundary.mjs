@@ -5,8 +5,9 @@
 // manifest names hold the same values: a disagreement fails the wasm build).
 // Then runs scripts/gen-functions.mjs (the module's functions: registrations,
 // types/laige_wasm.d.ts, exports.gen.ts, from the same manifest) and
-// scripts/gen-layouts.mjs (the out-parameter layouts, web/layouts.json) with
-// the same flag.
+// scripts/gen-layouts.mjs (the out-parameter layouts, web/layouts.json) and
+// scripts/gen-log-texts.mjs (the catalogue of log texts the module leaves
+// out) with the same flag.
 // --check: exits 1 when a generated file is not what the manifests give.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -64,4 +65,5 @@ for (const [file, content] of outputs) {
 const run = (script) => spawnSync(process.execPath, [join(root, script), ...(check ? ['--check'] : [])], { stdio: 'inherit' }).status;
 const functions = run('scripts/gen-functions.mjs');
 const layouts = run('scripts/gen-layouts.mjs');
-if (stale > 0 || functions !== 0 || layouts !== 0) process.exit(1);
+const logTexts = run('scripts/gen-log-texts.mjs');
+if (stale > 0 || functions !== 0 || layouts !== 0 || logTexts !== 0) process.exit(1);

@@ -19,12 +19,16 @@ declare module '*/laige_wasm.mjs' {
   type Ptr = number;
   type Code = number;
 
-  /** A log record as JsSink hands it to Module.onLaigeLog. */
+  /**
+   * A log record as JsSink hands it to Module.onLaigeLog: message is empty for a text of the catalogue, which
+   * the module leaves out (textId names it: log_texts.gen.ts).
+   */
   export interface RawLogRecord {
     severity: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal';
     subsystem: string;
     event: string;
     message: string;
+    textId: number;
     fields: Record<string, string>;
     timestampUs: number;
   }

@@ -1,5 +1,5 @@
 // player_input.h - per-player input generators for rollback sessions over
-// the reference scenarios (docs/rollback.md, docs/demo.md#rollback-peer).
+// the reference scenarios (docs/rollback.md, docs/demo.md#netplay-view).
 //
 // A rollback session builds each tick's payload from every player's input.
 // To pair two peers (two processes, or a native and a wasm session) each

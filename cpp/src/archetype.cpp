@@ -10,38 +10,16 @@
 #include "laige/detail/world_state.h"
 #include "laige/logging.h"
 #include "laige/world.h"
+#include "logging/log_texts.h"
 #include "systems/system_access.h"
 
 namespace laige {
 
 namespace {
 
-constexpr const char* kStaleAccessText =
-    "stale_entity_access | an entity handle was rejected | the handle is stale, cleared, never "
-    "issued or out of range | check isValid() before using a handle kept across destroy() or "
-    "clear() | docs/entity.md#stale-handles";
-constexpr const char* kUnregisteredText =
-    "component_unregistered | a component operation was rejected | the component is not "
-    "registered in this world | register every component at setup, before the first use | "
-    "docs/archetype.md#errors";
-constexpr const char* kSizeText =
-    "component_size_mismatch | a component write was rejected | the byte count differs from "
-    "the registered size | pass exactly componentInfo(id).size bytes | docs/archetype.md#errors";
-constexpr const char* kLimitText =
-    "component_limit | an add was rejected | the entity already has kMaxArchetypeComponents (32) "
-    "components | merge small components or move data into fixed arrays | "
-    "docs/archetype.md#errors";
-constexpr const char* kArchetypeBudgetText =
-    "archetype_budget | an add or remove was rejected | it needs a new component set and the "
-    "world already has kMaxArchetypes (256) archetypes | use fewer distinct component "
-    "combinations (tags multiply sets) | docs/archetype.md#errors";
-constexpr const char* kAllocText =
-    "archetype_alloc_failed | an add or remove was rejected | the archetype storage could not "
-    "be allocated | lower the world capacity or the component sizes | docs/archetype.md#errors";
-
 Status staleMutation(Entity e, [[maybe_unused]] const char* what) noexcept {
   LAIGE_MISUSE(what);
-  LAIGE_LOG_WARN("ecs", "stale_entity_access", kStaleAccessText, log::field("entity_id", e.id()),
+  LAIGE_LOG_WARN("ecs", "stale_entity_access", log::texts::StaleEntityAccess, log::field("entity_id", e.id()),
                  log::field("generation", e.generation()));
   return Status::failure(ErrorCode::InvalidArgument, "stale_entity_access")
       .with("entity_id", e.id())
@@ -49,7 +27,7 @@ Status staleMutation(Entity e, [[maybe_unused]] const char* what) noexcept {
 }
 
 Status unregistered(Entity e, std::string_view name, ComponentTypeId id) noexcept {
-  LAIGE_LOG_WARN("ecs", "component_unregistered", kUnregisteredText,
+  LAIGE_LOG_WARN("ecs", "component_unregistered", log::texts::ComponentUnregistered,
                  log::field("entity_id", e.id()), log::field("generation", e.generation()),
                  log::field("component", name), log::field("component_id", id));
   return Status::failure(ErrorCode::InvalidArgument, "component_unregistered")
@@ -59,12 +37,12 @@ Status unregistered(Entity e, std::string_view name, ComponentTypeId id) noexcep
 }
 
 Status allocFailed(ArchetypeId id) noexcept {
-  LAIGE_LOG_WARN("ecs", "archetype_alloc_failed", kAllocText, log::field("archetype_id", id));
+  LAIGE_LOG_WARN("ecs", "archetype_alloc_failed", log::texts::ArchetypeAllocFailed, log::field("archetype_id", id));
   return Status::failure(ErrorCode::BudgetExhausted, "archetype_alloc_failed").with("archetype_id", id);
 }
 
 Status archetypeBudget(const detail::EcsState& s, Entity e, ComponentTypeId c) noexcept {
-  LAIGE_LOG_WARN("ecs", "archetype_budget", kArchetypeBudgetText,
+  LAIGE_LOG_WARN("ecs", "archetype_budget", log::texts::ArchetypeBudget,
                  log::field("archetype_count", static_cast<std::uint32_t>(s.archetypes.size() - 1)),
                  log::field("entity_id", e.id()), log::field("generation", e.generation()),
                  log::field("component_id", c));
@@ -271,7 +249,7 @@ inline void copyForRemove(detail::Archetype& dst, std::uint32_t to, const detail
     if (const Status g = detail::guardMove(ws, e, c, from, to); !g.ok()) return g;
   }
   if (overLimit) {
-    LAIGE_LOG_WARN("ecs", "component_limit", kLimitText, log::field("entity_id", e.id()),
+    LAIGE_LOG_WARN("ecs", "component_limit", log::texts::ComponentLimit, log::field("entity_id", e.id()),
                    log::field("generation", e.generation()), log::field("component_id", c),
                    log::field("components", src->componentCount));
     return Status::failure(ErrorCode::BudgetExhausted, "component_limit")
@@ -336,7 +314,7 @@ inline void copyForRemove(detail::Archetype& dst, std::uint32_t to, const detail
 void* World::getTyped(Entity e, std::uint32_t typeIndex, bool warnStale) const noexcept {
   if (!s_ || !s_->entities.isAlive(e)) {
     if (warnStale) {
-      LAIGE_LOG_WARN("ecs", "stale_entity_access", kStaleAccessText,
+      LAIGE_LOG_WARN("ecs", "stale_entity_access", log::texts::StaleEntityAccess,
                      log::field("entity_id", e.id()), log::field("generation", e.generation()));
     }
     return nullptr;
@@ -389,7 +367,7 @@ void* World::getTypedForWrite(Entity e, std::uint32_t typeIndex) noexcept {
 
 const void* World::getBytes(Entity e, ComponentTypeId id) const noexcept {
   if (!s_ || !s_->entities.isAlive(e)) {
-    LAIGE_LOG_WARN("ecs", "stale_entity_access", kStaleAccessText, log::field("entity_id", e.id()),
+    LAIGE_LOG_WARN("ecs", "stale_entity_access", log::texts::StaleEntityAccess, log::field("entity_id", e.id()),
                    log::field("generation", e.generation()));
     return nullptr;
   }
@@ -425,7 +403,7 @@ Status World::addComponentBytes(Entity e, ComponentTypeId id, const void* bytes,
   if (id == 0 || id > s_->ecs.components.size()) return unregistered(e, {}, id);
   const std::uint32_t expected = s_->ecs.components[id - 1]->size;
   if (size != expected || (bytes == nullptr && size != 0)) {
-    LAIGE_LOG_WARN("ecs", "component_size_mismatch", kSizeText, log::field("entity_id", e.id()),
+    LAIGE_LOG_WARN("ecs", "component_size_mismatch", log::texts::ComponentSizeMismatch, log::field("entity_id", e.id()),
                    log::field("generation", e.generation()), log::field("component_id", id),
                    log::field("size", size), log::field("expected_size", expected));
     return Status::failure(ErrorCode::InvalidArgument, "component_size_mismatch")

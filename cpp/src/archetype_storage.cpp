@@ -15,6 +15,7 @@
 
 #include "laige/detail/ecs_state.h"
 #include "laige/logging.h"
+#include "logging/log_texts.h"
 
 namespace laige::detail {
 
@@ -252,10 +253,7 @@ bool makeRoom(EcsState& s, Archetype& a) noexcept {
     const std::uint32_t rows = std::min(s.maxRows, a.rowCapacity * 2);
     if (!reserveRows(s, a, rows)) return false;
     ++s.stats.totalArchetypeGrowth;
-    LAIGE_LOG_INFO("ecs", "archetype_grow",
-                   "archetype_grow | an archetype reserved more rows | it was full | reserve "
-                   "the expected entity count up front by spawning in bulk at setup | "
-                   "docs/archetype.md#growth",
+    LAIGE_LOG_INFO("ecs", "archetype_grow", log::texts::ArchetypeGrow,
                    log::field("archetype_id", a.id), log::field("rows", rows),
                    log::field("components", a.componentCount));
   } else {
@@ -321,10 +319,7 @@ Archetype* createArchetype(EcsState& s, const ComponentTypeId* sig, std::uint32_
   a->id = static_cast<ArchetypeId>(s.archetypes.size());
   Archetype* raw = a.get();
   s.archetypes.push_back(std::move(a));  // reserved at construction: no reallocation
-  LAIGE_LOG_INFO("ecs", "archetype_created",
-                 "archetype_created | a new component set got an archetype | an entity reached "
-                 "this component set for the first time | none needed; sets are created once and "
-                 "never destroyed | docs/archetype.md#archetypes",
+  LAIGE_LOG_INFO("ecs", "archetype_created", log::texts::ArchetypeCreated,
                  log::field("archetype_id", raw->id), log::field("components", n));
   return raw;
 }

@@ -10,40 +10,12 @@
 #include "laige/detail/world_state.h"
 #include "laige/logging.h"
 #include "laige/world.h"
+#include "logging/log_texts.h"
 #include "systems/system_access.h"
 
 namespace laige {
 
 namespace {
-
-constexpr const char* kOutsidePhaseText =
-    "command_outside_phase | a command was recorded outside every command phase | commands "
-    "apply at the end of the system, the each or the defer they were recorded in, and none is "
-    "running | record inside a system (ctx.commands), an each or World::defer, or make the "
-    "call directly | docs/commands.md#phases";
-constexpr const char* kStaleText =
-    "stale_entity_access | a command named a dead entity | the handle is stale, cleared, never "
-    "issued or out of range when the command was recorded | check isValid() before recording "
-    "a command for a kept handle | docs/commands.md#errors";
-constexpr const char* kUnregisteredText =
-    "component_unregistered | a command named an unregistered component | the component is "
-    "not registered in this world | register every component at setup, before the first use | "
-    "docs/commands.md#errors";
-constexpr const char* kSizeText =
-    "component_size_mismatch | an add command was rejected | the byte count differs from the "
-    "registered size | pass exactly componentInfo(id).size bytes | docs/commands.md#errors";
-constexpr const char* kAllocText =
-    "command_buffer_alloc_failed | a command was rejected | the command buffer could not grow | "
-    "record fewer commands per phase, or reserve() the buffer at setup | "
-    "docs/commands.md#costs";
-constexpr const char* kTargetDeadText =
-    "command_target_dead | a deferred command was skipped | its entity was destroyed after the "
-    "command was recorded (by an earlier command, say) | destroy an entity once, or record "
-    "nothing more for it after its destroy | docs/commands.md#apply";
-constexpr const char* kFailedText =
-    "command_failed | a deferred command was skipped | the add, remove or destroy it replays "
-    "was rejected when applied (field reason: the op's own reason) | keep commands within the "
-    "limits a direct call has | docs/commands.md#apply";
 
 const char* opName(CommandOp op) noexcept {
   switch (op) {
@@ -84,11 +56,11 @@ bool CommandBuffer::recording() const noexcept { return s_ != nullptr && s_->com
 Status CommandBuffer::recordCheck(Entity e, const char* op) noexcept {
   if (s_ == nullptr) return Status::failure(ErrorCode::InvalidArgument, "world_moved_from");
   if (!s_->commandPhaseOpen()) {
-    LAIGE_LOG_WARN("ecs", "command_outside_phase", kOutsidePhaseText, log::field("op", op));
+    LAIGE_LOG_WARN("ecs", "command_outside_phase", log::texts::CommandOutsidePhase, log::field("op", op));
     return Status::failure(ErrorCode::InvalidArgument, "command_outside_phase").with("op", op);
   }
   if (!s_->entities.isAlive(e)) {
-    LAIGE_LOG_WARN("ecs", "stale_entity_access", kStaleText, log::field("entity_id", e.id()),
+    LAIGE_LOG_WARN("ecs", "stale_entity_access", log::texts::StaleEntityAccessCommand, log::field("entity_id", e.id()),
                    log::field("generation", e.generation()), log::field("op", op));
     return Status::failure(ErrorCode::InvalidArgument, "stale_entity_access")
         .with("entity_id", e.id())
@@ -99,7 +71,7 @@ Status CommandBuffer::recordCheck(Entity e, const char* op) noexcept {
 }
 
 Status CommandBuffer::allocFailed(std::size_t needed) noexcept {
-  LAIGE_LOG_WARN("ecs", "command_buffer_alloc_failed", kAllocText,
+  LAIGE_LOG_WARN("ecs", "command_buffer_alloc_failed", log::texts::CommandBufferAllocFailed,
                  log::field("needed", static_cast<std::uint64_t>(needed)),
                  log::field("capacity", static_cast<std::uint64_t>(capacity_)));
   return Status::failure(ErrorCode::BudgetExhausted, "command_buffer_alloc_failed")
@@ -138,7 +110,7 @@ std::uint8_t* CommandBuffer::append(std::size_t bytes) noexcept {
 Result<Entity> CommandBuffer::create() noexcept {
   if (s_ == nullptr || world_ == nullptr) return Status::failure(ErrorCode::InvalidArgument, "world_moved_from");
   if (!s_->commandPhaseOpen()) {
-    LAIGE_LOG_WARN("ecs", "command_outside_phase", kOutsidePhaseText, log::field("op", "create"));
+    LAIGE_LOG_WARN("ecs", "command_outside_phase", log::texts::CommandOutsidePhase, log::field("op", "create"));
     return Status::failure(ErrorCode::InvalidArgument, "command_outside_phase").with("op", "create");
   }
   return world_->create();
@@ -159,7 +131,7 @@ Status CommandBuffer::addBytes(Entity e, ComponentTypeId id, const void* bytes,
   if (Status st = recordCheck(e, "add"); !st.ok()) return st;
   detail::WorldState& ws = *s_;
   if (id == kInvalidComponentTypeId || id > ws.ecs.components.size()) {
-    LAIGE_LOG_WARN("ecs", "component_unregistered", kUnregisteredText, log::field("entity_id", e.id()),
+    LAIGE_LOG_WARN("ecs", "component_unregistered", log::texts::ComponentUnregisteredCommand, log::field("entity_id", e.id()),
                    log::field("component_id", id), log::field("op", "add"));
     return Status::failure(ErrorCode::InvalidArgument, "component_unregistered")
         .with("entity_id", e.id())
@@ -169,7 +141,7 @@ Status CommandBuffer::addBytes(Entity e, ComponentTypeId id, const void* bytes,
   const detail::RegisteredComponent& info = *ws.ecs.components[id - 1];
   const std::uint32_t expected = info.size;
   if (size != expected || (bytes == nullptr && size != 0)) {
-    LAIGE_LOG_WARN("ecs", "component_size_mismatch", kSizeText, log::field("component_id", id),
+    LAIGE_LOG_WARN("ecs", "component_size_mismatch", log::texts::ComponentSizeMismatchCommand, log::field("component_id", id),
                    log::field("size", size), log::field("expected_size", expected));
     return Status::failure(ErrorCode::InvalidArgument, "component_size_mismatch")
         .with("component", info.name)
@@ -198,7 +170,7 @@ Status CommandBuffer::removeById(Entity e, ComponentTypeId id) noexcept {
   if (Status st = recordCheck(e, "remove"); !st.ok()) return st;
   detail::WorldState& ws = *s_;
   if (id == kInvalidComponentTypeId || id > ws.ecs.components.size()) {
-    LAIGE_LOG_WARN("ecs", "component_unregistered", kUnregisteredText, log::field("entity_id", e.id()),
+    LAIGE_LOG_WARN("ecs", "component_unregistered", log::texts::ComponentUnregisteredCommand, log::field("entity_id", e.id()),
                    log::field("component_id", id), log::field("op", "remove"));
     return Status::failure(ErrorCode::InvalidArgument, "component_unregistered")
         .with("entity_id", e.id())
@@ -274,7 +246,7 @@ void World::applyCommands() noexcept {
     }
     if (!ws.entities.isAlive(e)) {
       ++b.stats_.skippedDead;
-      LAIGE_LOG_WARN("ecs", "command_target_dead", kTargetDeadText, log::field("op", opName(h.op)),
+      LAIGE_LOG_WARN("ecs", "command_target_dead", log::texts::CommandTargetDead, log::field("op", opName(h.op)),
                      log::field("entity_id", e.id()), log::field("generation", e.generation()),
                      log::field("index", i));
       continue;
@@ -293,7 +265,7 @@ void World::applyCommands() noexcept {
       ++b.stats_.applied;
     } else {
       ++b.stats_.skippedFailed;
-      LAIGE_LOG_WARN("ecs", "command_failed", kFailedText, log::field("op", opName(h.op)),
+      LAIGE_LOG_WARN("ecs", "command_failed", log::texts::CommandFailed, log::field("op", opName(h.op)),
                      log::field("entity_id", e.id()), log::field("component_id", c),
                      log::field("reason", st.reason()));
     }

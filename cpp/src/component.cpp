@@ -9,6 +9,7 @@
 #include "laige/logging.h"
 #include "laige/names.h"
 #include "laige/world.h"
+#include "logging/log_texts.h"
 
 namespace laige {
 
@@ -27,25 +28,6 @@ namespace {
 
 constexpr const char* kKindNames[] = {"invalid", "i8",  "u8",  "i16", "u16", "i32",
                                       "u32",     "i64", "u64", "f32", "f64", "fx"};
-
-constexpr const char* kDuplicateText =
-    "component_duplicate | a component registration was rejected | this type or a component "
-    "with the same name is already registered in this world (duplicates are errors, not "
-    "no-ops) | register each component once, at setup | "
-    "docs/component_registry.md#errors";
-constexpr const char* kBudgetText =
-    "component_budget | a component registration was rejected | the world already has "
-    "kMaxComponentTypes (256) component types | merge rarely used components or split the "
-    "simulation into worlds | docs/component_registry.md#errors";
-constexpr const char* kNameText =
-    "component_name_invalid | a component registration was rejected | the name is empty, "
-    "longer than 63 bytes, holds a control character or starts or ends with a space | give "
-    "every component a short unique name | docs/component_registry.md#errors";
-constexpr const char* kDescText =
-    "component_desc_invalid | a component description was rejected | its fields do not tile "
-    "its size in C layout (see the reason field) | lay the schema out with "
-    "layoutComponentFields and order fields largest kind first | "
-    "docs/component_registry.md#runtime-descriptions";
 
 }  // namespace
 
@@ -72,7 +54,7 @@ Result<ComponentTypeId> World::registerTyped(const ComponentDesc& d, std::uint32
   if (!s_) return Status::failure(ErrorCode::InvalidArgument, "world_moved_from");  // no registry
   detail::EcsState& ecs = s_->ecs;
   if (d.name.empty() || d.name.size() > kMaxComponentNameLength) {
-    LAIGE_LOG_WARN("ecs", "component_name_invalid", kNameText,
+    LAIGE_LOG_WARN("ecs", "component_name_invalid", log::texts::ComponentNameInvalid,
                    log::field("name", d.name), log::field("length", static_cast<std::uint32_t>(d.name.size())));
     return Status::failure(ErrorCode::InvalidArgument, "component_name_invalid")
         .with("name", d.name)
@@ -82,13 +64,13 @@ Result<ComponentTypeId> World::registerTyped(const ComponentDesc& d, std::uint32
   }
   // The rules of laige/names.h (control characters, surrounding spaces).
   if (const char* why = componentNameProblem(d.name); why != nullptr) {
-    LAIGE_LOG_WARN("ecs", "component_name_invalid", kNameText, log::field("name", d.name),
+    LAIGE_LOG_WARN("ecs", "component_name_invalid", log::texts::ComponentNameInvalid, log::field("name", d.name),
                    log::field("reason", why));
     return Status::failure(ErrorCode::InvalidArgument, "component_name_invalid").with("name", d.name).with("reason", why);
   }
   const LayoutCheck layout = checkComponentLayout(d.size, d.alignment, d.fields);
   if (!layout.ok()) {
-    LAIGE_LOG_WARN("ecs", "component_desc_invalid", kDescText, log::field("name", d.name),
+    LAIGE_LOG_WARN("ecs", "component_desc_invalid", log::texts::ComponentDescInvalid, log::field("name", d.name),
                    log::field("reason", layout.reason), log::field("field", layout.field),
                    log::field("size", d.size), log::field("alignment", d.alignment));
     return Status::failure(layout.code, "component_desc_invalid")
@@ -105,7 +87,7 @@ Result<ComponentTypeId> World::registerTyped(const ComponentDesc& d, std::uint32
     if (ecs.components[i]->name == d.name) existing = ecs.components[i].get();
   }
   if (existing != nullptr) {
-    LAIGE_LOG_WARN("ecs", "component_duplicate", kDuplicateText,
+    LAIGE_LOG_WARN("ecs", "component_duplicate", log::texts::ComponentDuplicate,
                    log::field("component_id", existing->id), log::field("size", existing->size),
                    log::field("alignment", existing->alignment), log::field("name", d.name));
     return Status::failure(ErrorCode::InvalidArgument, "component_duplicate")
@@ -113,7 +95,7 @@ Result<ComponentTypeId> World::registerTyped(const ComponentDesc& d, std::uint32
         .with("component_id", existing->id);
   }
   if (ecs.components.size() >= kMaxComponentTypes) {
-    LAIGE_LOG_WARN("ecs", "component_budget", kBudgetText,
+    LAIGE_LOG_WARN("ecs", "component_budget", log::texts::ComponentBudget,
                    log::field("component_count", static_cast<std::uint32_t>(ecs.components.size())),
                    log::field("name", d.name));
     return Status::failure(ErrorCode::BudgetExhausted, "component_budget")

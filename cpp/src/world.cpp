@@ -8,9 +8,9 @@
 #include "laige/assert.h"
 #include "laige/detail/world_state.h"
 #include "laige/logging.h"
+#include "logging/log_texts.h"
 #include "setup_code.h"
 #include "systems/system_access.h"
-
 
 namespace laige {
 
@@ -26,36 +26,13 @@ void misuseAbort(const char* what, const char* file, int line) noexcept {
 
 namespace {
 
-constexpr const char* kStaleAccessText =
-    "stale_entity_access | an entity handle was rejected | the handle is stale, cleared, never "
-    "issued or out of range | check isValid() before using a handle kept across destroy() or "
-    "clear() | docs/entity.md#stale-handles";
-constexpr const char* kStaleDestroyText =
-    "stale_entity_destroy | destroy() was called with a dead handle | the entity was already "
-    "destroyed or cleared, or the handle was never issued | destroy each entity once and drop "
-    "every copy of its handle | docs/entity.md#stale-handles";
-constexpr const char* kBudgetText[3] = {
-    "entity_budget_25 | live entities reached 25% of the declared scene budget | the scene is "
-    "filling its entity budget | watch the growth, or raise the scene budget through typed "
-    "configuration | docs/entity.md#guardrails",
-    "entity_budget_50 | live entities reached 50% of the declared scene budget | the scene is "
-    "half full | destroy entities that are no longer needed, or raise the scene budget through "
-    "typed configuration | docs/entity.md#guardrails",
-    "entity_budget_100 | live entities reached 100% of the declared scene budget | the scene "
-    "budget is full; the next create() fails with BudgetExhausted | destroy entities before "
-    "spawning more, or raise the scene budget through typed configuration | "
-    "docs/entity.md#guardrails",
-};
+constexpr log::TextId kBudgetText[3] = {log::texts::EntityBudget25, log::texts::EntityBudget50,
+                                       log::texts::EntityBudget100};
 constexpr const char* kBudgetEvent[3] = {"entity_budget_25", "entity_budget_50",
                                          "entity_budget_100"};
 constexpr std::uint32_t kBudgetPct[3] = {25, 50, 100};
-constexpr const char* kChurnText =
-    "churn_per_frame | component churn exceeded the per-frame budget | more components were "
-    "added or removed this frame than churnPerFrameBudget allows | batch spawns and despawns in "
-    "a dedicated system, or raise churnPerFrameBudget through typed configuration | "
-    "docs/entity.md#guardrails";
 
-Status warnStale(const char* event, const char* text, Entity e) noexcept {
+Status warnStale(const char* event, log::TextId text, Entity e) noexcept {
   LAIGE_LOG_WARN("ecs", event, text, log::field("entity_id", e.id()),
                  log::field("generation", e.generation()));
   return Status::failure(ErrorCode::InvalidArgument, event)
@@ -76,10 +53,7 @@ World& World::operator=(World&& other) noexcept {
 
 LAIGE_SETUP_CODE Result<World> World::create(const Options& options) noexcept {
   if (options.capacity > Entity::kMaxEntities) {
-    LAIGE_LOG_WARN("ecs", "capacity_invalid",
-                   "capacity_invalid | World::create was given a capacity above the 16-bit id "
-                   "space | entity ids are 16 bits, so at most 65536 slots exist | declare a "
-                   "scene budget of at most 65536 entities | docs/entity.md#errors",
+    LAIGE_LOG_WARN("ecs", "capacity_invalid", log::texts::CapacityInvalid,
                    log::field("capacity", options.capacity),
                    log::field("max_capacity", Entity::kMaxEntities));
     return Status::failure(ErrorCode::InvalidArgument, "capacity_invalid")
@@ -139,7 +113,7 @@ Result<Entity> World::create() noexcept {
 Status World::destroy(Entity e) noexcept {
   if (!s_ || !s_->entities.isAlive(e)) {
     LAIGE_MISUSE("World::destroy on a stale or invalid entity handle");
-    return warnStale("stale_entity_destroy", kStaleDestroyText, e);
+    return warnStale("stale_entity_destroy", log::texts::StaleEntityDestroy, e);
   }
   detail::WorldState& s = *s_;
   // With relations: the cascade (docs/relations.md#cleanup).
@@ -160,7 +134,7 @@ Status World::destroy(Entity e) noexcept {
 
 Status World::check(Entity e) const noexcept {
   if (s_ && s_->entities.isAlive(e)) return Status{};
-  return warnStale("stale_entity_access", kStaleAccessText, e);
+  return warnStale("stale_entity_access", log::texts::StaleEntityAccess, e);
 }
 
 bool World::isValid(Entity e) const noexcept { return s_ && s_->entities.isAlive(e); }
@@ -241,11 +215,11 @@ void detail::WorldState::warnChurn() noexcept {
   churnWarnedThisFrame = true;
   ++churnWarns;
 #if LAIGE_DEBUG_ASSERTS
-  LAIGE_LOG_WARN("ecs", "churn_per_frame", kChurnText, log::field("frame_churn", frameChurn),
+  LAIGE_LOG_WARN("ecs", "churn_per_frame", log::texts::ChurnPerFrame, log::field("frame_churn", frameChurn),
                  log::field("churn_budget", options.churnPerFrameBudget),
                  log::field("advice", "move_the_churn_to_a_spawn_despawn_system"));
 #else
-  LAIGE_LOG_WARN("ecs", "churn_per_frame", kChurnText, log::field("frame_churn", frameChurn),
+  LAIGE_LOG_WARN("ecs", "churn_per_frame", log::texts::ChurnPerFrame, log::field("frame_churn", frameChurn),
                  log::field("churn_budget", options.churnPerFrameBudget));
 #endif
 }

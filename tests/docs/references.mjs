@@ -22,7 +22,7 @@ const root = resolve(process.argv[2] ?? join(dirname(fileURLToPath(import.meta.u
 // Folders that are built or installed, never committed: nothing under them is checked
 // and a path into them is not a repository path.
 const generated = new Set(['.git', 'build', 'dist', 'node_modules', 'wasm', '.vite', 'test-results', '.exp', 'reference']);
-const textExtensions = new Set(['.md', '.h', '.cpp', '.ts', '.mts', '.js', '.mjs', '.sh', '.txt', '.cmake', '.in', '.json', '.html', '.css', '.yml']);
+const textExtensions = new Set(['.md', '.h', '.cpp', '.ts', '.mts', '.js', '.mjs', '.sh', '.txt', '.cmake', '.def', '.in', '.json', '.html', '.css', '.yml']);
 const skipFiles = new Set(['package-lock.json']);
 
 function sourceFiles(dir) {
@@ -52,7 +52,7 @@ const looksLikeId = (s) => !notCitations.has(s);
 const teamReference = /\bseeds? ?0\d\d\b|\bPRD\b|\bFACTS\b|\bDESIGN\.md\b|\bDecision \d+\b|\b[Ii]ssue[- #]?\d+\b|\bthe issue's\b/g;
 
 const topFolders = readdirSync(root).filter((n) => !generated.has(n) && !n.startsWith('.') && statSync(join(root, n)).isDirectory());
-const pathWord = new RegExp(`(?<![A-Za-z0-9_./@~-])((?:${topFolders.map((f) => f.replace(/[.]/g, '\\.')).join('|')})/[A-Za-z0-9_.@/{},*<>$\\\\-]*)`, 'g');
+const pathWord = new RegExp(`(?<![A-Za-z0-9_./@~-])((?:${topFolders.map((f) => f.replace(/[.]/g, '\\.')).join('|')})/[A-Za-z0-9_.@/{},*<>$#\\\\-]*)`, 'g');
 
 const problems = [];
 let pathsChecked = 0;

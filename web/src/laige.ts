@@ -28,6 +28,7 @@ import { type ScenarioInfo, ScenarioRun } from './scenario/scenario_run.js';
 export { ScenarioRun };
 export type { ScenarioInfo };
 import { RollbackSession, type RollbackSessionOptions } from './rollback/rollback_session.js';
+import { LOG_TEXTS } from './boundary/log_texts.gen.js';
 
 /** A log record of the core (JsSink -> Module.onLaigeLog). */
 export interface LogRecord {
@@ -116,9 +117,12 @@ export class Laige {
       if (f !== null) this.raw.clearLastFailure();
       return f;
     });
-    raw.onLaigeLog = (record) => {
+    raw.onLaigeLog = (sent) => {
       const fn = this.#onLog;
       if (fn === null) return;
+      // The module leaves the catalogue's texts out: its id names the message (docs/logging.md#message-texts).
+      const { textId, ...rest } = sent;
+      const record: LogRecord = { ...rest, message: textId !== 0 ? LOG_TEXTS[textId] ?? '' : sent.message };
       // While a handler runs, every world counts as on the stack (reentrancy.ts).
       logHandlers.depth++;
       try {

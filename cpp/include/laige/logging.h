@@ -131,6 +131,19 @@ struct Field {
 template <typename T>
 Field field(const char* key, T* value) = delete;
 
+/// The id of a message in the core's catalogue of log texts: every text the
+/// core logs, each "event | what happened | why | how to fix | docs
+/// page#anchor", kept in one file (docs/logging.md#message-texts).
+/// TextId{} (0) means "not from the catalogue".
+enum class TextId : std::uint16_t {};
+
+/// The catalogue's text of `id`; "" for TextId{} and for an id the catalogue
+/// does not have. Never null. In the wasm module of @laige/sim the texts are
+/// not compiled in and this returns "": its TypeScript layer fills a record's
+/// message from its copy of the catalogue, generated from the same file.
+/// Cost: one table read. Allocates nothing.
+const char* catalogueText(TextId id) noexcept;
+
 /// One event as handed to a Sink. Every pointer is valid only for the
 /// duration of the emit() call; a sink that keeps a record must copy it.
 struct LogRecord {
@@ -149,6 +162,10 @@ struct LogRecord {
   /// Wall-clock time: system_clock microseconds since the Unix epoch.
   /// Diagnostics only, never simulation state.
   std::int64_t timestampUs;
+  /// The catalogue id of `message` when it came from the catalogue of log
+  /// texts (a sink that cannot carry the text may send this instead);
+  /// TextId{} otherwise.
+  TextId textId;
 };
 
 /// Where records go. emit() may be called from several threads at once (the
@@ -442,6 +459,15 @@ class Logger {
            std::initializer_list<Field> fields) noexcept {
     log(severity, subsystem, event, message, fields.begin(), fields.size());
   }
+  /// The same with a message from the catalogue of log texts: the record's
+  /// message is catalogueText(text) and its textId is `text`.
+  void log(Severity severity, const char* subsystem, const char* event, TextId text, const Field* fields,
+           std::size_t count) noexcept;
+  /// The same with a braced list of fields.
+  void log(Severity severity, const char* subsystem, const char* event, TextId text,
+           std::initializer_list<Field> fields) noexcept {
+    log(severity, subsystem, event, text, fields.begin(), fields.size());
+  }
 
   /// The configuration in effect: the sink, the current gate levels and the
   /// rate-limit settings (subsystem overrides are not included). Passing it
@@ -477,6 +503,8 @@ class Logger {
 
  private:
   Logger() noexcept;
+  void logRecord(Severity severity, const char* subsystem, const char* event, const char* message, TextId textId,
+                 const Field* fields, std::size_t count) noexcept;
   [[nodiscard]] bool subsystemEnabled(const char* subsystem, Severity severity) const noexcept {
     return static_cast<std::uint8_t>(severity) >= static_cast<std::uint8_t>(subsystemLevel(subsystem));
   }

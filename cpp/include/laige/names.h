@@ -2,7 +2,7 @@
 // (and the names a dependsOn list holds) and component names. Every entry
 // point (the C++ registries, the wasm bindings, the TypeScript layer's
 // web/src/component/names.ts) applies these rules, so a name accepted in one place is
-// accepted everywhere. `docs/systems.md#names`, `docs/component_registry.md#names`.
+// accepted everywhere. `docs/systems.md#names`, `docs/component_registry.md#errors`.
 #pragma once
 
 #include <cstdint>

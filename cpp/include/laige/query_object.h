@@ -428,7 +428,7 @@ Status World::each(Fn&& fn, Tags... /*tags*/) {
     return st;
   } else {
     // The same walk as Query<Reads/Writes...>, over a cache the world keeps
-    // per listed type list (`docs/query.md#world-each`).
+    // per listed type list (`docs/query.md#worldeach`).
     using L = detail::TermList<std::conditional_t<detail::kAccessOf<Tags> == Access::Write,
                                                   Writes<Ts>, Reads<Ts>>...>;
     std::uint32_t types[] = {detail::componentTypeIndexOf<detail::ComponentKey<Ts>>()...};

@@ -10,34 +10,13 @@
 #include "laige/detail/world_state.h"
 #include "laige/logging.h"
 #include "laige/world.h"
+#include "logging/log_texts.h"
 
 namespace laige {
 
 namespace {
 
-constexpr const char* kUnregisteredText =
-    "component_unregistered | observe was given an unregistered component | the component is "
-    "not registered in this world | register the component before observing it | "
-    "docs/changes.md#errors";
-constexpr const char* kUnknownEventText =
-    "unknown_event | observe was given an unknown event | the event is not OnAdd, OnSet or "
-    "OnRemove | pass one of the ObserverEvent values | docs/changes.md#errors";
-constexpr const char* kInvalidText =
-    "observer_invalid | observe was given a null observer function | an observer without a "
-    "body cannot run | pass a function | docs/changes.md#errors";
-constexpr const char* kInsideText =
-    "observe_inside_callback | observe was called while a system, an each, a defer or an "
-    "observer runs | observers are registered at setup, between ticks | register observers "
-    "before the first tick | docs/changes.md#errors";
-constexpr const char* kDepthText =
-    "observer_depth_exceeded | an observer event was dropped | observers caused events "
-    "kMaxObserverDepth (8) levels deep, a cycle most likely | break the cycle (an observer "
-    "that re-adds what another removes) | docs/changes.md#observers";
-constexpr const char* kFailedText =
-    "observer_failed | an observer returned a failure | the observer's own reason (field "
-    "reason) | fix the observer; the rest of the queue ran | docs/changes.md#observers";
-
-Status refuse(const char* reason, const char* text, std::uint32_t component, std::uint32_t event) noexcept {
+Status refuse(const char* reason, log::TextId text, std::uint32_t component, std::uint32_t event) noexcept {
   LAIGE_LOG_WARN("ecs", reason, text, log::field("component_id", component), log::field("event", event));
   return Status::failure(ErrorCode::InvalidArgument, reason)
       .with("component_id", component)
@@ -85,7 +64,7 @@ Status drainObservers(World& w) noexcept {
     off += size;
     if (h.depth > kMaxObserverDepth) {
       ++cs.depthExceeded;
-      LAIGE_LOG_WARN("ecs", "observer_depth_exceeded", kDepthText, log::field("component_id", h.component),
+      LAIGE_LOG_WARN("ecs", "observer_depth_exceeded", log::texts::ObserverDepthExceeded, log::field("component_id", h.component),
                      log::field("event", h.event), log::field("depth", h.depth));
       if (first.ok()) {
         first = Status::failure(ErrorCode::InvalidArgument, "observer_depth_exceeded")
@@ -111,7 +90,7 @@ Status drainObservers(World& w) noexcept {
       if (ws.commands.pending() != 0) ChangeAccess::applyCommands(w);
       if (!st.ok()) {
         ++cs.failures;
-        LAIGE_LOG_WARN("ecs", "observer_failed", kFailedText, log::field("component_id", h.component),
+        LAIGE_LOG_WARN("ecs", "observer_failed", log::texts::ObserverFailed, log::field("component_id", h.component),
                        log::field("event", h.event), log::field("reason", st.reason()));
         if (first.ok()) first = st;
       }
@@ -132,11 +111,11 @@ Result<ObserverId> observe(World& world, ObserverEvent event, ComponentTypeId id
   const auto ev = static_cast<std::uint32_t>(event);
   if (ws == nullptr) return Status::failure(ErrorCode::InvalidArgument, "world_moved_from");
   if (ws->systems.current != 0 || ws->ecs.guard.active || ws->deferDepth != 0 || ws->changes.draining) {
-    return refuse("observe_inside_callback", kInsideText, id, ev);
+    return refuse("observe_inside_callback", log::texts::ObserveInsideCallback, id, ev);
   }
-  if (id == 0 || id > ws->ecs.components.size()) return refuse("component_unregistered", kUnregisteredText, id, ev);
-  if (ev >= kObserverEventCount) return refuse("unknown_event", kUnknownEventText, id, ev);
-  if (fn == nullptr) return refuse("observer_invalid", kInvalidText, id, ev);
+  if (id == 0 || id > ws->ecs.components.size()) return refuse("component_unregistered", log::texts::ComponentUnregisteredObserver, id, ev);
+  if (ev >= kObserverEventCount) return refuse("unknown_event", log::texts::UnknownEvent, id, ev);
+  if (fn == nullptr) return refuse("observer_invalid", log::texts::ObserverInvalid, id, ev);
   detail::ChangeState& cs = ws->changes;
   cs.observers.push_back(detail::ObserverRecord{static_cast<std::uint8_t>(ev), id,
                                                 reinterpret_cast<void*>(fn), userData});

@@ -10,6 +10,8 @@
 // facade locked.
 #include "laige/logging.h"
 
+#include "logging/log_texts.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -51,15 +53,6 @@ const char* levelName(Level level) noexcept {
 namespace {
 
 // Messages of the facade's own events, in the 5-field grammar of errors.h.
-constexpr const char* kRateLimitedMessage =
-    "rate_limited | repeats of an event were suppressed | the event repeated within the rate-limit window | "
-    "fix the cause of the repeats; the suppressed field counts them | docs/logging.md#rate-limiting";
-constexpr const char* kTableFullMessage =
-    "rate_limit_table_full | the rate-limit key table is full | more distinct keys than kRateLimitKeys since "
-    "init | use fewer distinct event names (new keys go unlimited) | docs/logging.md#rate-limiting";
-constexpr const char* kRejectedMessage =
-    "subsystem_level_rejected | a subsystem level override was ignored | the name is null or too long, or the "
-    "table is full | use short stable subsystem names and fewer overrides | docs/logging.md#gates";
 
 std::atomic<detail::LoggerState*> gState{nullptr};  // for the crash handler
 
@@ -100,17 +93,22 @@ bool sameName(const char (&stored)[N], std::string_view name) noexcept {
 }
 
 void emitTo(detail::LoggerState& s, Sink& sink, Severity severity, const char* subsystem, const char* event,
-            const char* message, const Field* fields, std::size_t count) noexcept {
-  const LogRecord record{severity, subsystem, event, message, fields, count, wallUs()};
+            const char* message, TextId textId, const Field* fields, std::size_t count) noexcept {
+  const LogRecord record{severity, subsystem, event, message, fields, count, wallUs(), textId};
   s.inSink.fetch_add(1, std::memory_order_acq_rel);
   sink.emit(record);
   s.inSink.fetch_sub(1, std::memory_order_acq_rel);
 }
 
+void emitTo(detail::LoggerState& s, Sink& sink, Severity severity, const char* subsystem, const char* event,
+            TextId text, const Field* fields, std::size_t count) noexcept {
+  emitTo(s, sink, severity, subsystem, event, catalogueText(text), text, fields, count);
+}
+
 void emitSummary(detail::LoggerState& s, Sink& sink, Severity severity, const char* subsystem, const char* event,
                  std::uint64_t suppressed) noexcept {
   const Field fields[2] = {field("event", event), field("suppressed", suppressed)};
-  emitTo(s, sink, severity, subsystem, "rate_limited", kRateLimitedMessage, fields, 2);
+  emitTo(s, sink, severity, subsystem, "rate_limited", texts::RateLimited, fields, 2);
 }
 
 // Under the mutex: whether a Warn+ event passes the rate limit. Sets
@@ -224,12 +222,22 @@ void Logger::setSubsystemLevel(const char* subsystem, Level level) noexcept {
       return;
     }
   }
-  LAIGE_LOG_WARN("logging", "subsystem_level_rejected", kRejectedMessage, field("subsystem", subsystem),
+  LAIGE_LOG_WARN("logging", "subsystem_level_rejected", texts::SubsystemLevelRejected, field("subsystem", subsystem),
                  field("reason", reason));
 }
 
 void Logger::log(Severity severity, const char* subsystem, const char* event, const char* message,
                  const Field* fields, std::size_t count) noexcept {
+  logRecord(severity, subsystem, event, message, TextId{}, fields, count);
+}
+
+void Logger::log(Severity severity, const char* subsystem, const char* event, TextId text, const Field* fields,
+                 std::size_t count) noexcept {
+  logRecord(severity, subsystem, event, catalogueText(text), text, fields, count);
+}
+
+void Logger::logRecord(Severity severity, const char* subsystem, const char* event, const char* message,
+                       TextId textId, const Field* fields, std::size_t count) noexcept {
   detail::LoggerState& s = *state_;
   const char* sub = subsystem != nullptr ? subsystem : "";
   const char* ev = event != nullptr ? event : "";
@@ -247,11 +255,12 @@ void Logger::log(Severity severity, const char* subsystem, const char* event, co
   if (sink != nullptr) {
     if (summary > 0) emitSummary(s, *sink, severity, sub, ev, summary);
     if (emit) {
-      emitTo(s, *sink, severity, sub, ev, message != nullptr ? message : "", fields, fields != nullptr ? count : 0);
+      emitTo(s, *sink, severity, sub, ev, message != nullptr ? message : "", textId, fields,
+             fields != nullptr ? count : 0);
     }
     if (overflowNow && enabled("logging", Severity::Warn)) {
       const Field capacity[1] = {field("capacity", kRateLimitKeys)};
-      emitTo(s, *sink, Severity::Warn, "logging", "rate_limit_table_full", kTableFullMessage, capacity, 1);
+      emitTo(s, *sink, Severity::Warn, "logging", "rate_limit_table_full", texts::RateLimitTableFull, capacity, 1);
     }
   }
   if (severity == Severity::Fatal) {

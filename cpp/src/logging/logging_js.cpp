@@ -10,7 +10,7 @@
 // '=' (field() sanitises them) and the unit separator never appears in them.
 EM_JS(void, laige_js_emit_log,
       (int severity, const char* subsystem, const char* event, const char* message,
-       const char* fields, double timestampUs),
+       const char* fields, double timestampUs, int textId),
       {
         if (typeof Module === 'undefined' || typeof Module['onLaigeLog'] !== 'function') return;
         var names = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
@@ -28,6 +28,7 @@ EM_JS(void, laige_js_emit_log,
             subsystem: UTF8ToString(subsystem),
             event: UTF8ToString(event),
             message: UTF8ToString(message),
+            textId: textId,
             fields: out,
             timestampUs: timestampUs
           });
@@ -56,7 +57,8 @@ void JsSink::emit(const LogRecord& record) noexcept {
     fields[n] = '\0';
   }
   laige_js_emit_log(static_cast<int>(record.severity), record.subsystem, record.event,
-                    record.message, fields, static_cast<double>(record.timestampUs));
+                    record.message, fields, static_cast<double>(record.timestampUs),
+                    static_cast<int>(record.textId));
 }
 
 }  // namespace laige::log

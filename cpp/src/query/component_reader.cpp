@@ -6,25 +6,17 @@
 #include "laige/detail/world_state.h"
 #include "laige/logging.h"
 #include "laige/world.h"
+#include "logging/log_texts.h"
 
 namespace laige {
 
 namespace detail {
 
-namespace {
-
-constexpr const char* kStaleReaderText =
-    "stale_reader | a ComponentReader was used after the world's archetypes changed | an archetype "
-    "was created, or a restore replaced archetypes, after World::reader made it | take a new "
-    "reader after structural changes (World::reader is O(archetypes)) | docs/archetype.md#readers";
-
-}  // namespace
-
 std::uint8_t* const kReaderUnknownArchetype[1] = {nullptr};
 
 const void* staleReader(const ReaderTables& t) noexcept {
   LAIGE_MISUSE("ComponentReader::get on a stale reader (an archetype was created or a restore ran since World::reader)");
-  LAIGE_LOG_WARN("ecs", "stale_reader", kStaleReaderText, log::field("epoch", t.epoch),
+  LAIGE_LOG_WARN("ecs", "stale_reader", log::texts::StaleReader, log::field("epoch", t.epoch),
                  log::field("epoch_now", *t.epochNow));
   return nullptr;
 }

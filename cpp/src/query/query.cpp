@@ -10,37 +10,12 @@
 #include "laige/detail/world_state.h"
 #include "laige/logging.h"
 #include "laige/world.h"
+#include "logging/log_texts.h"
 #include "systems/system_access.h"
 
 namespace laige {
 
 namespace detail {
-
-namespace {
-
-constexpr const char* kWriteText =
-    "iteration_write_during_read | an in-place write was rejected during each | the live query "
-    "declared this component Read | declare the component Write in the query, or defer the "
-    "write until each returns | docs/query.md#iteration-legality";
-constexpr const char* kMutationText =
-    "iteration_mutation | a structural change was rejected during each | it would move or "
-    "destroy a row of an archetype the live query is walking | record it in the world's "
-    "command buffer (World::commands(), SystemContext::commands in a system), applied after "
-    "each returns | docs/query.md#iteration-legality";
-constexpr const char* kClearText =
-    "iteration_clear | clear() was rejected during each | an archetype the live query is walking "
-    "still holds live rows | call clear() outside each (it is a shutdown-phase operation) | "
-    "docs/query.md#iteration-legality";
-constexpr const char* kNestedText =
-    "iteration_nested | a nested each was rejected | another each is live on this world, and its "
-    "guard would be clobbered | flatten the work into one query, or collect and run a second "
-    "pass after the first returns | docs/query.md#iteration-legality";
-constexpr const char* kInvalidText =
-    "iteration_invalid | beginIteration was rejected | the id and access lists differ in length, "
-    "exceed 32 entries, repeat an id or hold an unknown access | pass one access per distinct "
-    "component id | docs/query.md#the-js-driven-guard";
-
-}  // namespace
 
 Status guardDestroy(const WorldState& s, Entity e) noexcept {
   const IterationGuard& g = s.ecs.guard;
@@ -48,7 +23,7 @@ Status guardDestroy(const WorldState& s, Entity e) noexcept {
   const ArchetypeId aid = s.ecs.archetypeOf[e.id()];
   if (!g.matched.contains(aid)) return Status{};
   LAIGE_MISUSE("World::destroy of an entity whose archetype the live each is walking");
-  LAIGE_LOG_WARN("ecs", "iteration_mutation", kMutationText, log::field("entity_id", e.id()),
+  LAIGE_LOG_WARN("ecs", "iteration_mutation", log::texts::IterationMutation, log::field("entity_id", e.id()),
                  log::field("generation", e.generation()), log::field("operation", "destroy"),
                  log::field("archetype_id", aid),
                  log::field("rows", s.ecs.archetypes[aid]->liveRows()));
@@ -75,7 +50,7 @@ ArchetypeId nthMember(const IdSet256& set, std::uint32_t index) noexcept {
 
 Status nestedIteration(const WorldState& s) noexcept {
   LAIGE_MISUSE("nested World::each (or beginIteration) while an iteration is live");
-  LAIGE_LOG_WARN("ecs", "iteration_nested", kNestedText, log::field("entity_id", 0u),
+  LAIGE_LOG_WARN("ecs", "iteration_nested", log::texts::IterationNested, log::field("entity_id", 0u),
                  log::field("generation", 0u), log::field("archetype_count", s.ecs.guard.matchedCount));
   return Status::failure(ErrorCode::InvalidArgument, "iteration_nested")
       .with("archetype_count", s.ecs.guard.matchedCount);
@@ -92,7 +67,7 @@ Status guardClear(const WorldState& s) noexcept {
     const auto slot = static_cast<std::uint16_t>(a.slots[0]);
     const Entity first = s.entities.handleOf(slot);
     LAIGE_MISUSE("World::clear while the live each walks an archetype with live rows");
-    LAIGE_LOG_WARN("ecs", "iteration_clear", kClearText, log::field("entity_id", first.id()),
+    LAIGE_LOG_WARN("ecs", "iteration_clear", log::texts::IterationClear, log::field("entity_id", first.id()),
                    log::field("generation", first.generation()), log::field("archetype_id", a.id),
                    log::field("rows", a.liveRows()));
     return Status::failure(ErrorCode::InvalidArgument, "iteration_clear")
@@ -106,7 +81,7 @@ Status guardClear(const WorldState& s) noexcept {
 Status guardInPlace(const WorldState& s, Entity e, ComponentTypeId c, ArchetypeId at) noexcept {
   if (!s.ecs.guard.read.contains(c)) return Status{};
   LAIGE_MISUSE("in-place write of a component the live each declared Read");
-  LAIGE_LOG_WARN("ecs", "iteration_write_during_read", kWriteText, log::field("entity_id", e.id()),
+  LAIGE_LOG_WARN("ecs", "iteration_write_during_read", log::texts::IterationWriteDuringRead, log::field("entity_id", e.id()),
                  log::field("generation", e.generation()), log::field("component_id", c),
                  log::field("archetype_id", at));
   return Status::failure(ErrorCode::InvalidArgument, "iteration_write_during_read")
@@ -124,7 +99,7 @@ Status guardMove(const WorldState& s, Entity e, ComponentTypeId c, ArchetypeId f
   const ArchetypeId hit = fromMatched ? from : to;
   const bool removing = from != kNoArchetype && s.ecs.archetypes[from]->colOf[c] != 0;
   LAIGE_MISUSE("structural change of an archetype the live each is walking");
-  LAIGE_LOG_WARN("ecs", "iteration_mutation", kMutationText, log::field("entity_id", e.id()),
+  LAIGE_LOG_WARN("ecs", "iteration_mutation", log::texts::IterationMutation, log::field("entity_id", e.id()),
                  log::field("generation", e.generation()),
                  log::field("operation", removing ? "remove" : "add"), log::field("component_id", c),
                  log::field("source_archetype", from), log::field("target_archetype", to),
@@ -166,7 +141,7 @@ Status World::beginIteration(std::span<const ComponentTypeId> ids, std::span<con
     }
   }
   if (reason != nullptr) {
-    LAIGE_LOG_WARN("ecs", "iteration_invalid", detail::kInvalidText, log::field("reason", reason),
+    LAIGE_LOG_WARN("ecs", "iteration_invalid", log::texts::IterationInvalid, log::field("reason", reason),
                    log::field("count", static_cast<std::uint32_t>(ids.size())));
     return Status::failure(ErrorCode::InvalidArgument, "iteration_invalid")
         .with("reason", reason)

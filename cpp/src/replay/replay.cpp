@@ -9,35 +9,12 @@
 #include <utility>
 
 #include "laige/logging.h"
+#include "logging/log_texts.h"
 #include "replay/replay_internal.h"
 
 namespace laige {
 
 namespace {
-
-constexpr const char* kStartFailedText =
-    "record_start_failed | a replay recording could not start | the path is empty, the size cap "
-    "is below 56 bytes, or the temp file could not be created | pass a writable path and a cap "
-    ">= kMinReplaySizeLimit (0 = default) | docs/replay.md#recording";
-constexpr const char* kRecordFailedText =
-    "record_failed | a replay recording failed and was discarded | a frame had the wrong tick or "
-    "was over 1 MiB, the size cap was reached, or a write failed | record one frame per "
-    "completed tick, raise the cap, check the disk | docs/replay.md#recording";
-constexpr const char* kAbortedText =
-    "record_aborted | a replay recording was dropped before finish() | the recorder was destroyed "
-    "or replaced while unfinished; its temp file was removed | call finish() to publish the log | "
-    "docs/replay.md#recording";
-constexpr const char* kParseText =
-    "parse_rejected | a replay log is malformed | the bytes are not a complete LGRP v1 log "
-    "(truncated, corrupted, or another format) | re-record the log; the reason field names the "
-    "failed check | docs/replay.md#format";
-constexpr const char* kLoadFailedText =
-    "load_failed | a replay log could not be read | the path is empty, missing or unreadable | "
-    "check the path and its permissions | docs/replay.md#loading";
-constexpr const char* kOversizeText =
-    "load_oversize | a replay log is larger than the read cap | the file is bigger than maxBytes "
-    "(default 128 MiB) | raise maxBytes or check that the path is a replay log | "
-    "docs/replay.md#loading";
 
 constexpr std::uint8_t kMagic[4] = {'L', 'G', 'R', 'P'};
 
@@ -134,7 +111,7 @@ Result<ReplayRecorder> ReplayRecorder::create(const ReplayIdentity& identity, co
                                               std::uint64_t maxBytes) {
   const std::uint64_t cap = effectiveCap(maxBytes);
   if (path == nullptr || path[0] == '\0' || cap < kMinReplaySizeLimit) {
-    LAIGE_LOG_WARN("replay", "record_start_failed", kStartFailedText,
+    LAIGE_LOG_WARN("replay", "record_start_failed", log::texts::RecordStartFailed,
                    log::field("reason", path == nullptr || path[0] == '\0' ? "empty_path" : "cap_too_small"),
                    log::field("max_bytes", cap));
     return Status::failure(ErrorCode::InvalidArgument, "record_start_failed")
@@ -148,7 +125,7 @@ Result<ReplayRecorder> ReplayRecorder::create(const ReplayIdentity& identity, co
   s->tempPath = s->path + ".tmp";
   s->file = std::fopen(s->tempPath.c_str(), "wb");
   if (s->file == nullptr) {
-    LAIGE_LOG_WARN("replay", "record_start_failed", kStartFailedText, log::field("reason", "open_failed"),
+    LAIGE_LOG_WARN("replay", "record_start_failed", log::texts::RecordStartFailed, log::field("reason", "open_failed"),
                    log::field("path", s->tempPath.c_str()), log::field("errno", errno));
     return Status::failure(ErrorCode::IoError, "record_start_failed")
         .with("reason", "open_failed")
@@ -161,14 +138,14 @@ Result<ReplayRecorder> ReplayRecorder::create(const ReplayIdentity& identity, co
   if (std::fwrite(header, 1, sizeof header, s->file) != sizeof header) {
     std::fclose(s->file);
     std::remove(s->tempPath.c_str());
-    LAIGE_LOG_WARN("replay", "record_start_failed", kStartFailedText, log::field("reason", "write_failed"),
+    LAIGE_LOG_WARN("replay", "record_start_failed", log::texts::RecordStartFailed, log::field("reason", "write_failed"),
                    log::field("path", s->tempPath.c_str()));
     return Status::failure(ErrorCode::IoError, "record_start_failed")
         .with("reason", "write_failed")
         .with("path", s->tempPath);
   }
   s->enc.commit(header, sizeof header);
-  LAIGE_LOG_INFO("replay", "record_started", "replay recording started", log::field("path", path),
+  LAIGE_LOG_INFO("replay", "record_started", log::texts::RecordStarted, log::field("path", path),
                  log::field("max_bytes", cap));
   return ReplayRecorder(std::move(s));
 }
@@ -183,7 +160,7 @@ static Status failRecording(detail::ReplayFileState& s, ErrorCode code, const ch
   }
   if (!s.reported) {
     s.reported = true;
-    LAIGE_LOG_WARN("replay", "record_failed", kRecordFailedText, log::field("code", errorName(st.error())),
+    LAIGE_LOG_WARN("replay", "record_failed", log::texts::RecordFailed, log::field("code", errorName(st.error())),
                    log::field("frames", s.enc.frames), log::field("bytes", s.enc.bytes),
                    log::field("path", s.path.c_str()));
   }
@@ -230,7 +207,7 @@ Status ReplayRecorder::finish() noexcept {
   }
   s.enc.bytes += sizeof trailer;
   s.enc.finished = true;
-  LAIGE_LOG_INFO("replay", "record_finished", "replay recording published", log::field("path", s.path.c_str()),
+  LAIGE_LOG_INFO("replay", "record_finished", log::texts::RecordFinished, log::field("path", s.path.c_str()),
                  log::field("frames", s.enc.frames), log::field("bytes", s.enc.bytes));
   return Status{};
 }
@@ -243,7 +220,7 @@ void ReplayRecorder::abandon() noexcept {
     s.file = nullptr;
     std::remove(s.tempPath.c_str());
     if (s.enc.failure == 0 && !s.enc.finished) {
-      LAIGE_LOG_WARN("replay", "record_aborted", kAbortedText, log::field("frames", s.enc.frames),
+      LAIGE_LOG_WARN("replay", "record_aborted", log::texts::RecordAborted, log::field("frames", s.enc.frames),
                      log::field("path", s.path.c_str()));
     }
   }
@@ -263,7 +240,7 @@ bool ReplayRecorder::finished() const noexcept { return s_ && s_->enc.finished; 
 Result<ReplayWriter> ReplayWriter::create(const ReplayIdentity& identity, std::uint64_t maxBytes) {
   const std::uint64_t cap = effectiveCap(maxBytes);
   if (cap < kMinReplaySizeLimit) {
-    LAIGE_LOG_WARN("replay", "record_start_failed", kStartFailedText, log::field("reason", "cap_too_small"),
+    LAIGE_LOG_WARN("replay", "record_start_failed", log::texts::RecordStartFailed, log::field("reason", "cap_too_small"),
                    log::field("max_bytes", cap));
     return Status::failure(ErrorCode::InvalidArgument, "record_start_failed")
         .with("reason", "cap_too_small")
@@ -290,7 +267,7 @@ Status ReplayWriter::writeFrame(std::uint64_t tick, const std::uint8_t* data, st
   const Status st = enc_.admitFrame(tick, data, len, record);
   if (st.isError()) {
     if (!wasFailed && !enc_.finished) {
-      LAIGE_LOG_WARN("replay", "record_failed", kRecordFailedText, log::field("code", errorName(st.error())),
+      LAIGE_LOG_WARN("replay", "record_failed", log::texts::RecordFailed, log::field("code", errorName(st.error())),
                      log::field("frames", enc_.frames), log::field("bytes", enc_.bytes));
     }
     return st;
@@ -323,7 +300,7 @@ Status ReplayWriter::finish() {
   const Status st = enc_.admitTrailer(trailer);
   if (st.isError()) {
     if (!wasFailed && !enc_.finished) {
-      LAIGE_LOG_WARN("replay", "record_failed", kRecordFailedText, log::field("code", errorName(st.error())),
+      LAIGE_LOG_WARN("replay", "record_failed", log::texts::RecordFailed, log::field("code", errorName(st.error())),
                      log::field("frames", enc_.frames), log::field("bytes", enc_.bytes));
     }
     return st;
@@ -373,7 +350,7 @@ namespace {
 
 Result<ReplayLog> reject(ReplayParseError* why, const char* reason, std::uint64_t offset) {
   if (why != nullptr) *why = ReplayParseError{reason, offset};
-  LAIGE_LOG_WARN("replay", "parse_rejected", kParseText, log::field("reason", reason),
+  LAIGE_LOG_WARN("replay", "parse_rejected", log::texts::ParseRejected, log::field("reason", reason),
                  log::field("offset", offset));
   return Status::failure(ErrorCode::MalformedInput, "parse_rejected").with("reason", reason).with("offset", offset);
 }
@@ -454,14 +431,14 @@ Result<ReplayLog> loadReplay(const char* path, std::uint64_t maxBytes, ReplayPar
   if (why != nullptr) *why = ReplayParseError{};
   if (path == nullptr || path[0] == '\0') {
     if (why != nullptr) *why = ReplayParseError{"empty_path", 0};
-    LAIGE_LOG_WARN("replay", "load_failed", kLoadFailedText, log::field("reason", "empty_path"));
+    LAIGE_LOG_WARN("replay", "load_failed", log::texts::LoadFailed, log::field("reason", "empty_path"));
     return Status::failure(ErrorCode::MalformedInput, "load_failed").with("reason", "empty_path");
   }
   const std::uint64_t cap = effectiveCap(maxBytes);
   std::FILE* f = std::fopen(path, "rb");
   if (f == nullptr) {
     if (why != nullptr) *why = ReplayParseError{"open_failed", 0};
-    LAIGE_LOG_WARN("replay", "load_failed", kLoadFailedText, log::field("reason", "open_failed"),
+    LAIGE_LOG_WARN("replay", "load_failed", log::texts::LoadFailed, log::field("reason", "open_failed"),
                    log::field("path", path), log::field("errno", errno));
     return Status::failure(ErrorCode::IoError, "load_failed")
         .with("reason", "open_failed")
@@ -500,13 +477,13 @@ Result<ReplayLog> loadReplay(const char* path, std::uint64_t maxBytes, ReplayPar
   std::fclose(f);
   if (readError) {
     if (why != nullptr) *why = ReplayParseError{"read_failed", bytes.size()};
-    LAIGE_LOG_WARN("replay", "load_failed", kLoadFailedText, log::field("reason", "read_failed"),
+    LAIGE_LOG_WARN("replay", "load_failed", log::texts::LoadFailed, log::field("reason", "read_failed"),
                    log::field("path", path));
     return Status::failure(ErrorCode::IoError, "load_failed").with("reason", "read_failed").with("path", path);
   }
   if (oversize) {
     if (why != nullptr) *why = ReplayParseError{"oversize", cap};
-    LAIGE_LOG_WARN("replay", "load_oversize", kOversizeText, log::field("path", path),
+    LAIGE_LOG_WARN("replay", "load_oversize", log::texts::LoadOversize, log::field("path", path),
                    log::field("max_bytes", cap));
     return Status::failure(ErrorCode::MalformedInput, "load_oversize").with("path", path).with("max_bytes", cap);
   }

@@ -8,23 +8,12 @@
 #include "laige/scheduler.h"
 #include "laige/state_hash.h"
 #include "laige/system.h"
+#include "logging/log_texts.h"
 #include "replay/replay_internal.h"
 
 namespace laige {
 
 namespace {
-
-constexpr const char* kDeterminismText =
-    "diff_determinism_disabled | a replay diff was asked of a non-deterministic side | without "
-    "PRNG substreams a run is not a function of its inputs, so a diff means nothing | set "
-    "determinism.enabled in the config | docs/replay.md#diff";
-constexpr const char* kSchemaText =
-    "diff_schema_mismatch | the two diff worlds register different components | stateDiff "
-    "compares component columns by id and needs identical registries | set both worlds up with "
-    "the same scenario | docs/replay.md#diff";
-constexpr const char* kRunFailedText =
-    "diff_run_failed | a tick failed while diffing replays | runSystems returned an error (the cause field of the error names it) | "
-    "fix the failing system or schedule | docs/replay.md#diff";
 
 /// One lock-step tick of one side.
 Status stepSide(World& world, const SystemSchedule& schedule, const ReplayLog& log, std::uint64_t index,
@@ -34,7 +23,7 @@ Status stepSide(World& world, const SystemSchedule& schedule, const ReplayLog& l
   const TickInput input{bytes.empty() ? nullptr : bytes.data(), static_cast<std::uint32_t>(bytes.size())};
   const Status st = world.runSystems(schedule, input);
   if (st.isError()) {
-    LAIGE_LOG_WARN("replay", "diff_run_failed", kRunFailedText, log::field("side", side),
+    LAIGE_LOG_WARN("replay", "diff_run_failed", log::texts::DiffRunFailed, log::field("side", side),
                    log::field("tick", index + 1), log::field("code", errorName(st.error())));
     return Status::failure(st.error(), "diff_run_failed")
         .with("side", side)
@@ -65,7 +54,7 @@ Result<ReplayDiffResult> diffReplays(const ReplayLog& logA, const ReplayLog& log
   const bool detA = detail::replayDeterministic(worldA, configA);
   const bool detB = detail::replayDeterministic(worldB, configB);
   if (!detA || !detB) {
-    LAIGE_LOG_WARN("replay", "diff_determinism_disabled", kDeterminismText, log::field("a_enabled", detA),
+    LAIGE_LOG_WARN("replay", "diff_determinism_disabled", log::texts::DiffDeterminismDisabled, log::field("a_enabled", detA),
                    log::field("b_enabled", detB));
     return Status::failure(ErrorCode::InvalidArgument, "diff_determinism_disabled")
         .with("a_enabled", detA)
@@ -74,7 +63,7 @@ Result<ReplayDiffResult> diffReplays(const ReplayLog& logA, const ReplayLog& log
   const std::uint64_t schemaA = componentSchemaHash(worldA);
   const std::uint64_t schemaB = componentSchemaHash(worldB);
   if (schemaA != schemaB) {
-    LAIGE_LOG_WARN("replay", "diff_schema_mismatch", kSchemaText,
+    LAIGE_LOG_WARN("replay", "diff_schema_mismatch", log::texts::DiffSchemaMismatch,
                    log::field("a_components", worldA.componentCount()),
                    log::field("b_components", worldB.componentCount()));
     return Status::failure(ErrorCode::InvalidArgument, "diff_schema_mismatch")

@@ -7,33 +7,18 @@
 #include "laige/scheduler.h"
 #include "laige/state_hash.h"
 #include "laige/system.h"
+#include "logging/log_texts.h"
 #include "replay/replay_internal.h"
 
 namespace laige {
 
 namespace {
 
-constexpr const char* kLogInvalidText =
-    "log_invalid | a replay log given to the runner is inconsistent | frame i must have tick i + 1, "
-    "at most 1 MiB of payload, and a payload range inside the log's buffer | build logs with "
-    "parseReplay/loadReplay or ReplayLog::appendFrame | docs/replay.md#running";
-constexpr const char* kConfigWorldText =
-    "config_world_mismatch | the replay world is not a fresh world built from the replay config "
-    "| it already ran ticks, or its seed, capacity, churn budget or determinism flag differs "
-    "from the config, so the run could not reproduce the recording | create a new world with "
-    "worldOptionsFor(config) and the recording's setup | docs/replay.md#running";
 constexpr const char* kIdentityText =
     "identity_mismatch | a replay log does not match the world it is replayed into | the seed, "
     "tick rate, registered components, math backend or configuration differ from the "
     "recording's | replay with the recording's config and scenario (the fields show both "
     "values) | docs/replay.md#identity";
-constexpr const char* kDeterminismText =
-    "determinism_disabled | a replay was asked of a non-deterministic world | without PRNG "
-    "substreams a run is not a function of its inputs | set determinism.enabled in the config | "
-    "docs/replay.md#running";
-constexpr const char* kRunFailedText =
-    "run_failed | a tick failed while replaying | runSystems returned an error (the cause field of the error names it) | "
-    "fix the failing system or schedule | docs/replay.md#running";
 
 /// The log-field keys of one side's identity report (keys must be static).
 struct IdentityKeys {
@@ -109,7 +94,7 @@ Status checkReplayLogShape(const ReplayLog& log, const char* side) noexcept {
     const ReplayFrame& f = log.frames[i];
     const bool rangeOk = f.offset <= log.payload.size() && log.payload.size() - f.offset >= f.size;
     if (f.tick != i + 1 || f.size > kMaxReplayFrameBytes || !rangeOk) {
-      LAIGE_LOG_WARN("replay", "log_invalid", kLogInvalidText, log::field("side", side),
+      LAIGE_LOG_WARN("replay", "log_invalid", log::texts::LogInvalid, log::field("side", side),
                      log::field("frame_index", static_cast<std::uint64_t>(i)), log::field("tick", f.tick),
                      log::field("size", f.size));
       return Status::failure(ErrorCode::MalformedInput, "log_invalid")
@@ -130,7 +115,7 @@ Status checkReplayWorld(const World& world, const ReplayConfig& config, const ch
   const World::Options want = worldOptionsFor(config);
   if (!world.isLive() || world.systemTicksRun() != 0 || o.seed != want.seed || o.capacity != want.capacity ||
       o.churnPerFrameBudget != want.churnPerFrameBudget || o.deterministic != want.deterministic) {
-    LAIGE_LOG_WARN("replay", "config_world_mismatch", kConfigWorldText, log::field("side", side),
+    LAIGE_LOG_WARN("replay", "config_world_mismatch", log::texts::ConfigWorldMismatch, log::field("side", side),
                    log::field("world_capacity", o.capacity), log::field("config_capacity", want.capacity),
                    log::field("world_seed", o.seed), log::field("config_seed", want.seed),
                    log::field("ticks_run", world.systemTicksRun()));
@@ -201,7 +186,7 @@ Result<ReplayRunResult> runReplay(const ReplayLog& log, World& world, const Repl
                                     makeReplayIdentity(world, config));
   }
   if (!detail::replayDeterministic(world, config)) {
-    LAIGE_LOG_WARN("replay", "determinism_disabled", kDeterminismText,
+    LAIGE_LOG_WARN("replay", "determinism_disabled", log::texts::DeterminismDisabled,
                    log::field("config_enabled", config.determinism.enabled),
                    log::field("world_deterministic", world.options().deterministic));
     return Status::failure(ErrorCode::InvalidArgument, "determinism_disabled")
@@ -222,7 +207,7 @@ Result<ReplayRunResult> runReplay(const ReplayLog& log, World& world, const Repl
     world.beginFrame();
     const TickInput input{bytes.empty() ? nullptr : bytes.data(), static_cast<std::uint32_t>(bytes.size())};
     if (Status st = world.runSystems(schedule, input); st.isError()) {
-      LAIGE_LOG_WARN("replay", "run_failed", kRunFailedText, log::field("tick", tick),
+      LAIGE_LOG_WARN("replay", "run_failed", log::texts::RunFailed, log::field("tick", tick),
                      log::field("code", errorName(st.error())));
       return Status::failure(st.error(), "run_failed")
           .with("tick", tick)

@@ -7,15 +7,11 @@
 #include "laige/entity.h"
 #include "laige/game_loop.h"
 #include "laige/logging.h"
+#include "logging/log_texts.h"
 
 namespace laige {
 
 namespace {
-
-constexpr const char* kUnknownKeyText =
-    "unknown_key | a config key is not one this version reads | it may be misspelt or belong to "
-    "another tool or version; it is ignored | check the spelling against docs/replay.md#config | "
-    "docs/replay.md#config";
 
 constexpr int kMaxJsonDepth = 32;
 
@@ -229,7 +225,7 @@ bool readSeed(JsonReader& r, std::uint64_t& seed) {
 }
 
 void warnUnknown(std::string_view key) noexcept {
-  LAIGE_LOG_WARN("config", "unknown_key", kUnknownKeyText, log::field("key", key));
+  LAIGE_LOG_WARN("config", "unknown_key", log::texts::UnknownKey, log::field("key", key));
 }
 
 bool readDeterminism(JsonReader& r, DeterminismConfig& out) {

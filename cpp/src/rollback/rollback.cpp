@@ -9,17 +9,12 @@
 
 #include "laige/logging.h"
 #include "laige/world.h"
+#include "logging/log_texts.h"
 #include "rollback/rollback_internal.h"
 
 namespace laige {
 
 namespace {
-
-constexpr const char* kTooLateText =
-    "input_too_late | a remote input arrived for a tick the session can no longer roll back to | "
-    "the input is older than the snapshot ring (depth ticks) and was never received, so the ticks "
-    "from it on can never be confirmed | give the session a deeper ring, or set maxPredictionTicks "
-    "so advance() waits for late peers | docs/rollback.md#input-timing";
 
 Status optionInvalid(const char* option, std::uint64_t value, std::uint64_t min, std::uint64_t max) noexcept {
   return Status::failure(ErrorCode::InvalidArgument, "rollback_option_invalid")
@@ -248,7 +243,7 @@ Status RollbackSession::addRemoteInput(std::uint32_t player, std::uint64_t tick,
       ++s.stats.duplicateInputs;
       return Status{};
     }
-    LAIGE_LOG_WARN("rollback", "input_too_late", kTooLateText, log::field("player", player), log::field("tick", tick),
+    LAIGE_LOG_WARN("rollback", "input_too_late", log::texts::InputTooLate, log::field("player", player), log::field("tick", tick),
                    log::field("oldest", oldest));
     return Status::failure(ErrorCode::InvalidArgument, "input_too_late")
         .with("tick", tick)

@@ -6,21 +6,17 @@
 #include <memory>
 
 #include "laige/assert.h"
+#include "laige/changes.h"
 #include "laige/logging.h"
 #include "laige/rollback.h"
 #include "laige/system.h"
 #include "laige/world.h"
-#include "laige/changes.h"
+#include "logging/log_texts.h"
 #include "rollback/rollback_internal.h"
 
 namespace laige {
 
 namespace {
-
-constexpr const char* kRingGrownText =
-    "rollback_ring_grown | a rollback session reallocated its snapshot ring | the world's state "
-    "outgrew the snapshot slots sized at creation | set Options::snapshotCapacity to the largest "
-    "snapshotSize() the world reaches, so advance() never allocates | docs/rollback.md#costs";
 
 // Marks the session as inside advance() for the call's whole duration.
 struct AdvanceScope {
@@ -50,7 +46,7 @@ Status takeSnapshot(detail::RollbackState& s, std::uint32_t slot) noexcept {
     s.snapCapacity = slotBytes;
     s.o.snapshotCapacity = slotBytes;
     ++s.stats.ringGrowths;
-    LAIGE_LOG_WARN("rollback", "rollback_ring_grown", kRingGrownText, log::field("needed", static_cast<std::uint64_t>(need)),
+    LAIGE_LOG_WARN("rollback", "rollback_ring_grown", log::texts::RollbackRingGrown, log::field("needed", static_cast<std::uint64_t>(need)),
                    log::field("capacity", cap));
   }
   const Status st = s.world->snapshot(std::span<std::uint8_t>(s.snapAt(slot), s.snapCapacity));

@@ -1,4 +1,4 @@
-// game_loop.cpp - the integer tick accumulator, the catch-up cap and the
+// game_loop.cpp - the integer tick accumulator, the catch-up cap and
 // the no-allocation guard around every tick.
 #include "laige/game_loop.h"
 
@@ -10,31 +10,13 @@
 #include "laige/system.h"
 #include "laige/system_timing.h"
 #include "laige/world.h"
+#include "logging/log_texts.h"
 
 namespace laige {
 
 namespace {
 
 constexpr std::uint64_t kNsPerSecond = 1'000'000'000ULL;
-
-constexpr const char* kTickRateText =
-    "tick_rate_invalid | GameLoop::create was given a tick rate outside 20..120 Hz | the fixed "
-    "tick rate must lie within kMinTickRateHz..kMaxTickRateHz | pick a tickRateHz between 20 and "
-    "120 (60 is the default) | docs/game_loop.md#options";
-constexpr const char* kCatchUpText =
-    "catchup_invalid | GameLoop::create was given maxCatchUpTicks = 0 | a loop that may run no "
-    "tick per frame can never advance | set maxCatchUpTicks to at least 1 (5 is the default) | "
-    "docs/game_loop.md#options";
-constexpr const char* kDroppedText =
-    "tick_dropped | a frame dropped simulation ticks | more ticks were due than maxCatchUpTicks "
-    "allows in one frame (a long frame, a stall or a slow tick) | make the tick cheaper or the "
-    "frames shorter; the simulation runs slower than real time meanwhile | "
-    "docs/game_loop.md#catch-up";
-[[maybe_unused]] constexpr const char* kTickAllocText =
-    "sim_tick_allocation | a simulation tick allocated heap memory | a system, the tickInput or "
-    "onTick hook or the engine called operator new inside the tick (a tick allocates nothing) | "
-    "move the allocation to setup, or use a pool sized at creation | "
-    "docs/game_loop.md#tick-allocates-nothing";
 
 }  // namespace
 
@@ -81,7 +63,7 @@ void GameLoop::reset() noexcept {
 Result<GameLoop> GameLoop::create(World& world, const SystemSchedule& schedule,
                                   const Options& options) noexcept {
   if (options.tickRateHz < kMinTickRateHz || options.tickRateHz > kMaxTickRateHz) {
-    LAIGE_LOG_WARN("loop", "tick_rate_invalid", kTickRateText,
+    LAIGE_LOG_WARN("loop", "tick_rate_invalid", log::texts::TickRateInvalid,
                    log::field("tick_rate_hz", options.tickRateHz));
     return Status::failure(ErrorCode::InvalidArgument, "tick_rate_invalid")
         .with("tick_rate_hz", options.tickRateHz)
@@ -89,7 +71,7 @@ Result<GameLoop> GameLoop::create(World& world, const SystemSchedule& schedule,
         .with("max_hz", kMaxTickRateHz);
   }
   if (options.maxCatchUpTicks == 0) {
-    LAIGE_LOG_WARN("loop", "catchup_invalid", kCatchUpText,
+    LAIGE_LOG_WARN("loop", "catchup_invalid", log::texts::CatchupInvalid,
                    log::field("max_catch_up", options.maxCatchUpTicks));
     return Status::failure(ErrorCode::InvalidArgument, "catchup_invalid")
         .with("max_catch_up", options.maxCatchUpTicks);
@@ -153,7 +135,7 @@ Status GameLoop::frameAt(std::int64_t nowNs) noexcept {
     clockTicks_ += dropped;
     stats_.droppedTicks += dropped;
     ++stats_.droppedFrames;
-    LAIGE_LOG_WARN("loop", "tick_dropped", kDroppedText, log::field("dropped", dropped),
+    LAIGE_LOG_WARN("loop", "tick_dropped", log::texts::TickDropped, log::field("dropped", dropped),
                    log::field("total_dropped", stats_.droppedTicks),
                    log::field("max_catch_up", options_.maxCatchUpTicks),
                    log::field("tick_rate_hz", options_.tickRateHz));
@@ -208,7 +190,7 @@ Status GameLoop::runTick() noexcept {
     const std::uint64_t after = counter();
     if (after != before) {
       const char* site = afterInput != before ? "tick_input" : afterSystems != afterInput ? "run_systems" : "on_tick";
-      LAIGE_LOG_ERROR("alloc", "sim_tick_allocation", kTickAllocText,
+      LAIGE_LOG_ERROR("alloc", "sim_tick_allocation", log::texts::SimTickAllocation,
                       log::field("tick", stats_.ticks), log::field("allocs", after - before),
                       log::field("site", site));
       LAIGE_MISUSE("a simulation tick allocated (alloc/sim_tick_allocation)");

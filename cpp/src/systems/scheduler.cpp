@@ -10,39 +10,11 @@
 #include "laige/detail/world_state.h"
 #include "laige/logging.h"
 #include "laige/system.h"
+#include "logging/log_texts.h"
 
 namespace laige {
 
 namespace {
-
-constexpr const char* kDepMissingText =
-    "dep_missing | a system depends on a name no registered system has | dependsOn names are "
-    "resolved when scheduling and this one matched nothing | register the missing system or fix "
-    "the name (names are case-sensitive) | docs/scheduler.md#dependencies";
-constexpr const char* kCycleText =
-    "dependency_cycle | the systems' dependsOn lists form a cycle | no run order can put every "
-    "system after its dependencies | remove one dependency of the cycle | "
-    "docs/scheduler.md#dependencies";
-constexpr const char* kDoubleWriterText =
-    "double_writer | two systems declare Write access to one component | a component has one "
-    "writer per schedule so that its value per tick does not depend on run order | merge the "
-    "writes into one system, or make one of them Read | docs/scheduler.md#the-checks";
-constexpr const char* kReadBeforeWriteText =
-    "read_before_write | a system that reads a component runs before its writer | the reader "
-    "sees the value from the previous tick | add the writer to the reader's dependsOn if it "
-    "needs this tick's value (ignore if the lag is intended) | docs/scheduler.md#the-checks";
-constexpr const char* kStaleText =
-    "schedule_stale | runSystems was given a schedule made for a different system count | "
-    "systems were registered after scheduleSystems | call scheduleSystems again after the last "
-    "registration | docs/scheduler.md#running";
-constexpr const char* kInvalidText =
-    "schedule_invalid | runSystems was given a schedule with a bad entry | an order entry is 0, "
-    "above the system count, or repeated | build schedules with scheduleSystems only | "
-    "docs/scheduler.md#running";
-constexpr const char* kNestedText =
-    "run_nested | runSystems was called from inside a running system | systems run strictly "
-    "one at a time; a nested tick would interleave them | return from the system and let the "
-    "loop run the next tick | docs/scheduler.md#running";
 
 // The longest cycle text assembled (docs/scheduler.md); the log field itself
 // keeps at most log::kFieldValueCapacity - 1 bytes of it.
@@ -81,7 +53,7 @@ Status World::scheduleSystems(SystemSchedule& out) const noexcept {
         if (nameOf(reg.at(other)) == want) found = other;
       }
       if (found == 0) {
-        LAIGE_LOG_WARN("system", "dep_missing", kDepMissingText, log::field("system", rec.def.name),
+        LAIGE_LOG_WARN("system", "dep_missing", log::texts::DepMissing, log::field("system", rec.def.name),
                        log::field("missing_dep", want.substr(0, 64)), log::field("position", k));
         return Status::failure(ErrorCode::InvalidArgument, "dep_missing")
             .with("system", rec.def.name)
@@ -137,7 +109,7 @@ Status World::scheduleSystems(SystemSchedule& out) const noexcept {
         used += take;
       }
       text[used] = '\0';
-      LAIGE_LOG_WARN("system", "dependency_cycle", kCycleText, log::field("cycle", text),
+      LAIGE_LOG_WARN("system", "dependency_cycle", log::texts::DependencyCycle, log::field("cycle", text),
                      log::field("cycle_length", len - first));
       return Status::failure(ErrorCode::InvalidArgument, "dependency_cycle")
           .with("cycle", std::string_view(text, used))
@@ -157,7 +129,7 @@ Status World::scheduleSystems(SystemSchedule& out) const noexcept {
         firstWriter = id;
         continue;
       }
-      LAIGE_LOG_WARN("system", "double_writer", kDoubleWriterText, log::field("component_id", cid),
+      LAIGE_LOG_WARN("system", "double_writer", log::texts::DoubleWriter, log::field("component_id", cid),
                      log::field("first_writer", reg.at(firstWriter).def.name),
                      log::field("second_writer", reg.at(id).def.name));
       return Status::failure(ErrorCode::InvalidArgument, "double_writer")
@@ -181,7 +153,7 @@ Status World::scheduleSystems(SystemSchedule& out) const noexcept {
     if (writer == 0) continue;
     for (std::uint32_t reader = 1; reader <= n; ++reader) {
       if (!reg.at(reader).reads.contains(cid) || rank[reader] > rank[writer]) continue;
-      LAIGE_LOG_WARN("system", "read_before_write", kReadBeforeWriteText,
+      LAIGE_LOG_WARN("system", "read_before_write", log::texts::ReadBeforeWrite,
                      log::field("reader", reg.at(reader).def.name),
                      log::field("writer", reg.at(writer).def.name), log::field("component_id", cid));
     }
@@ -201,7 +173,7 @@ Status World::runSystems(const SystemSchedule& schedule, const TickInput& input)
   detail::SystemRegistry& reg = s_->systems;
   if (reg.running) {
     LAIGE_MISUSE("World::runSystems called from inside a running system");
-    LAIGE_LOG_WARN("system", "run_nested", kNestedText, log::field("tick", reg.ticksRun + 1));
+    LAIGE_LOG_WARN("system", "run_nested", log::texts::RunNested, log::field("tick", reg.ticksRun + 1));
     return Status::failure(ErrorCode::InvalidArgument, "run_nested").with("tick", reg.ticksRun + 1);
   }
   // A tick inside a live each would run systems over storage the each is
@@ -212,7 +184,7 @@ Status World::runSystems(const SystemSchedule& schedule, const TickInput& input)
   }
   const std::uint32_t n = schedule.systemCount;
   if (n != reg.count) {
-    LAIGE_LOG_WARN("system", "schedule_stale", kStaleText, log::field("scheduled_systems", n),
+    LAIGE_LOG_WARN("system", "schedule_stale", log::texts::ScheduleStale, log::field("scheduled_systems", n),
                    log::field("current_systems", reg.count));
     return Status::failure(ErrorCode::InvalidArgument, "schedule_stale")
         .with("scheduled_systems", n)
@@ -223,7 +195,7 @@ Status World::runSystems(const SystemSchedule& schedule, const TickInput& input)
   for (std::uint32_t slot = 0; slot < n; ++slot) {
     const std::uint32_t id = schedule.order[slot];
     if (id == 0 || id > n || seen.contains(id)) {
-      LAIGE_LOG_WARN("system", "schedule_invalid", kInvalidText, log::field("slot", slot),
+      LAIGE_LOG_WARN("system", "schedule_invalid", log::texts::ScheduleInvalid, log::field("slot", slot),
                      log::field("id", id));
       return Status::failure(ErrorCode::InvalidArgument, "schedule_invalid").with("slot", slot).with("id", id);
     }

@@ -10,8 +10,8 @@
 #include "laige/detail/world_state.h"
 #include "laige/logging.h"
 #include "laige/names.h"
+#include "logging/log_texts.h"
 #include "setup_code.h"
-
 
 namespace laige {
 
@@ -36,42 +36,6 @@ Status systemUnknown(std::uint32_t id, std::uint32_t systems) noexcept {
 }  // namespace detail
 
 namespace {
-
-constexpr const char* kNameInvalidText =
-    "name_invalid | registerSystem was given an invalid name | every system needs a unique "
-    "name of 1..63 bytes without control characters, commas or surrounding spaces "
-    "(dependencies, events and the profiler refer to it) | set SystemDef::name, or declare "
-    "the system with LAIGE_SYSTEM | docs/systems.md#registration";
-constexpr const char* kRunInvalidText =
-    "run_invalid | registerSystem was given a null run function | a system without a body cannot "
-    "run | set SystemDef::run to the system function | docs/systems.md#registration";
-constexpr const char* kBudgetInvalidText =
-    "budget_invalid | registerSystem was given a budget of zero or less | the per-system time "
-    "budget is compared with every measured run and must be positive | declare the "
-    "milliseconds the system may take per tick | docs/systems.md#registration";
-constexpr const char* kDepSpecText =
-    "dep_spec_invalid | a system's dependsOn list is malformed | it has an empty name, a name "
-    "listed twice or more than 16 names | write comma-separated system names, each once, at "
-    "most 16 | docs/scheduler.md#dependencies";
-constexpr const char* kDuplicateText =
-    "duplicate | a system with this name is already registered | system names are unique per "
-    "world (dependencies refer to them) | rename one of the systems, or register it once | "
-    "docs/systems.md#registration";
-constexpr const char* kIoInvalidText =
-    "io_invalid | a system's I/O declaration is malformed | the list pointer is null with a "
-    "non-zero count, or an access is neither Read nor Write | pass count entries with "
-    "Access::Read or Access::Write | docs/systems.md#declared-io";
-constexpr const char* kIoUnregisteredText =
-    "io_unregistered | a system declares a component that is not registered | the component id "
-    "is 0 or unknown to this world | register the component before the systems that use it | "
-    "docs/systems.md#declared-io";
-constexpr const char* kIoDuplicateText =
-    "io_duplicate | a system declares one component twice | a component may appear at most once "
-    "per system | declare it once: Write when the system writes it, Read otherwise | "
-    "docs/systems.md#declared-io";
-constexpr const char* kBudgetExhaustedText =
-    "budget_exhausted | the world's system table is full | a world holds at most kMaxSystems "
-    "(256) systems | merge small systems into fewer ones | docs/systems.md#registration";
 
 bool isDepSpace(char c) noexcept { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
@@ -117,14 +81,14 @@ LAIGE_SETUP_CODE Result<SystemId> World::registerSystem(const SystemDef& def, co
   detail::SystemRegistry& reg = ws.systems;
   const char* name = def.name;
   if (name == nullptr || name[0] == '\0') {
-    LAIGE_LOG_WARN("system", "name_invalid", kNameInvalidText,
+    LAIGE_LOG_WARN("system", "name_invalid", log::texts::NameInvalid,
                    log::field("reason", name == nullptr ? "null" : "empty"));
     return Status::failure(ErrorCode::InvalidArgument, "name_invalid")
         .with("reason", name == nullptr ? "null" : "empty");
   }
   // The rules of laige/names.h (length, control characters, commas).
   if (const char* why = systemNameProblem(name); why != nullptr) {
-    LAIGE_LOG_WARN("system", "name_invalid", kNameInvalidText, log::field("reason", why));
+    LAIGE_LOG_WARN("system", "name_invalid", log::texts::NameInvalid, log::field("reason", why));
     Status st = Status::failure(ErrorCode::InvalidArgument, "name_invalid").with("reason", why);
     // A too long name also says by how much (the same fields as component_name_invalid).
     const auto length = static_cast<std::uint32_t>(std::string_view(name).size());
@@ -132,11 +96,11 @@ LAIGE_SETUP_CODE Result<SystemId> World::registerSystem(const SystemDef& def, co
     return st;
   }
   if (def.run == nullptr) {
-    LAIGE_LOG_WARN("system", "run_invalid", kRunInvalidText, log::field("system", name));
+    LAIGE_LOG_WARN("system", "run_invalid", log::texts::RunInvalid, log::field("system", name));
     return Status::failure(ErrorCode::InvalidArgument, "run_invalid").with("system", name);
   }
   if (def.budgetMs.raw <= 0) {
-    LAIGE_LOG_WARN("system", "budget_invalid", kBudgetInvalidText, log::field("system", name),
+    LAIGE_LOG_WARN("system", "budget_invalid", log::texts::BudgetInvalid, log::field("system", name),
                    log::field("budget_raw", def.budgetMs.raw));
     return Status::failure(ErrorCode::InvalidArgument, "budget_invalid")
         .with("system", name)
@@ -146,7 +110,7 @@ LAIGE_SETUP_CODE Result<SystemId> World::registerSystem(const SystemDef& def, co
   std::uint32_t depCount = 0;
   std::uint32_t depPosition = 0;
   if (const char* why = parseDeps(def.dependsOn, deps, depCount, depPosition); why != nullptr) {
-    LAIGE_LOG_WARN("system", "dep_spec_invalid", kDepSpecText, log::field("system", name),
+    LAIGE_LOG_WARN("system", "dep_spec_invalid", log::texts::DepSpecInvalid, log::field("system", name),
                    log::field("reason", why), log::field("position", depPosition));
     return Status::failure(ErrorCode::InvalidArgument, "dep_spec_invalid")
         .with("system", name)
@@ -155,7 +119,7 @@ LAIGE_SETUP_CODE Result<SystemId> World::registerSystem(const SystemDef& def, co
   }
   for (std::uint32_t id = 1; id <= reg.count; ++id) {
     if (std::strcmp(reg.at(id).def.name, name) == 0) {
-      LAIGE_LOG_WARN("system", "duplicate", kDuplicateText, log::field("system", name),
+      LAIGE_LOG_WARN("system", "duplicate", log::texts::SystemDuplicate, log::field("system", name),
                      log::field("existing_system_id", id));
       return Status::failure(ErrorCode::InvalidArgument, "duplicate")
           .with("system", name)
@@ -163,7 +127,7 @@ LAIGE_SETUP_CODE Result<SystemId> World::registerSystem(const SystemDef& def, co
     }
   }
   if (count > 0 && io == nullptr) {
-    LAIGE_LOG_WARN("system", "io_invalid", kIoInvalidText, log::field("system", name),
+    LAIGE_LOG_WARN("system", "io_invalid", log::texts::IoInvalid, log::field("system", name),
                    log::field("reason", "null_list"), log::field("position", 0u));
     return Status::failure(ErrorCode::InvalidArgument, "io_invalid")
         .with("system", name)
@@ -172,7 +136,7 @@ LAIGE_SETUP_CODE Result<SystemId> World::registerSystem(const SystemDef& def, co
   }
   for (std::uint32_t i = 0; i < count; ++i) {
     if (io[i].access != Access::Read && io[i].access != Access::Write) {
-      LAIGE_LOG_WARN("system", "io_invalid", kIoInvalidText, log::field("system", name),
+      LAIGE_LOG_WARN("system", "io_invalid", log::texts::IoInvalid, log::field("system", name),
                      log::field("reason", "access_invalid"), log::field("position", i));
       return Status::failure(ErrorCode::InvalidArgument, "io_invalid")
           .with("system", name)
@@ -185,7 +149,7 @@ LAIGE_SETUP_CODE Result<SystemId> World::registerSystem(const SystemDef& def, co
   const std::uint32_t components = componentCount();
   for (std::uint32_t i = 0; i < count; ++i) {
     if (io[i].component == kInvalidComponentTypeId || io[i].component > components) {
-      LAIGE_LOG_WARN("system", "io_unregistered", kIoUnregisteredText, log::field("system", name),
+      LAIGE_LOG_WARN("system", "io_unregistered", log::texts::IoUnregistered, log::field("system", name),
                      log::field("position", i), log::field("component_id", io[i].component));
       return Status::failure(ErrorCode::InvalidArgument, "io_unregistered")
           .with("system", name)
@@ -198,7 +162,7 @@ LAIGE_SETUP_CODE Result<SystemId> World::registerSystem(const SystemDef& def, co
   for (std::uint32_t i = 0; i < count; ++i) {
     const ComponentTypeId cid = io[i].component;
     if (reads.contains(cid) || writes.contains(cid)) {
-      LAIGE_LOG_WARN("system", "io_duplicate", kIoDuplicateText, log::field("system", name),
+      LAIGE_LOG_WARN("system", "io_duplicate", log::texts::IoDuplicate, log::field("system", name),
                      log::field("position", i), log::field("component_id", cid));
       return Status::failure(ErrorCode::InvalidArgument, "io_duplicate")
           .with("system", name)
@@ -209,7 +173,7 @@ LAIGE_SETUP_CODE Result<SystemId> World::registerSystem(const SystemDef& def, co
     (io[i].access == Access::Write ? writes : reads).insert(cid);
   }
   if (reg.count >= reg.capacity) {
-    LAIGE_LOG_WARN("system", "budget_exhausted", kBudgetExhaustedText, log::field("system", name),
+    LAIGE_LOG_WARN("system", "budget_exhausted", log::texts::BudgetExhausted, log::field("system", name),
                    log::field("max_systems", kMaxSystems));
     return Status::failure(ErrorCode::BudgetExhausted, "budget_exhausted")
         .with("system", name)

@@ -4,18 +4,9 @@
 
 #include "laige/assert.h"
 #include "laige/logging.h"
+#include "logging/log_texts.h"
 
 namespace laige::detail {
-
-namespace {
-
-constexpr const char* kViolationText =
-    "system_io_violation | a call inside a running system was rejected | it touches a component "
-    "the system did not declare, or writes one it declared Read | declare the component in the "
-    "system's io (Write to write it), or move the work to a system that owns it | "
-    "docs/query.md#system-access";
-
-}  // namespace
 
 Status systemIoViolation(const WorldState& ws, ComponentTypeId c, const char* access) noexcept {
   const SystemRecord& rec = ws.systems.at(ws.systems.current);
@@ -24,7 +15,7 @@ Status systemIoViolation(const WorldState& ws, ComponentTypeId c, const char* ac
       c != 0 && c <= ws.ecs.components.size() ? std::string_view(ws.ecs.components[c - 1]->name)
                                               : std::string_view("?");
   LAIGE_MISUSE("a running system touched a component outside its declared io (system_io_violation)");
-  LAIGE_LOG_WARN("system", "system_io_violation", kViolationText, log::field("system", rec.def.name),
+  LAIGE_LOG_WARN("system", "system_io_violation", log::texts::SystemIoViolation, log::field("system", rec.def.name),
                  log::field("component", component), log::field("component_id", c),
                  log::field("access", access), log::field("declared", declared));
   return Status::failure(ErrorCode::InvalidArgument, "system_io_violation")

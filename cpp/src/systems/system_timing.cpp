@@ -9,6 +9,7 @@
 #include "laige/detail/world_state.h"
 #include "laige/logging.h"
 #include "laige/system.h"
+#include "logging/log_texts.h"
 
 namespace laige {
 
@@ -20,20 +21,6 @@ std::int64_t steadyClockNs(void*) noexcept {
 
 namespace detail {
 
-namespace {
-
-constexpr const char* kOverrunText =
-    "budget_overrun | a system ran longer than its declared budget | the measured run time of "
-    "this tick exceeded SystemDef::budgetMs | cut the system's work or declare a budget "
-    "it can meet; the system keeps running either way | docs/system_timing.md#budget-enforcement";
-constexpr const char* kCriticalText =
-    "budget_critical | a system ran 3x or more over its declared budget | the measured run time "
-    "of this tick reached kBudgetCriticalMultiplier x SystemDef::budgetMs | cut the "
-    "system's work or declare an honest budget; the event never stops the system | "
-    "docs/system_timing.md#budget-enforcement";
-
-}  // namespace
-
 void reportBudgetBreach(SystemRecord& rec, std::uint32_t id, double measuredMs) noexcept {
   // The counters count every breach, including the ones the rate limiter
   // suppresses; the events carry the values as fields, never in the text.
@@ -42,12 +29,12 @@ void reportBudgetBreach(SystemRecord& rec, std::uint32_t id, double measuredMs) 
   if (critical) ++rec.errors;
   // The window's p99 is computed only when an event will actually be built
   // (the level gate); a persistent breach pays this bounded cost every tick.
-  LAIGE_LOG_WARN("system", "budget_overrun", kOverrunText, log::field("system", rec.def.name),
+  LAIGE_LOG_WARN("system", "budget_overrun", log::texts::BudgetOverrun, log::field("system", rec.def.name),
                  log::field("id", id), log::field("measured_ms", measuredMs),
                  log::field("budget_ms", rec.budgetMs), log::field("p99_ms", rec.window.percentile(99.0)),
                  log::field("window_samples", rec.window.size()));
   if (critical) {
-    LAIGE_LOG_ERROR("system", "budget_critical", kCriticalText, log::field("system", rec.def.name),
+    LAIGE_LOG_ERROR("system", "budget_critical", log::texts::BudgetCritical, log::field("system", rec.def.name),
                     log::field("id", id), log::field("measured_ms", measuredMs),
                     log::field("budget_ms", rec.budgetMs),
                     log::field("p99_ms", rec.window.percentile(99.0)),

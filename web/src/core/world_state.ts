@@ -1,5 +1,5 @@
 // world_state.ts - the state hash and the state diff of a World
-// (docs/typescript.md#state-hash-and-diff): thin calls into the core, with
+// (docs/typescript.md#hashes-diffs-replays-scenarios): thin calls into the core, with
 // the argument checks and the log-handler rule (reentrancy.ts) in front.
 import { invalid, typeName } from '../base/errors.js';
 import { describe } from '../base/describe.js';
