@@ -165,7 +165,7 @@ struct LogRecord {
   /// The catalogue id of `message` when it came from the catalogue of log
   /// texts (a sink that cannot carry the text may send this instead);
   /// TextId{} otherwise.
-  TextId textId;
+  TextId textId{};
 };
 
 /// Where records go. emit() may be called from several threads at once (the
