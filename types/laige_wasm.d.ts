@@ -364,8 +364,44 @@ declare module '*/laige_wasm.mjs' {
      * non-zero. (export laige_relation_each_cascade)
      */
     relationEachCascade(w: Ptr, rel: number): Code;
+    /**
+     * one cascade pass of query q (Query.eachCascade): hierarchy order through rel, the guard widened to the
+     * target rows, the cursor table (one cursor per run of consecutive rows; its address written at out) and
+     * the visited handles at handles (0 = none); the begin code when it failed, else count << 8; end with
+     * relationQueryEndCascade. (export laige_relation_query_begin_cascade)
+     */
+    relationQueryBeginCascade(w: Ptr, q: number, rel: number, handles: Ptr, out: Ptr): number;
+    /**
+     * ends the pass relationQueryBeginCascade began (the walk flag dropped, the guard off, commands applied).
+     * (export laige_relation_query_end_cascade)
+     */
+    relationQueryEndCascade(w: Ptr): void;
     /** checkRelations: the relation invariant over the whole world. (export laige_relation_check) */
     relationCheck(w: Ptr): Code;
+
+    // web/bindings/prefabs.cpp
+    /**
+     * registerPrefabs: the Prefab tag (idempotent); writes its component id (u32) at out. (export
+     * laige_prefab_register)
+     */
+    prefabRegister(w: Ptr, out: Ptr): Code;
+    /**
+     * createPrefab: an entity carrying the Prefab tag; writes its handle (u32) at out. (export
+     * laige_prefab_create)
+     */
+    prefabCreate(w: Ptr, out: Ptr): Code;
+    /** makePrefab: adds the Prefab tag to live e. (export laige_prefab_make) */
+    prefabMake(w: Ptr, e: number): Code;
+    /** isPrefab: live e carries the tag. (export laige_prefab_is) */
+    prefabIs(w: Ptr, e: number): boolean;
+    /** the Prefab tag's component id, 0 before registerPrefabs. (export laige_prefab_tag) */
+    prefabTag(w: Ptr): number;
+    /**
+     * instantiate (deferred: instantiateDeferred) of prefab, copying the tree of relation hierarchy (0: the
+     * prefab alone); overrides: count (component id, byte offset from bytes, size) u32 triples at values (at
+     * most 32); writes the root instance's handle (u32) at out. (export laige_prefab_instantiate)
+     */
+    prefabInstantiate(w: Ptr, prefab: number, hierarchy: number, values: Ptr, count: number, bytes: Ptr, deferred: boolean, out: Ptr): Code;
 
     // web/bindings/changes.cpp
     /**

@@ -5,7 +5,9 @@
 // worldRemove, the command records), and the core applies the relation rules
 // on every structural path. Setup and walk paths: compiled with -Oz.
 #include "common.h"
+#include "laige/query_object.h"
 #include "laige/relations.h"
+#include "query_cursors.h"
 
 using namespace laige_wasm;
 
@@ -60,6 +62,43 @@ std::uint32_t relationEachCascade(std::uintptr_t w, std::uint32_t rel) {
     if (!stopped) stopped = laige_js_relation_visit(source.bits(), target.bits()) != 0;
   }));
 }
+// The cascade option of a TypeScript query (Query.eachCascade): begins a
+// pass of query q in hierarchy order through `rel` and writes its cursor
+// table as the archetype-order begin does (query.cpp), one cursor per run
+// of entries that are consecutive rows of one matched archetype (within a
+// depth the order is ascending by slot, so an archetype's rows mostly come
+// in runs), and the visited handles at `handles` (0 = none). The table's
+// address at out. Returns the begin code when it failed, else count << 8;
+// a pass that began is ended by relationQueryEndCascade.
+std::uint32_t relationQueryBeginCascade(std::uintptr_t w, std::uint32_t q, std::uint32_t rel, std::uintptr_t handles,
+                                        std::uintptr_t out) {
+  JsWorld& jw = W(w);
+  JsWorld::Query* jq = queryAt(jw, q);
+  if (jq == nullptr) return fail(ErrorCode::InvalidArgument, "query_invalid");
+  laige::detail::QueryRun run;
+  laige::detail::CascadeRun cas;
+  const Status st = laige::detail::QueryAccess::beginCascade(jw.world, jq->q, rel, run, cas);
+  if (!st.ok()) return code(st);
+  if (run.archetypes == nullptr) return fail(ErrorCode::InvalidArgument, "world_moved_from");  // (a binding's world never is)
+  CursorWriter cw{jw.cursorTable, jq->q, jq->columns, at<std::uint32_t>(handles), jw.world.generationTable()};
+  const laige::detail::IdSet256 matched = *run.matched;
+  for (std::uint32_t k = 0; k < cas.count;) {
+    const laige::detail::CascadeEntry& e = cas.entries[k];
+    if (!matched.contains(e.arch)) {
+      ++k;
+      continue;
+    }
+    std::uint32_t n = 1;
+    while (k + n < cas.count && cas.entries[k + n].arch == e.arch && cas.entries[k + n].row == e.row + n) ++n;
+    cw(*run.archetypes[e.arch], e.row, n);
+    k += n;
+  }
+  *at<std::uint32_t>(out) = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(jw.cursorTable.data()));
+  return cw.count << 8;
+}
+// Ends the pass relationQueryBeginCascade began (always, from a finally):
+// the walk flag dropped, the guard off, the commands recorded during it applied.
+void relationQueryEndCascade(std::uintptr_t w) { laige::detail::RelationAccess::endCascade(W(w).world); }
 std::uint32_t relationCheck(std::uintptr_t w) { return code(laige::checkRelations(W(w).world)); }
 
 }  // namespace

@@ -24,6 +24,7 @@ export type {
 } from './component/schema.js';
 export type { SystemDef, SystemContext, ObserverContext, ObserverEvent, ObserverHandle, ObserverStats } from './world.js';
 export type { Relation, RelationOptions, RelationTarget, OnTargetDestroyed } from './relations/relations.js';
+export type { InstantiateOptions, PrefabOverride, PrefabSchema, CheckedOverrides } from './relations/prefabs.js';
 export type { RelationHandle, RelationSchema } from './component/component.js';
 export type {
   SystemQueryDecl, SystemQueries, DeclTerms, DeclOptional, SystemHandle, SystemInfo, SystemRng, SystemRngState, SystemTimingStats, SystemTimingWindow,

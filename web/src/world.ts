@@ -11,6 +11,9 @@ import {
   type Relation, type RelationOptions, type RelationTarget, checkRelations, eachCascade, isRelationTarget, registerRelation,
   sourceCount, sourcesOf, targetOf,
 } from './relations/relations.js';
+import {
+  type InstantiateOptions, type PrefabSchema, createPrefab, instantiate, isPrefab, makePrefab, prefabTag, registerPrefabs,
+} from './relations/prefabs.js';
 import { type Entity, formatEntity } from './component/entity.js';
 import { check, coreError, invalid } from './base/errors.js';
 import type { LaigeRawModule, Mem } from './boundary/raw.js';
@@ -466,6 +469,34 @@ export class World implements Disposable {
   /** Throws relation_invariant_broken when a relation value was written around the rules (a direct write of `target`). */
   checkRelations(): void { checkRelations(this.#core); }
 
+  // --- prefabs (relations/prefabs.ts; docs/prefabs.md#typescript) ---------------
+
+  /** Registers the Prefab tag at setup (idempotent) and returns it: queries skip prefabs unless a term, tag or optional names it. */
+  registerPrefabs(): Component<PrefabSchema> { return registerPrefabs(this.#core); }
+  /** The Prefab tag, or undefined before any prefab call registered it. */
+  get prefabTag(): Component<PrefabSchema> | undefined { return prefabTag(this.#core); }
+  /** Creates an entity carrying the Prefab tag (registering it when needed); give it components with add. */
+  createPrefab(): Entity { return this.#observed(createPrefab(this.#core)); }
+  /** Marks live `e` as a prefab (adds the tag; a no-op when marked). */
+  makePrefab(e: Entity): void { makePrefab(this.#core, e); this.#observed(undefined); }
+  /** True when live `e` carries the Prefab tag (false for a stale handle). */
+  isPrefab(e: Entity): boolean { return isPrefab(this.#core, e); }
+  /**
+   * Copies `prefab` (every component but the tag) into a new entity and,
+   * with `hierarchy`, its tree of children as children of the instance, in
+   * one structural change; `overrides` replace the root's values:
+   * `world.instantiate(tank, { hierarchy: ChildOf, overrides: [[Hull, { hp: 50 }]] })`.
+   * Inside an each, a system or a defer use `commands.instantiate`.
+   */
+  instantiate<const O extends readonly (readonly [Component<any>, unknown])[] = readonly []>(prefab: Entity, options?: InstantiateOptions<O>): Entity { // eslint-disable-line @typescript-eslint/no-explicit-any
+    return this.#observed(instantiate(this.#core, 'World.instantiate', prefab, options, false));
+  }
+  // Rethrows what an observer threw during the call that returned `v`.
+  #observed<T>(v: T): T {
+    if (this.#core.observers !== null) rethrowObserverError(this.#core);
+    return v;
+  }
+
   // --- queries (query_object.ts, query.ts; docs/query.md#iteration-legality) ----
 
   /**
@@ -675,5 +706,6 @@ export class World implements Disposable {
 
 export type { Access, Chunk, FieldColumn, FieldInfo };
 export type { Relation, RelationOptions, RelationTarget, RelationHandle };
+export type { InstantiateOptions, PrefabSchema };
 export type { Query, QueryOptions, QueryTerms };
 export type { ObserverContext, ObserverEvent, ObserverHandle, ObserverStats };

@@ -6,6 +6,7 @@
 #include <new>
 
 #include "laige/query_object.h"
+#include "laige/detail/dynamic_query.h"
 #include "laige/detail/world_state.h"
 #include "laige/relations.h"
 #include "systems/system_access.h"
@@ -185,6 +186,26 @@ Status RelationAccess::beginCascade(World& w, QueryCache& cache, const QuerySpec
   out.archetypeCount = static_cast<std::uint32_t>(ws.ecs.archetypes.size());
   out.up = up;
   return Status{};
+}
+
+Status QueryAccess::beginCascade(World& w, DynamicQuery& q, ComponentTypeId rel, QueryRun& run,
+                                 CascadeRun& cascade) noexcept {
+  // A change filter's window is per walk of the query's own order; the
+  // cascade's order is the hierarchy's (Query::eachCascade refuses it at
+  // compile time).
+  for (std::uint32_t i = 0; i < q.count; ++i) {
+    if (termFilters(q.kinds[i])) {
+      return Status::failure(ErrorCode::InvalidArgument, "query_invalid").with("reason", "cascade_filtered").with("term", i);
+    }
+  }
+  const QuerySpec spec{nullptr, q.kinds, q.ids, q.count};
+  const Status st = RelationAccess::beginCascade(w, q.cache, spec, run, rel, 0, false, cascade);
+  if (!st.ok() || run.archetypes == nullptr || !q.anyWith) return st;
+  // As begin: a With term (a tag) is guarded as read too.
+  for (std::uint32_t i = 0; i < q.count; ++i) {
+    if (q.kinds[i] == TermKind::With) w.s_->ecs.guard.read.insert(q.ids[i]);
+  }
+  return st;
 }
 
 void RelationAccess::endCascade(World& w) noexcept {

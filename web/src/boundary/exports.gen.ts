@@ -71,7 +71,15 @@ export const PLAIN_EXPORTS: ReadonlyArray<readonly [string, string, number, bool
   ['relationSourceCount', '_laige_relation_source_count', 3, false],
   ['relationSourcesOf', '_laige_relation_sources_of', 5, false],
   ['relationEachCascade', '_laige_relation_each_cascade', 2, false],
+  ['relationQueryBeginCascade', '_laige_relation_query_begin_cascade', 5, false],
+  ['relationQueryEndCascade', '_laige_relation_query_end_cascade', 1, false],
   ['relationCheck', '_laige_relation_check', 1, false],
+  ['prefabRegister', '_laige_prefab_register', 2, false],
+  ['prefabCreate', '_laige_prefab_create', 2, false],
+  ['prefabMake', '_laige_prefab_make', 2, false],
+  ['prefabIs', '_laige_prefab_is', 2, false],
+  ['prefabTag', '_laige_prefab_tag', 1, false],
+  ['prefabInstantiate', '_laige_prefab_instantiate', 8, false],
   ['changesObserve', '_laige_changes_observe', 4, false],
   ['changesFlushObservers', '_laige_changes_flush_observers', 1, false],
   ['changesObserverStats', '_laige_changes_observer_stats', 2, false],
@@ -245,7 +253,18 @@ export function plainFunctions(x: ExportLookup, io: WasmIo): Partial<LaigeRawMod
   out['relationSourceCount'] = (w: number, e: number, rel: number): number => relationSourceCount(w, e, rel) >>> 0;
   out['relationSourcesOf'] = x('_laige_relation_sources_of', false);
   out['relationEachCascade'] = x('_laige_relation_each_cascade', false);
+  const relationQueryBeginCascade = x('_laige_relation_query_begin_cascade', false)!;
+  out['relationQueryBeginCascade'] = (w: number, q: number, rel: number, handles: number, out: number): number => relationQueryBeginCascade(w, q, rel, handles, out) >>> 0;
+  out['relationQueryEndCascade'] = x('_laige_relation_query_end_cascade', false);
   out['relationCheck'] = x('_laige_relation_check', false);
+  out['prefabRegister'] = x('_laige_prefab_register', false);
+  out['prefabCreate'] = x('_laige_prefab_create', false);
+  out['prefabMake'] = x('_laige_prefab_make', false);
+  const prefabIs = x('_laige_prefab_is', false)!;
+  out['prefabIs'] = (w: number, e: number): boolean => prefabIs(w, e) !== 0;
+  const prefabTag = x('_laige_prefab_tag', false)!;
+  out['prefabTag'] = (w: number): number => prefabTag(w) >>> 0;
+  out['prefabInstantiate'] = x('_laige_prefab_instantiate', false);
   out['changesObserve'] = x('_laige_changes_observe', false);
   out['changesFlushObservers'] = x('_laige_changes_flush_observers', false);
   out['changesObserverStats'] = x('_laige_changes_observer_stats', false);

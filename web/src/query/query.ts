@@ -8,6 +8,7 @@
 // table of the rows to visit) and one to end it. Iteration legality is the
 // core's (docs/query.md#iteration-legality).
 import { Component, type Access, type QueryTerm, type RelationHandle } from '../component/component.js';
+import { type Relation, relationOf } from '../relations/relations.js';
 import type { Entity } from '../component/entity.js';
 import { coreError, invalid, typeName } from '../base/errors.js';
 import { type RowLoopPlan, RowLoops } from './row_loop.js';
@@ -301,7 +302,43 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
     try {
       walkQuery(this.#walk, world, this.#cur, count, CURSOR_HEADER + this.#comps.length, CURSOR_HEADER, null, fn as unknown as RowFn, 0);
     } finally {
-      this.#endWalk();
+      this.#endWalk(false);
+    }
+  }
+
+  /**
+   * The cascade option (docs/relations.md#the-cascade-query-option): each
+   * in hierarchy order through relation `rel`. Every entity the query
+   * matches, depth by depth (depth 0: the entities without `rel`, the
+   * roots; depth d + 1: those whose target is at depth d), each depth in
+   * ascending slot order, so a target is visited (and its refs stored)
+   * before its sources: one pass propagates (world = parent world x
+   * local). Refs, checks and legality as each, and more (the core's): the
+   * guard also covers the targets' rows; relation changes inside fn (add or
+   * remove of a relation, destroy, clear, restore, a walk) throw
+   * relation_walk_mutation (record them through world.commands: they apply
+   * when the pass returns). Refused (nothing visited): `rel` not a relation
+   * (relation_not_registered), a query with change filters (query_invalid,
+   * reason cascade_filtered), inside another walk (iteration_nested,
+   * relation_walk_mutation), inside a system without `rel` in its io
+   * (system_io_violation). The order is cached in the core per relation and
+   * rebuilt by the first pass after a structural change.
+   */
+  eachCascade(rel: Relation | RelationHandle, fn: (e: Entity, refs: QueryRefs<T, O>) => void): void {
+    const where = 'Query.eachCascade';
+    const world = this.#world;
+    if (logHandlers.depth !== 0) refuseInsideLog(where);
+    this.#live(where);
+    const c = relationOf(world, where, rel);
+    if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`, 'wrong_type', { where, field: 'fn', got: typeName(fn) });
+    if (world.sys !== this._checkedFor || this._owner !== null) this.#access(where);
+    const plan = this.#plan(fn as unknown as RowFn);
+    const hbuf = plan.entity ? world.handleBuffer() : 0;
+    const count = this.#begin(where, 'eachCascade', hbuf, c.id);
+    try {
+      walkQuery(this.#walk, world, this.#cur, count, CURSOR_HEADER + this.#comps.length, CURSOR_HEADER, plan, fn as unknown as RowFn, hbuf);
+    } finally {
+      this.#endWalk(true);
     }
   }
 
@@ -312,15 +349,7 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
     if (world.ptr === 0) world.live(where);
     if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`, 'wrong_type', { where, field: 'fn', got: typeName(fn) });
     if (world.sys !== this._checkedFor || this._owner !== null) this.#access(where);
-    let plan = this.#lastPlan;
-    // The last callback is found by identity (a callback kept in a variable
-    // skips the lookup of its source text).
-    if (fn !== this.#lastFn || plan === null || world.eachLoops !== this.#lastMode) {
-      plan = this.#loops.forFn(fn, world.eachLoops);
-      this.#lastFn = fn;
-      this.#lastPlan = plan;
-      this.#lastMode = world.eachLoops;
-    }
+    const plan = this.#plan(fn);
     // The core writes every walked row's handle to the world's handle buffer
     // when the callback takes the entity.
     const hbuf = plan.entity ? world.handleBuffer() : 0;
@@ -328,8 +357,22 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
     try {
       walkQuery(this.#walk, world, this.#cur, count, CURSOR_HEADER + this.#comps.length, CURSOR_HEADER, plan, fn, hbuf);
     } finally {
-      this.#endWalk();
+      this.#endWalk(false);
     }
+  }
+
+  // The compiled row loops of `fn`. The last callback is found by identity
+  // (a callback kept in a variable skips the lookup of its source text).
+  #plan(fn: RowFn): RowLoopPlan {
+    const world = this.#world;
+    let plan = this.#lastPlan;
+    if (fn !== this.#lastFn || plan === null || world.eachLoops !== this.#lastMode) {
+      plan = this.#loops.forFn(fn, world.eachLoops);
+      this.#lastFn = fn;
+      this.#lastPlan = plan;
+      this.#lastMode = world.eachLoops;
+    }
+    return plan;
   }
 
   #live(where: string): number {
@@ -348,11 +391,14 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
   // One call: the core's guard (archetypes a `without` excludes are guarded
   // too), its change filters, and the cursor table of the rows to walk,
   // copied here (this query's own copy: another world's walk in a callback
-  // reuses that world's table). Returns the cursor count.
-  #begin(where: string, kind: 'each' | 'eachChunk', hbuf: number): number {
+  // reuses that world's table). With `rel` (eachCascade): the cascade
+  // pass's begin, whose cursors are runs of the hierarchy order. Returns
+  // the cursor count.
+  #begin(where: string, kind: 'each' | 'eachChunk' | 'eachCascade', hbuf: number, rel = 0): number {
     const world = this.#world;
     const m = world.mem;
-    const r = world.raw.worldQueryBegin(world.ptr, this.#id, hbuf, m.out);
+    const r = rel === 0 ? world.raw.worldQueryBegin(world.ptr, this.#id, hbuf, m.out)
+      : world.raw.relationQueryBeginCascade(world.ptr, this.#id, rel, hbuf, m.out);
     if ((r & 0xff) !== 0) this.#rejected(where, r & 0xff);
     const count = r >>> 8;
     world.iterating++;
@@ -371,10 +417,18 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
   }
   #prevRead: Uint8Array | null = null;
 
-  #endWalk(): void {
-    this.#world.liveRead = this.#prevRead;
+  #endWalk(cascade: boolean): void {
+    const world = this.#world;
+    world.liveRead = this.#prevRead;
     this.#prevRead = null;
-    this.#world.endQuery(this.#id);
+    if (!cascade) {
+      world.endQuery(this.#id);
+      return;
+    }
+    world.iterating--;
+    world.calls.leave();
+    if (world.ptr !== 0) world.raw.relationQueryEndCascade(world.ptr);
+    world.mem.sync();
   }
 
   #rejected(where: string, code: number): never {

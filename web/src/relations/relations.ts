@@ -125,7 +125,7 @@ export function isRelationTarget(v: unknown): v is RelationTarget {
 }
 
 /** @internal The relation component `rel` names in this world (a Relation, or its component), else throws. */
-function relationOf(world: WorldCore, where: string, rel: unknown): Component {
+export function relationOf(world: WorldCore, where: string, rel: unknown): Component {
   const c = world.component(where, rel);
   if (!relationComponents.has(c)) {
     throw invalid(`${where}: ${c.name} is not a relation (register it with registerRelation)`, 'relation_not_registered', { where, component_id: c.id, component: c.name });

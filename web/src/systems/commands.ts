@@ -8,6 +8,7 @@
 // component's own encoder, as World.add's do.
 import type { Component, RelationHandle } from '../component/component.js';
 import { type RelationTarget, isRelationTarget } from '../relations/relations.js';
+import { type InstantiateOptions, instantiate } from '../relations/prefabs.js';
 import { type Entity, formatEntity } from '../component/entity.js';
 import { coreError, invalid, typeName } from '../base/errors.js';
 import { type Schema, type ValueInput } from '../component/schema.js';
@@ -111,6 +112,22 @@ export class Commands {
     const code = world.raw.worldCommandRemove(w, e, comp.id);
     world.mem.sync();
     if (code !== 0) throw coreError(code, `${where}(${formatEntity(e)}, ${comp.name})`);
+  }
+
+  /**
+   * The deferred instantiate (docs/prefabs.md#typescript): creates the
+   * tree's entities now (empty, as create does; the same handles and order
+   * as World.instantiate) and records one add per component per entity
+   * (the prefab's values now, the overrides, the hierarchy links to the new
+   * parents), applied at the phase's end. Returns the root instance. All or
+   * nothing at record time: a refusal (the core's reasons: prefab,
+   * hierarchy, overrides, relation_walk_mutation inside a relation walk,
+   * entity_budget_exhausted, system_io_violation) creates and records nothing.
+   */
+  instantiate<const O extends readonly (readonly [Component<any>, unknown])[] = readonly []>(prefab: Entity, options?: InstantiateOptions<O>): Entity { // eslint-disable-line @typescript-eslint/no-explicit-any
+    const where = 'Commands.instantiate';
+    this.#live(where);
+    return instantiate(this.#world, where, prefab, options, true);
   }
 
   /** "Commands(run of system 'Move', 2 pending)", or "(closed)" once its call returned. */

@@ -25,6 +25,7 @@ namespace detail {
 
 struct Archetype;
 struct WorldState;
+struct CascadeRun;
 
 /// Brings `c` up to date with the world's archetypes (query_cache.cpp).
 void refreshQueryCache(const WorldState& ws, QueryCache& c, const QuerySpec& q) noexcept;
@@ -67,6 +68,19 @@ struct QueryAccess {
   /// begin's guard half (out of line): the guard, io check and filter
   /// window; `run.archetypes` stays null when there is nothing to walk.
   static Status beginGuard(World& w, DynamicQuery& q, QueryRun& run, ChangeRun& window) noexcept;
+  /// Begins a cascade pass of `q` through relation `rel` (the hierarchy
+  /// order of Query::eachCascade without Up; relation_cascade.cpp): the
+  /// checks, guard and order of RelationAccess::beginCascade, and the With
+  /// terms guarded as read as begin does. On ok with `run.archetypes`
+  /// non-null the guard is live and the relation walk flag raised: end with
+  /// RelationAccess::endCascade. Errors (nothing visited, guard not live):
+  /// a Changed / Added term -> InvalidArgument query_invalid (reason
+  /// cascade_filtered, term), then those of RelationAccess::beginCascade
+  /// (relation_not_registered, iteration_nested, relation_walk_mutation,
+  /// system_io_violation, relation_alloc_failed). Cost and allocation as
+  /// Query::eachCascade's begin.
+  static Status beginCascade(World& w, DynamicQuery& q, ComponentTypeId rel, QueryRun& run,
+                             CascadeRun& cascade) noexcept;
   /// Ends the walk begun by begin: records a filtered run outside systems
   /// (this query's "since"), then World::endIteration.
   static void end(World& w, DynamicQuery& q, const ChangeRun& change) noexcept;
