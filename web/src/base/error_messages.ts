@@ -207,6 +207,15 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   relation_alloc_failed: (f) => `the reverse index of relation component ${f.component_id} (8 bytes per entity slot) could not be allocated`,
   relation_invariant_broken: (f) => `relation component ${f.component_id} of entity ${f.entity_id} breaks the relation rules (${f.what}): a target was written around add`,
 
+  // --- prefabs (docs/prefabs.md)
+  prefab_not_a_prefab: (f) => `Entity(${f.entity_id}, ${f.generation}) is not a prefab (it does not carry the Prefab tag); mark the template with createPrefab or makePrefab`,
+  prefab_override_invalid: (f) => `the override of component ${f.component_id} is refused (${f.why}): override only the prefab's own components, not a relation or the Prefab tag; set the rest on the instance afterwards`,
+
+  // --- queries run at run time (docs/query.md)
+  query_invalid: (f) => f.reason === 'cascade_filtered'
+    ? `a query with change filters (term ${f.term}) cannot walk in hierarchy order (eachCascade); walk it with each, or declare one without the filters for the cascade`
+    : `the query is malformed (${f.reason}, term ${f.term})`,
+
   // --- scenarios (docs/scenarios.md)
   scenario_unknown: (f) => `no scenario is named ${q(f.scenario)}`,
   scenario_ticks_invalid: (f) => `${f.ticks} ticks is above the ${f.max_ticks} a scenario run may take`,
