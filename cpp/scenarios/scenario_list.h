@@ -24,6 +24,8 @@ extern const Scenario kStressScenario;
 extern const Scenario kFloatScenario;
 /// Pawns and projectiles driven by a generated input stream.
 extern const Scenario kInputScenario;
+/// Suns, planets and moons in a ChildOf hierarchy, placed parents first.
+extern const Scenario kHierarchyScenario;
 
 /// The Q16.16 backend every fixed-point scenario uses.
 using Fx = SimMath<Fpx16_16>;
