@@ -176,7 +176,7 @@ void wrap(World&, SystemContext& ctx) {
       Read{}, Write{});
 }
 
-Status setup(World& world, std::uint64_t seed) noexcept {
+LAIGE_SCENARIO_SETUP Status setup(World& world, std::uint64_t seed) noexcept {
   LAIGE_SCENARIO_TRY(addComponentType<SwarmPos>(world));
   LAIGE_SCENARIO_TRY(addComponentType<SwarmVel>(world));
   LAIGE_SCENARIO_TRY(addComponentType<SwarmNext>(world));
