@@ -41,6 +41,16 @@ export class RenderFeed {
   }
 }
 
+/** A sprite moved (or recoloured) at `tick`: it is drawn from where it was to (x, y) by the loop's alpha. */
+function moveSprite(s, x, y, k, tick) {
+  s.px = s.x;
+  s.py = s.y;
+  s.x = x;
+  s.y = y;
+  s.k = k;
+  s.at = tick;
+}
+
 /** A sprite table over `built.positions(fn(e, x, y, colour))`. */
 export class SpriteTable {
   constructor() {
@@ -90,16 +100,8 @@ export class SpriteTable {
       const k = ops[i + 4];
       i += 5;
       const s = sprites.get(e);
-      if (s === undefined) {
-        sprites.set(e, { x, y, k, px: x, py: y, at: tick, seen: this.pass });
-      } else {
-        s.px = s.x;
-        s.py = s.y;
-        s.x = x;
-        s.y = y;
-        s.k = k;
-        s.at = tick;
-      }
+      if (s === undefined) sprites.set(e, { x, y, k, px: x, py: y, at: tick, seen: this.pass });
+      else moveSprite(s, x, y, k, tick);
       updated++;
     }
     ops.length = 0;
@@ -125,12 +127,7 @@ export class SpriteTable {
       }
       s.seen = pass;
       if (s.x !== x || s.y !== y || s.k !== k) { // changed
-        s.px = s.x;
-        s.py = s.y;
-        s.x = x;
-        s.y = y;
-        s.k = k;
-        s.at = tick;
+        moveSprite(s, x, y, k, tick);
         updated++;
       }
     });
