@@ -11,11 +11,12 @@ namespace laige {
 namespace {
 
 // --list order: the reference scenarios first, then the demo scene,
-// the reference tick, and the two that exercise fp32 and input.
+// the reference tick, the two that exercise fp32 and input, and the
+// relation hierarchy.
 const Scenario* const kScenarios[] = {
     &scenarios::kHelloScenario,   &scenarios::kSyntheticScenario, &scenarios::kSyntheticPerturbedScenario,
     &scenarios::kSwarmScenario,   &scenarios::kStressScenario,    &scenarios::kFloatScenario,
-    &scenarios::kInputScenario,
+    &scenarios::kInputScenario,   &scenarios::kHierarchyScenario,
 };
 constexpr std::uint32_t kScenarioCount = sizeof(kScenarios) / sizeof(kScenarios[0]);
 

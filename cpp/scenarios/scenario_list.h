@@ -24,6 +24,18 @@ extern const Scenario kStressScenario;
 extern const Scenario kFloatScenario;
 /// Pawns and projectiles driven by a generated input stream.
 extern const Scenario kInputScenario;
+/// Suns, planets and moons in a ChildOf hierarchy, placed parents first.
+extern const Scenario kHierarchyScenario;
+
+/// A mark for the setup function of a scenario whose systems are compiled
+/// for speed (swarm, stress: the benchmarks time their ticks): setup runs
+/// once per world, so the wasm build compiles it for size
+/// (docs/build.md#the-wasm-modules-size); native builds are untouched.
+#if defined(__EMSCRIPTEN__)
+#define LAIGE_SCENARIO_SETUP [[clang::minsize]]
+#else
+#define LAIGE_SCENARIO_SETUP
+#endif
 
 /// The Q16.16 backend every fixed-point scenario uses.
 using Fx = SimMath<Fpx16_16>;

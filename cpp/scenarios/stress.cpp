@@ -46,7 +46,7 @@ void benchHash(World& world, SystemContext& ctx) {
   static_cast<void>(h);
 }
 
-Status setup(World& world, std::uint64_t seed) noexcept {
+LAIGE_SCENARIO_SETUP Status setup(World& world, std::uint64_t seed) noexcept {
   LAIGE_SCENARIO_TRY(addComponentType<Position2D>(world));
   LAIGE_SCENARIO_TRY(addComponentType<BenchVel>(world));
   LAIGE_SCENARIO_TRY(addSystem(world, SystemDef{"BenchMove", &benchMove, units(1), nullptr, nullptr},

@@ -74,7 +74,9 @@ fpx16_16 randomCoord(Prng& rng) noexcept {
   return fpx16_16::fromRaw(static_cast<std::int32_t>(rng.next_range(0, 2u * kHalf << 16)) - (kHalf << 16));
 }
 
-Status spawn(World& world, Prng& rng, Kind kind, bool fresh) noexcept {
+// A few per tick at most (churn) and at setup: out of line and compiled for
+// size in wasm, so that neither caller carries a copy.
+[[gnu::noinline]] LAIGE_SCENARIO_SETUP Status spawn(World& world, Prng& rng, Kind kind, bool fresh) noexcept {
   auto created = world.create();
   if (created.isError()) return created.status();
   const Entity e = created.value();
@@ -176,7 +178,7 @@ void wrap(World&, SystemContext& ctx) {
       Read{}, Write{});
 }
 
-Status setup(World& world, std::uint64_t seed) noexcept {
+LAIGE_SCENARIO_SETUP Status setup(World& world, std::uint64_t seed) noexcept {
   LAIGE_SCENARIO_TRY(addComponentType<SwarmPos>(world));
   LAIGE_SCENARIO_TRY(addComponentType<SwarmVel>(world));
   LAIGE_SCENARIO_TRY(addComponentType<SwarmNext>(world));

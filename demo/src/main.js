@@ -322,7 +322,8 @@ function render(s, nowMs) {
   }
   const t = s.loop.currentTick;
   // The sprite table follows the world: only what was added, removed or changed since its last tick is written.
-  s.sprites.sync(s.built, t);
+  if (s.built.feed !== undefined) s.sprites.follow(s.built, t); // the scenario's change feed
+  else s.sprites.sync(s.built, t); // value compare (C++ scenarios: docs/changes.md#render-sync)
   // The loop's alpha: the fraction of a tick its clock was past the last tick at this frame.
   const alpha = fast || paused ? 1 : s.loop.alpha;
   drawWorld($('canvas'), {

@@ -6,6 +6,7 @@
 // here any more: the page steps the C++ ones themselves (native.js,
 // sim.openScenario). Each entry: build(sim, seed) -> { world, positions(), ... }.
 import { fx } from '@laige/sim';
+import { RenderFeed } from './sprites.js';
 
 const M64 = (1n << 64n) - 1n;
 const K = 0x9e3779b97f4a7c15n;
@@ -114,6 +115,20 @@ function tsOrbits(sim, seed) {
       place(ctx.rng, world.create());
     },
   });
+  // The render feed: the last system of a tick hands the renderer what the
+  // tick changed (docs/changes.md#render-sync). It only reads, and it runs
+  // in Node's golden run too (the feed is off there), so the change state it
+  // keeps (its "since", the removed log) is the same in both hash streams.
+  const feed = new RenderFeed();
+  world.registerSystem({
+    name: 'OrbRenderFeed', budgetMs: 1, dependsOn: ['OrbRespawn'], io: [[Pos, 'read'], [Age, 'read']],
+    queries: { moved: { p: Pos.read, a: Age.read, changed: [Pos] } },
+    run(ctx) {
+      // Changed since this system last ran (added counts as changed), then what lost Pos (destroyed).
+      ctx.queries.moved.each((e, { p, a }) => feed.moved(e, fx.toDouble(p.x), fx.toDouble(p.y), a.kind));
+      ctx.removed(Pos, (e) => feed.removed(e));
+    },
+  });
   const rng = new SetupPrng(seed);
   for (let i = 0; i < 512; i++) place(rng, world.create());
   return {
@@ -121,6 +136,7 @@ function tsOrbits(sim, seed) {
     positions(out) {
       world.each([Pos, Age], ['read', 'read'], (e, p, a) => out(e, fx.toDouble(p.x), fx.toDouble(p.y), a.kind));
     },
+    feed,
     perturbTarget: { component: Vel, change: (v) => ({ x: fx.add(v.x, fx.ONE), y: v.y }) },
   };
 }

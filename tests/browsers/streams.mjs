@@ -36,6 +36,8 @@ export const replayPlans = [
   { scenario: 'swarm', ticks: 150, pointer: [[41, 100, 20, -10], [101, 130, -30, 25]] },
   { scenario: 'float', ticks: 120, pointer: [] },
   { scenario: 'input', ticks: 120, pointer: [] },
+  // A ChildOf hierarchy: cascading destroys (tick 40, 80, 120) and reparents (tick 20, 60, 100) inside the recording.
+  { scenario: 'hierarchy', ticks: 130, pointer: [] },
 ];
 
 /**

@@ -60,7 +60,7 @@ TEST_F(LogTextsTest, EveryIdHasItsText) {
   EXPECT_STREQ(catalogueText(TextId{0xffff}), "");
   for (std::uint16_t i = 1; i <= n; ++i) {
     const std::string text = catalogueText(TextId{i});
-    // A warning's text is "event | what | why | fix | docs/page.md#anchor"; an info line is short prose.
+    // A warning's text is "event | what | why | fix | <page>.md#<anchor>" under docs; an info line is short prose.
     if (text.find(" | ") != std::string::npos) {
       EXPECT_EQ(text.rfind(" | docs/", std::string::npos), text.rfind(" | ")) << text;
       EXPECT_NE(text.find(".md#", text.rfind(" | ")), std::string::npos) << text;

@@ -2,6 +2,8 @@
 // reference model: random prefab trees, instantiates (direct and deferred,
 // with and without overrides), cascading destroys, snapshots and restores;
 // every handle, value, parent and prefab mark compared after every op.
+// 100,000 ops x 5 seeds in the optimised builds (native release, wasm);
+// 1,500 in the debug and sanitizer builds, where a run is 10-30x slower.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -144,6 +146,12 @@ void expectSame(Rig& r, const Ref& ref, int step) {
   ASSERT_EQ(r.posCount(), plain) << "step " << step;
 }
 
+#if defined(NDEBUG)
+constexpr int kOpsPerSeed = 100000;
+#else
+constexpr int kOpsPerSeed = 1500;
+#endif
+
 TEST(Prefabs, ModelTestAgainstAPlainReference) {
   constexpr std::uint32_t kCap = 96;
   std::uint32_t divergences = 0;
@@ -158,7 +166,7 @@ TEST(Prefabs, ModelTestAgainstAPlainReference) {
     const auto below = [&](std::uint32_t n) { return static_cast<std::uint32_t>(rng.next_u64() % n); };
     std::vector<std::uint8_t> snap;
     Ref saved(kCap);
-    for (int step = 0; step < 1500; ++step) {
+    for (int step = 0; step < kOpsPerSeed; ++step) {
       const std::uint32_t op = below(10);
       std::vector<std::uint32_t> prefabs, live;
       for (std::uint32_t s = 0; s < kCap; ++s) {
@@ -211,9 +219,10 @@ TEST(Prefabs, ModelTestAgainstAPlainReference) {
       }
       expectSame(r, ref, step);
       if (HasFatalFailure()) return;
+      // The state after 1,500 ops: the TypeScript port (tests/ts/prefabs.test.ts) reaches the same hashes.
+      if (step + 1 == 1500) EXPECT_EQ(r.w.stateHash(0), kGolden[seed - 1]) << "golden state hash, seed " << seed;
     }
     EXPECT_TRUE(checkRelations(r.w).ok());
-    EXPECT_EQ(r.w.stateHash(0), kGolden[seed - 1]) << "golden state hash, seed " << seed;
   }
   EXPECT_EQ(divergences, 0u);
 }

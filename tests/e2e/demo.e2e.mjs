@@ -87,7 +87,7 @@ async function e2e(browserName) {
       // Every scenario is live; the core's are the C++ scenario itself (sim.openScenario), not a port.
       expect(s.kind === 'live' && s.native === !tsOnly.has(name), `${name} is live (${s.native ? 'C++ scenario via openScenario' : 'TypeScript systems'})`);
     }
-    for (const n of ['swarm', 'stress', 'float', 'input']) expect(names.includes(n), `the picker lists ${n}`);
+    for (const n of ['swarm', 'stress', 'float', 'input', 'hierarchy']) expect(names.includes(n), `the picker lists ${n}`);
     // The live swarm is the C++ scenario: without pointer input its tick-600
     // hash is line 600 of the native golden (stepped exactly 600 ticks).
     const swarmGolden = readFileSync('tests/golden/swarm.txt', 'utf8').trim().split('\n');

@@ -9,6 +9,7 @@
 #include "laige/world.h"
 #include "snapshot/snapshot_changes.h"
 #include "snapshot/snapshot_internal.h"
+#include "setup_code.h"
 
 namespace laige {
 
@@ -58,11 +59,13 @@ struct SlotSet {
   }
 };
 
-Status corrupt(const char* what, std::uint64_t offset) noexcept {
+// The refusals and the checks that cost the same for any snapshot size stay
+// out of restore's fast body: compiled for size in wasm (setup_code.h), never inlined.
+[[gnu::noinline]] LAIGE_SETUP_CODE Status corrupt(const char* what, std::uint64_t offset) noexcept {
   return Status::failure(ErrorCode::MalformedInput, "snapshot_corrupt").with("what", what).with("offset", offset);
 }
 
-Status setupMismatch(const char* what, std::uint64_t expected, std::uint64_t given) noexcept {
+[[gnu::noinline]] LAIGE_SETUP_CODE Status setupMismatch(const char* what, std::uint64_t expected, std::uint64_t given) noexcept {
   return Status::failure(ErrorCode::InvalidArgument, "snapshot_setup_mismatch")
       .with("what", what)
       .with("expected", expected)
@@ -85,7 +88,7 @@ std::size_t paddingAfter(std::uint64_t used) noexcept {
 
 // The header: magic, version, size, checksum, setup. Reads nothing past
 // the header before the size check.
-Status checkHeader(const detail::WorldState& ws, std::span<const std::uint8_t> b) noexcept {
+[[gnu::noinline]] LAIGE_SETUP_CODE Status checkHeader(const detail::WorldState& ws, std::span<const std::uint8_t> b) noexcept {
   const std::size_t given = b.size();
   // Byte by byte: an empty span may have a null data() (memcmp must not see it).
   for (std::size_t i = 0; i < given && i < 8; ++i) {
@@ -334,7 +337,7 @@ Status plan(const detail::WorldState& ws, std::span<const std::uint8_t> b, Resto
 // every target a live entity of the snapshot other than its source, no
 // cycle. Uses the relation scratch arrays (derived state, never read
 // across calls), so a refusal leaves the index as it was.
-Status checkRelationValues(detail::WorldState& ws, const RestorePlan& pl) noexcept {
+[[gnu::noinline]] Status checkRelationValues(detail::WorldState& ws, const RestorePlan& pl) noexcept {
   detail::RelationState& rs = ws.relations;
   if (rs.relations.empty()) return Status{};
   std::uint32_t* target = rs.queue.get();
