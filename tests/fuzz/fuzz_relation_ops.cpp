@@ -1,5 +1,5 @@
 // libFuzzer target: relation op streams against a plain reference model
-// (docs/relations.md#fuzzing, docs/reliability.md).
+// (docs/relations.md#tests, docs/reliability.md).
 //
 // The input is a header (capacity, seed) and a byte stream of operations:
 // register a relation (named form; options and names from the input, so

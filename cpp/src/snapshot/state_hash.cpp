@@ -415,13 +415,27 @@ struct TextOut {
     }
     buffer[length] = '\0';
   }
+  void number(std::uint32_t v) noexcept {
+    char digits[10];
+    std::size_t n = 0;
+    do {
+      digits[n++] = static_cast<char>('0' + v % 10);
+      v /= 10;
+    } while (v != 0);
+    while (n > 0) add(std::string_view(&digits[--n], 1));
+  }
+  // formatEntity's form, written by hand: snprintf would link printf into
+  // the wasm module (about 9 KB) for this one diagnostic.
   void entity(Entity e, bool present) noexcept {
     if (!present) {
       add("(none)");
       return;
     }
-    char text[32];
-    add(std::string_view(text, formatEntity(e, text, sizeof text)));
+    add("Entity(");
+    number(e.id());
+    add(", ");
+    number(e.generation());
+    add(")");
   }
 };
 
