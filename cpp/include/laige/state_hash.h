@@ -108,7 +108,8 @@ struct StateDiffItem {
 /// "<source> <relation name> <target in A> -> <target in B>", each entity
 /// in formatEntity's form, "(none)" for a side that lacks the relation, and
 /// " (payload differs)" appended when both sides have it and bytes after
-/// the target differ; e.g. "Entity(4, 1) ChildOf Entity(2, 1) -> Entity(3, 1)".
+/// the target differ (read through the item's byte views: call it inside
+/// the stateDiff callback); e.g. "Entity(4, 1) ChildOf Entity(2, 1) -> Entity(3, 1)".
 /// The source is entityA where A has the relation, else entityB; the name
 /// is read from `a` (both worlds register the same components). Writes at
 /// most capacity - 1 characters and a NUL (truncating), returns the length

@@ -455,7 +455,7 @@ LAIGE_SETUP_CODE std::size_t formatRelationDiff(const World& a, const StateDiffI
   out.entity(item.targetA, item.presentInA);
   out.add(" -> ");
   out.entity(item.targetB, item.presentInB);
-  if (item.presentInA && item.presentInB && item.size > 4 &&
+  if (item.bytesA != nullptr && item.bytesB != nullptr && item.size > 4 &&
       std::memcmp(item.bytesA + 4, item.bytesB + 4, item.size - 4) != 0) {
     out.add(" (payload differs)");
   }
