@@ -48,7 +48,7 @@ struct ReplayDiffEntry {
   Entity entityA{}, entityB{};
   bool relation = false;
   Entity targetA{}, targetB{};
-  /// A relation entry in words (formatRelationDiff; docs/relations.md#relations-in-a-state-diff),
+  /// A relation entry in words (formatRelationDiff; `docs/relations.md#relations-in-a-state-diff`),
   /// empty for other entries.
   std::string text;
 };

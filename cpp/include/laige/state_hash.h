@@ -96,7 +96,7 @@ struct StateDiffItem {
   Entity entityB{};
   /// The component is a relation (laige/relations.h) in every world that
   /// has it on this slot: targetA / targetB name its targets
-  /// (docs/relations.md#relations-in-a-state-diff). False for presence items.
+  /// (`docs/relations.md#relations-in-a-state-diff`). False for presence items.
   bool relation = false;
   /// A relation item's target in A (Entity{} where A lacks the relation).
   Entity targetA{};
