@@ -38,20 +38,11 @@
 #include "laige/snapshot.h"
 #include "laige/world.h"
 
+#include "fuzz_reader.h"
+
 namespace {
 
-struct Reader {
-  const std::uint8_t* p;
-  std::size_t n;
-  bool empty() const { return n == 0; }
-  std::uint8_t u8() {
-    if (n == 0) return 0;
-    --n;
-    return *p++;
-  }
-  std::uint16_t u16() { return static_cast<std::uint16_t>(u8() | (u8() << 8)); }
-  std::uint32_t u32() { return u16() | (static_cast<std::uint32_t>(u16()) << 16); }
-};
+using laige_fuzz::Reader;
 
 // Outcome counts per op name (printed at exit with LAIGE_FUZZ_STATS=1,
 // so a run shows that the streams reach accepted and refused ops alike).
