@@ -13,7 +13,7 @@ cd "$root"
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ "${#targets[@]}" -gt 0 ] || targets=(replay_parse replay_text world_ops snapshot_restore)
+[ "${#targets[@]}" -gt 0 ] || targets=(replay_parse replay_text world_ops snapshot_restore relation_ops)
 build="$root/build/fuzz"
 jobs="${LAIGE_JOBS:-2}"
 

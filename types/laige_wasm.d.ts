@@ -77,6 +77,15 @@ declare module '*/laige_wasm.mjs' {
     presentInB: boolean;
     bytesA: number[] | null;
     bytesB: number[] | null;
+    /** handle bits, 0 where the slot is not live */
+    entityA: number;
+    entityB: number;
+    relation: boolean;
+    /** handle bits, 0 where that side lacks the relation */
+    targetA: number;
+    targetB: number;
+    /** a relation item in words (formatRelationDiff), else empty */
+    text: string;
   }
 
   export interface RawIdentity {
@@ -108,7 +117,7 @@ declare module '*/laige_wasm.mjs' {
     framesA?: number;
     framesB?: number;
     differingItems?: number;
-    entries?: Array<{ slot: number; componentId: number; size: number; presentInA: boolean; presentInB: boolean; bytesA: number[]; bytesB: number[] }>;
+    entries?: Array<{ slot: number; componentId: number; size: number; presentInA: boolean; presentInB: boolean; bytesA: number[]; bytesB: number[]; entityA: number; entityB: number; relation: boolean; targetA: number; targetB: number; text: string }>;
   }
 
   export interface RawScenarioInfo {

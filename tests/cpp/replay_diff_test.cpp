@@ -90,6 +90,12 @@ TEST(ReplayDiff, FirstDivergentTickIsThePerturbedFrameAndWorldsStopThere) {
     ASSERT_NE(vb, nullptr);
     EXPECT_EQ(std::memcmp(e.a.data(), va, sizeof *va), 0);
     EXPECT_EQ(std::memcmp(e.b.data(), vb, sizeof *vb), 0);
+    // The slot's handles come along; a plain component is no relation entry.
+    EXPECT_EQ(e.entityA, pair.wa.handleAt(e.slot));
+    EXPECT_EQ(e.entityB, pair.wb.handleAt(e.slot));
+    EXPECT_FALSE(e.relation);
+    EXPECT_EQ(e.targetA, Entity{});
+    EXPECT_TRUE(e.text.empty());
   }
   // Entries come in stateDiff order: slots ascending.
   for (std::size_t i = 1; i < r.entries.size(); ++i) EXPECT_LT(r.entries[i - 1].slot, r.entries[i].slot);

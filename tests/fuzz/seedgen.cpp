@@ -1,6 +1,6 @@
 // Writes the seed corpus of the fuzz targets (tests/fuzz/corpus/<target>/):
-// valid replay files made by ReplayWriter, config / baseline texts, and op
-// streams for fuzz_world_ops. Deterministic: rerunning rewrites the same files.
+// valid replay files made by ReplayWriter, config / baseline texts, op
+// streams for fuzz_world_ops and fuzz_relation_ops. Deterministic: rerunning rewrites the same files.
 // Usage: fuzz_seedgen <corpus-dir>
 #include <cstdint>
 #include <cstdio>
@@ -96,6 +96,50 @@ int main(int argc, char** argv) {
     std::vector<std::uint8_t> s = {4, 1, 0, 0, 0, 0, 0, 0, 1, 2, 0xFF, 0xFF, 0xFF, 0xFF,
                                    2, 2, 2, 1, 0, 0, 0, 240, 7, 0, 0, 3, 2, 0, 0, 0, 0, 240, 1, 0};
     bad += !writeFile(dir + "/world_ops/forged.bin", s);
+  }
+  // Relation op streams (see fuzz_relation_ops.cpp for the encoding):
+  // header (capacity, seed), then ops. add: 3, relation, salt, handle kind
+  // (0 = a seen handle), seen index, live index of the target.
+  {
+    // a ChildOf tree (destroy cascade) and an OwnedBy link (remove), a
+    // snapshot, the root destroyed, the snapshot restored, a reparent, a
+    // cycle attempt, a remove, a clear.
+    std::vector<std::uint8_t> s = {20, 7, 0, 1, 0, 2};
+    for (int i = 0; i < 6; ++i) s.push_back(1);                          // 6 x create
+    const std::uint8_t ops[] = {3, 0, 0, 0, 1, 0,    3, 0, 0, 0, 2, 0,    // 1, 2 ChildOf 0
+                                3, 0, 0, 0, 3, 1,    3, 0, 0, 0, 4, 3,    // 3 ChildOf 1, 4 ChildOf 3
+                                3, 1, 0, 0, 5, 4,                         // 5 OwnedBy 4
+                                11,                                       // snapshot
+                                9, 0, 0,                                  // destroy 0: the tree goes
+                                12, 0,                                    // restore
+                                5, 0, 0, 0, 0, 0, 2,                      // reparent a ChildOf source to 2
+                                6, 0, 1, 3,                               // cycle attempt
+                                7, 0, 0, 4,                               // remove ChildOf from 4
+                                9, 0, 4, 13, 0, 1, 1};                    // destroy 4, clear, creates
+    s.insert(s.end(), ops, ops + sizeof ops);
+    bad += !writeFile(dir + "/relation_ops/tree.bin", s);
+  }
+  {
+    // stale, forged and null handles, a raw id, the component paths.
+    std::vector<std::uint8_t> s = {8, 3, 0, 3, 1, 1, 1};
+    const std::uint8_t ops[] = {3, 0, 0, 0, 1, 0,                         // 1 OwnedBy 0
+                                9, 0, 0,                                  // destroy 0 (1 unlinks)
+                                3, 0, 2, 0, 1, 0, 0, 0,                   // add to the stale 0
+                                3, 0, 2, 6, 1, 2, 3, 4, 0, 1,             // a forged source
+                                3, 0, 4, 0, 1, 1,                         // the bytes path
+                                3, 240, 5, 0, 1, 1,                       // the plain component
+                                7, 0, 4, 1, 7, 240, 2, 7, 0, 0, 0, 0, 1,  // removes
+                                10, 1, 7, 13, 1};
+    s.insert(s.end(), ops, ops + sizeof ops);
+    bad += !writeFile(dir + "/relation_ops/stale.bin", s);
+  }
+  {
+    // a snapshot, a relation registered after it (its restore is refused),
+    // restores of changed bytes.
+    std::vector<std::uint8_t> s = {12, 1, 0, 1, 1, 1, 1, 3, 0, 0, 0, 1, 0, 11,
+                                   0, 2, 12, 0, 11, 3, 1, 0, 0, 2, 1,
+                                   12, 7, 40, 0, 5, 12, 7, 90, 0, 1, 12, 0, 9, 0, 0};
+    bad += !writeFile(dir + "/relation_ops/restore.bin", s);
   }
   // Snapshots of fuzz_snapshot_restore's fixture (the `input` scenario) at
   // ticks 0, 7 and 40; byte 0 = 1: restored as is (0 would re-seal).

@@ -100,14 +100,20 @@ inline void putU64(std::uintptr_t out, std::uint64_t v) {
 inline laige::Entity ent(std::uint32_t bits) { return laige::Entity::fromBits(bits); }
 
 // The fields a state-diff item and a replay-diff entry share, as JSON
-// members (worldStateDiff, replayDiff); the caller adds the bytes.
+// members (worldStateDiff, replayDiff): handles as their bits (0 = none);
+// the caller adds the bytes and the relation text.
 template <class Item>
 Json& diffItemFields(Json& out, const Item& it) {
   return out.field("slot", it.slot)
       .field("componentId", it.componentId)
       .field("size", it.size)
       .field("presentInA", it.presentInA)
-      .field("presentInB", it.presentInB);
+      .field("presentInB", it.presentInB)
+      .field("entityA", it.entityA.bits())
+      .field("entityB", it.entityB.bits())
+      .field("relation", it.relation)
+      .field("targetA", it.targetA.bits())
+      .field("targetB", it.targetB.bits());
 }
 
 // What the wasm layer keeps per world: the world, its current schedule (a

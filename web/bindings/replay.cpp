@@ -135,7 +135,7 @@ void replayDiff(Json& out, std::uintptr_t wa, std::uintptr_t wb, std::uintptr_t 
     diffItemFields(out.beginObject(), e);
     out.key("bytesA").bytes(e.a.data(), e.a.size());
     out.key("bytesB").bytes(e.b.data(), e.b.size());
-    out.endObject();
+    out.field("text", std::string_view(e.text)).endObject();
   }
   out.endArray().endObject();
 }

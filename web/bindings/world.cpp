@@ -231,8 +231,10 @@ void worldStateHash(std::uintptr_t w, std::uint32_t tickLo, std::uint32_t tickHi
 void worldComponentStateHash(std::uintptr_t w, std::uint32_t tickLo, std::uint32_t tickHi, std::uintptr_t out) {
   putU64(out, W(w).world.componentStateHash(u64(tickLo, tickHi)));
 }
-// {total, items: [{slot, componentId, size, presentInA, presentInB, bytesA, bytesB}]}
-// (bytesA / bytesB: arrays of byte values, or null where absent).
+// {total, items: [{slot, componentId, size, presentInA, presentInB, bytesA, bytesB,
+// entityA, entityB, relation, targetA, targetB, text}]} (bytesA / bytesB:
+// arrays of byte values, or null where absent; handles as their bits, 0 for
+// none; text: a relation item in words, docs/relations.md#relations-in-a-state-diff).
 LAIGE_COLD_BINDING void worldStateDiff(Json& out, std::uintptr_t a, std::uintptr_t b, std::uint32_t maxItems) {
   out.beginObject().key("items").beginArray();
   const auto value = [&](const char* k, const std::uint8_t* p, std::uint32_t n) {
@@ -247,7 +249,9 @@ LAIGE_COLD_BINDING void worldStateDiff(Json& out, std::uintptr_t a, std::uintptr
     diffItemFields(out.beginObject(), it);
     value("bytesA", it.bytesA, it.size);
     value("bytesB", it.bytesB, it.size);
-    out.endObject();
+    char text[laige::kRelationDiffTextCapacity];
+    const std::size_t length = laige::formatRelationDiff(W(a).world, it, text, sizeof text);
+    out.field("text", std::string_view(text, length)).endObject();
   });
   out.endArray().field("total", total).endObject();
 }

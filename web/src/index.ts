@@ -9,7 +9,7 @@ export type { LogRecord, LogLevel, ScenarioInfo, ScenarioOptions, ScenarioStream
 export type { LoadOptions } from './boundary/wasm_source.js';
 export { World } from './world.js';
 export type {
-  WorldOptions, EntityStats, GuardrailStats, ArchetypeStats, StateDiff, StateDiffItem, AnyComponent, AccessList,
+  WorldOptions, EntityStats, GuardrailStats, ArchetypeStats, StateDiff, StateDiffItem, DiffRelationFields, AnyComponent, AccessList,
   Refs, SchemaOf, Chunk, FieldColumn,
 } from './world.js';
 export { Component } from './component/component.js';

@@ -14,6 +14,7 @@ import { logHandlers, refuseInsideLog, refuseTickInside, within } from './base/r
 import { type ArgCheck, checkArg, checkFields, coreRange, hi, lo, tickOf, u32, u64 } from './base/args.js';
 import { INSPECT, count } from './base/inspect.js';
 import { World, type WorldOptions } from './world.js';
+import { handleOrNull } from './component/entity.js';
 import { visitRelation } from './relations/relations.js';
 import { type LoopHooks, type RollbackHooks, type WorldCore, coreOf } from './core/world_core.js';
 
@@ -335,6 +336,7 @@ export class Laige {
         fullStateDivergent: r.fullStateDivergent!, framesA: r.framesA!, framesB: r.framesB!, differingItems: r.differingItems!,
         entries: r.entries!.map((e) => ({
           ...e, bytesA: Uint8Array.from(e.bytesA), bytesB: Uint8Array.from(e.bytesB), component: ca.components[e.componentId]?.name ?? '',
+          entityA: handleOrNull(e.entityA), entityB: handleOrNull(e.entityB), targetA: handleOrNull(e.targetA), targetB: handleOrNull(e.targetB),
         })),
       };
     } finally {

@@ -43,7 +43,7 @@ if (typeof (Symbol as { dispose?: symbol }).dispose !== 'symbol') {
 }
 
 export type {
-  WorldOptions, EntityStats, GuardrailStats, ArchetypeStats, StateDiffItem, StateDiff, AnyComponent, AccessList, SchemaOf, Refs,
+  WorldOptions, EntityStats, GuardrailStats, ArchetypeStats, StateDiffItem, StateDiff, DiffRelationFields, AnyComponent, AccessList, SchemaOf, Refs,
 } from './world_types.js';
 import type {
   WorldOptions, EntityStats, GuardrailStats, ArchetypeStats, StateDiff, AnyComponent, AccessList, Refs,

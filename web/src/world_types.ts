@@ -2,6 +2,7 @@
 // and the type helpers that give each/eachChunk callbacks their ref types.
 import type { Component, Access } from './component/component.js';
 import type { ReadRef, Ref } from './component/schema.js';
+import type { Entity } from './component/entity.js';
 
 /** World::Options: every field of the C++ options. */
 export interface WorldOptions {
@@ -54,8 +55,28 @@ export interface ArchetypeStats {
   bytesScratch: number;
 }
 
+/** The handles and the relation fields of a state-diff item and a replay-diff entry. */
+export interface DiffRelationFields {
+  /** The slot's handle in A, or null where the slot is not live in A. */
+  entityA: Entity | null;
+  /** The slot's handle in B, or null where the slot is not live in B. */
+  entityB: Entity | null;
+  /** The component is a relation in every world that has it here (docs/relations.md#relations-in-a-state-diff). */
+  relation: boolean;
+  /** A relation item's target in A, or null where A lacks the relation (or the item is no relation item). */
+  targetA: Entity | null;
+  /** A relation item's target in B, as targetA. */
+  targetB: Entity | null;
+  /**
+   * A relation item in words, e.g. "Entity(4, 1) ChildOf Entity(2, 1) -> Entity(3, 1)"
+   * (source, relation, target in A -> target in B; "(none)" for a side without it;
+   * " (payload differs)" when bytes after the target differ); '' for other items.
+   */
+  text: string;
+}
+
 /** One difference between two worlds' live state (World.stateDiff). */
-export interface StateDiffItem {
+export interface StateDiffItem extends DiffRelationFields {
   /** The entity slot (not the handle). */
   slot: number;
   /** The component id; 0 = the entity is live on one side only (or with different generations). */
@@ -70,6 +91,7 @@ export interface StateDiffItem {
   /** A copy of B's bytes, or null. */
   bytesB: Uint8Array | null;
 }
+
 
 /** What World.stateDiff returns: the exact total and the first maxItems items. */
 export interface StateDiff {

@@ -132,13 +132,13 @@ template <typename T>
 Field field(const char* key, T* value) = delete;
 
 /// The id of a message in the core's catalogue of log texts: every text the
-/// core logs, each "event | what happened | why | how to fix | docs
-/// page#anchor", kept in one file (docs/logging.md#message-texts).
+/// core logs, each "event | what happened | why | how to fix | docs page and
+/// anchor", kept in one file (`docs/logging.md#message-texts`).
 /// TextId{} (0) means "not from the catalogue".
 enum class TextId : std::uint16_t {};
 
 /// The catalogue's text of `id`; "" for TextId{} and for an id the catalogue
-/// does not have. Never null. In the wasm module of @laige/sim the texts are
+/// does not have. Never null. In the wasm module of the npm package the texts are
 /// not compiled in and this returns "": its TypeScript layer fills a record's
 /// message from its copy of the catalogue, generated from the same file.
 /// Cost: one table read. Allocates nothing.

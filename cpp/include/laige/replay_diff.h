@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "laige/replay.h"
@@ -43,6 +44,13 @@ struct ReplayDiffEntry {
   std::vector<std::uint8_t> a;
   /// World B's component bytes (empty when absent or for presence entries).
   std::vector<std::uint8_t> b;
+  /// The slot's handles and the relation fields, as StateDiffItem's.
+  Entity entityA{}, entityB{};
+  bool relation = false;
+  Entity targetA{}, targetB{};
+  /// A relation entry in words (formatRelationDiff; `docs/relations.md#relations-in-a-state-diff`),
+  /// empty for other entries.
+  std::string text;
 };
 
 /// What diffReplays found.

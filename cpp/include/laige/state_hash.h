@@ -90,7 +90,36 @@ struct StateDiffItem {
   const std::uint8_t* bytesA = nullptr;
   /// B's bytes, as bytesA.
   const std::uint8_t* bytesB = nullptr;
+  /// The slot's handle in A (Entity{} where the slot is not live in A).
+  Entity entityA{};
+  /// The slot's handle in B, as entityA.
+  Entity entityB{};
+  /// The component is a relation (laige/relations.h) in every world that
+  /// has it on this slot: targetA / targetB name its targets
+  /// (`docs/relations.md#relations-in-a-state-diff`). False for presence items.
+  bool relation = false;
+  /// A relation item's target in A (Entity{} where A lacks the relation).
+  Entity targetA{};
+  /// A relation item's target in B (Entity{} where B lacks the relation).
+  Entity targetB{};
 };
+
+/// A relation item of World::stateDiff in words, for logs and tools:
+/// "<source> <relation name> <target in A> -> <target in B>", each entity
+/// in formatEntity's form, "(none)" for a side that lacks the relation, and
+/// " (payload differs)" appended when both sides have it and bytes after
+/// the target differ (read through the item's byte views: call it inside
+/// the stateDiff callback); e.g. "Entity(4, 1) ChildOf Entity(2, 1) -> Entity(3, 1)".
+/// The source is entityA where A has the relation, else entityB; the name
+/// is read from `a` (both worlds register the same components). Writes at
+/// most capacity - 1 characters and a NUL (truncating), returns the length
+/// written; writes "" and returns 0 for an item that is no relation item.
+/// No allocation, no log. Setup / diagnostics path.
+std::size_t formatRelationDiff(const World& a, const StateDiffItem& item, char* buffer,
+                               std::size_t capacity) noexcept;
+/// Room formatRelationDiff needs at most (3 entities, the longest
+/// component name, separators, the payload note, the NUL).
+inline constexpr std::size_t kRelationDiffTextCapacity = 3 * 24 + kMaxComponentNameLength + 40;
 
 /// The type-erased sink stateDiff hands every reported item to.
 using StateDiffSink = void (*)(void* context, const StateDiffItem& item) noexcept;

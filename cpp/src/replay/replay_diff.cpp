@@ -105,7 +105,7 @@ Result<ReplayDiffResult> diffReplays(const ReplayLog& logA, const ReplayLog& log
     r.identical = false;
     r.entries.reserve(cap);
     // The item's byte views die with the next mutation: copy them now.
-    r.differingItems = worldA.stateDiff(worldB, cap, [&r](const StateDiffItem& item) {
+    r.differingItems = worldA.stateDiff(worldB, cap, [&r, &worldA](const StateDiffItem& item) {
       ReplayDiffEntry e;
       e.slot = item.slot;
       e.componentId = item.componentId;
@@ -114,6 +114,15 @@ Result<ReplayDiffResult> diffReplays(const ReplayLog& logA, const ReplayLog& log
       e.presentInB = item.presentInB;
       if (item.bytesA != nullptr) e.a.assign(item.bytesA, item.bytesA + item.size);
       if (item.bytesB != nullptr) e.b.assign(item.bytesB, item.bytesB + item.size);
+      e.entityA = item.entityA;
+      e.entityB = item.entityB;
+      e.relation = item.relation;
+      e.targetA = item.targetA;
+      e.targetB = item.targetB;
+      if (item.relation) {
+        char text[kRelationDiffTextCapacity];
+        e.text.assign(text, formatRelationDiff(worldA, item, text, sizeof text));
+      }
       r.entries.push_back(std::move(e));
     });
   } else if (r.framesA != r.framesB) {

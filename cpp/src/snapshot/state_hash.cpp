@@ -288,6 +288,23 @@ struct DiffReport {
   }
 };
 
+bool isRelationOf(const detail::WorldState* ws, ComponentTypeId c) noexcept {
+  return ws != nullptr && c != 0 && c <= kMaxComponentTypes && ws->relations.relationOf[c] != 0;
+}
+
+// Fills a component item's relation fields: a relation when every side
+// that has the component registered it as one (its first 4 bytes are then
+// the target's handle bits).
+void markRelation(StateDiffItem& item, const detail::WorldState* wa, const detail::WorldState* wb) noexcept {
+  if ((item.presentInA && !isRelationOf(wa, item.componentId)) ||
+      (item.presentInB && !isRelationOf(wb, item.componentId)) || item.size < 4) {
+    return;
+  }
+  item.relation = true;
+  if (item.bytesA != nullptr) item.targetA = Entity::fromBits(detail::relationTargetBits(item.bytesA));
+  if (item.bytesB != nullptr) item.targetB = Entity::fromBits(detail::relationTargetBits(item.bytesB));
+}
+
 bool sameRegistries(const detail::WorldState* a, const detail::WorldState* b) noexcept {
   if (a == nullptr || b == nullptr) return true;  // an empty side has nothing to compare
   if (a->ecs.components.size() != b->ecs.components.size()) return false;
@@ -322,8 +339,16 @@ LAIGE_SETUP_CODE std::uint32_t World::stateDiffImpl(const World& other, std::uin
     const SlotSide b = sideOf(wb, slot);
     if (!a.live && !b.live) continue;
     const auto slot16 = static_cast<std::uint16_t>(slot);
+    const Entity entityA = a.live ? Entity(slot16, a.generation) : Entity{};
+    const Entity entityB = b.live ? Entity(slot16, b.generation) : Entity{};
     if (a.live != b.live || a.generation != b.generation) {
-      report.add(StateDiffItem{slot16, 0, 0, a.live, b.live, nullptr, nullptr});
+      StateDiffItem presence;
+      presence.slot = slot16;
+      presence.presentInA = a.live;
+      presence.presentInB = b.live;
+      presence.entityA = entityA;
+      presence.entityB = entityB;
+      report.add(presence);
     }
     // Two-pointer merge over the ascending signatures: the union of the
     // two component sets, ascending.
@@ -336,12 +361,15 @@ LAIGE_SETUP_CODE std::uint32_t World::stateDiffImpl(const World& other, std::uin
       const ComponentTypeId cb = j < nb ? b.arch->sig[j] : kInvalidComponentTypeId;
       StateDiffItem item;
       item.slot = slot16;
+      item.entityA = entityA;
+      item.entityB = entityB;
       if (j >= nb || (i < na && ca < cb)) {
         const detail::Column& col = a.arch->cols[i++];
         item.componentId = ca;
         item.size = col.size;
         item.presentInA = true;
         item.bytesA = col.data + std::size_t{a.row} * col.size;
+        markRelation(item, wa, wb);
         report.add(item);
       } else if (i >= na || cb < ca) {
         const detail::Column& col = b.arch->cols[j++];
@@ -349,6 +377,7 @@ LAIGE_SETUP_CODE std::uint32_t World::stateDiffImpl(const World& other, std::uin
         item.size = col.size;
         item.presentInB = true;
         item.bytesB = col.data + std::size_t{b.row} * col.size;
+        markRelation(item, wa, wb);
         report.add(item);
       } else {
         const detail::Column& colA = a.arch->cols[i++];
@@ -363,12 +392,74 @@ LAIGE_SETUP_CODE std::uint32_t World::stateDiffImpl(const World& other, std::uin
           item.presentInA = item.presentInB = true;
           item.bytesA = pa;
           item.bytesB = pb;
+          markRelation(item, wa, wb);
           report.add(item);
         }
       }
     }
   }
   return report.total;
+}
+
+namespace {
+
+// Appends to a NUL-terminated buffer, truncating at its capacity.
+struct TextOut {
+  char* buffer;
+  std::size_t capacity;
+  std::size_t length = 0;
+  void add(std::string_view s) noexcept {
+    for (const char ch : s) {
+      if (length + 1 >= capacity) break;
+      buffer[length++] = ch;
+    }
+    buffer[length] = '\0';
+  }
+  void number(std::uint32_t v) noexcept {
+    char digits[10];
+    std::size_t n = 0;
+    do {
+      digits[n++] = static_cast<char>('0' + v % 10);
+      v /= 10;
+    } while (v != 0);
+    while (n > 0) add(std::string_view(&digits[--n], 1));
+  }
+  // formatEntity's form, written by hand: snprintf would link printf into
+  // the wasm module (about 9 KB) for this one diagnostic.
+  void entity(Entity e, bool present) noexcept {
+    if (!present) {
+      add("(none)");
+      return;
+    }
+    add("Entity(");
+    number(e.id());
+    add(", ");
+    number(e.generation());
+    add(")");
+  }
+};
+
+}  // namespace
+
+LAIGE_SETUP_CODE std::size_t formatRelationDiff(const World& a, const StateDiffItem& item, char* buffer,
+                                                std::size_t capacity) noexcept {
+  if (buffer == nullptr || capacity == 0) return 0;
+  TextOut out{buffer, capacity};
+  out.add("");
+  if (!item.relation) return 0;
+  const Result<ComponentInfo> info = a.componentInfo(item.componentId);
+  out.entity(item.presentInA ? item.entityA : item.entityB, true);
+  out.add(" ");
+  out.add(info.ok() ? info.value().name : std::string_view("relation"));
+  out.add(" ");
+  out.entity(item.targetA, item.presentInA);
+  out.add(" -> ");
+  out.entity(item.targetB, item.presentInB);
+  if (item.bytesA != nullptr && item.bytesB != nullptr && item.size > 4 &&
+      std::memcmp(item.bytesA + 4, item.bytesB + 4, item.size - 4) != 0) {
+    out.add(" (payload differs)");
+  }
+  return out.length;
 }
 
 }  // namespace laige

@@ -54,6 +54,11 @@ export function formatEntity(e: Entity): string {
   return `Entity(${h >>> 16}, ${h & 0xffff})`;
 }
 
+/** @internal A handle from the core (0 = none) as a handle or null. */
+export function handleOrNull(bits: number): Entity | null {
+  return bits === 0 ? null : bits;
+}
+
 /** True for a number that is a well-formed 32-bit handle (not a liveness check). */
 export function isEntityHandle(e: unknown): e is Entity {
   return isHandle(e);

@@ -7,6 +7,7 @@ import { logHandlers, refuseInsideLog } from '../base/reentrancy.js';
 import { tickOf, lo, hi, u32 } from '../base/args.js';
 import type { WorldCore } from '../core/world_core.js';
 import type { StateDiff } from '../world_types.js';
+import { handleOrNull } from '../component/entity.js';
 
 /** @internal World.stateHash (`components` false) and World.componentStateHash (true). */
 export function worldHash(world: WorldCore, tick: number | bigint, components: boolean): bigint {
@@ -44,6 +45,10 @@ export function diffWorlds(world: WorldCore, other: WorldCore | undefined, given
       bytesA: it.bytesA === null ? null : Uint8Array.from(it.bytesA),
       bytesB: it.bytesB === null ? null : Uint8Array.from(it.bytesB),
       component: it.componentId === 0 ? '' : a[it.componentId]?.name ?? '',
+      entityA: handleOrNull(it.entityA),
+      entityB: handleOrNull(it.entityB),
+      targetA: handleOrNull(it.targetA),
+      targetB: handleOrNull(it.targetB),
     })),
   };
 }

@@ -13,6 +13,7 @@ import { type ArgCheck, checkArg, checkFields } from '../base/args.js';
 import { INSPECT, count } from '../base/inspect.js';
 import { type WorldCore, coreOf } from '../core/world_core.js';
 import type { World, WorldOptions } from '../world.js';
+import type { DiffRelationFields } from '../world_types.js';
 
 /** The math backends (replay identity). */
 export type MathBackend = 'fixed_point_16_16' | 'float_pinned_32';
@@ -229,7 +230,8 @@ export interface ReplayDiff {
   framesB: number;
   /** The exact number of differing (entity, component) items at firstDivergentTick. */
   differingItems: number;
-  entries: Array<{ slot: number; componentId: number; component: string; size: number; presentInA: boolean; presentInB: boolean; bytesA: Uint8Array; bytesB: Uint8Array }>;
+  /** The first differing items (as World.stateDiff's, relation fields and words included). */
+  entries: Array<{ slot: number; componentId: number; component: string; size: number; presentInA: boolean; presentInB: boolean; bytesA: Uint8Array; bytesB: Uint8Array } & DiffRelationFields>;
 }
 
 /** @internal Validates log bytes. */
