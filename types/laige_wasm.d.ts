@@ -374,12 +374,13 @@ declare module '*/laige_wasm.mjs' {
      */
     relationEachCascade(w: Ptr, rel: number): Code;
     /**
-     * one cascade pass of query q (Query.eachCascade): hierarchy order through rel, the guard widened to the
-     * target rows, the cursor table (one cursor per run of consecutive rows; its address written at out) and
-     * the visited handles at handles (0 = none); the begin code when it failed, else count << 8; end with
+     * one cascade pass of query q (Query.eachCascade): hierarchy order through rel (target 0), or the rows of
+     * target's sources in ascending slot order (Query.eachSourceOf), the guard widened to the target rows,
+     * the cursor table (one cursor per run of consecutive rows; its address written at out) and the visited
+     * handles at handles (0 = none); the begin code when it failed, else count << 8; end with
      * relationQueryEndCascade. (export laige_relation_query_begin_cascade)
      */
-    relationQueryBeginCascade(w: Ptr, q: number, rel: number, handles: Ptr, out: Ptr): number;
+    relationQueryBeginCascade(w: Ptr, q: number, rel: number, target: number, handles: Ptr, out: Ptr): number;
     /**
      * ends the pass relationQueryBeginCascade began (the walk flag dropped, the guard off, commands applied).
      * (export laige_relation_query_end_cascade)

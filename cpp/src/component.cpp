@@ -22,6 +22,12 @@ std::uint32_t allocateComponentTypeIndex() noexcept {
   return next.fetch_add(1, std::memory_order_relaxed);
 }
 
+std::uint32_t assignComponentTypeIndex(std::atomic<std::uint32_t>& slot) noexcept {
+  std::uint32_t expected = 0;
+  const std::uint32_t fresh = allocateComponentTypeIndex();
+  return slot.compare_exchange_strong(expected, fresh, std::memory_order_relaxed) ? fresh : expected;
+}
+
 }  // namespace detail
 
 namespace {

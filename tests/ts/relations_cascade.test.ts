@@ -212,6 +212,64 @@ function checkPass(r: ReturnType<typeof rig>, m: Model, digest: bigint): { diver
   return { divergences, digest };
 }
 
+// The relation term for one target (docs/relations.md#query-terms): the
+// query's rows whose relation names the target, ascending slot.
+describe('Query.eachSourceOf', () => {
+  it('visits the sources of one target the query matches, ascending slot, with refs; reparents move them', () => {
+    const { w, CParent, CLocal, CWorld, CTag, q, make } = rig();
+    const e = Array.from({ length: 8 }, (_, i) => make(i * 10));
+    for (const [s, t] of [[5, 0], [2, 0], [7, 0], [3, 2], [4, 1]] as const) w.add(e[s]!, CParent(e[t]!));
+    w.add(e[7]!, CTag, { v: 1 }); // another archetype
+    const kids = (t: Entity) => { const out: number[] = []; q.eachSourceOf(CParent, t, (x) => { out.push(x >>> 16); }); return out; };
+    expect(kids(e[0]!)).toEqual([2, 5, 7]);
+    expect(kids(e[2]!)).toEqual([3]);
+    expect(kids(e[6]!)).toEqual([]);
+    w.remove(e[5]!, CLocal); // the query no longer matches it
+    expect(kids(e[0]!)).toEqual([2, 7]);
+    // Writes through the refs land; the parent's value is at hand.
+    q.eachSourceOf(CParent, e[0]!, (_x, { l, out, parent }) => { out.v = compose(w.get(parent!.target, CWorld)!.v, l.v); });
+    expect(w.get(e[2]!, CWorld)!.v).toBe(compose(0, 20));
+    w.add(e[7]!, CParent(e[2]!));
+    expect(kids(e[0]!)).toEqual([2]);
+    expect(kids(e[2]!)).toEqual([3, 7]);
+    // The same rows as a filter over the whole query, by a plain reference.
+    for (const t of e) {
+      if (!w.isValid(t)) continue;
+      const expected: number[] = [];
+      q.each((x, { parent }) => { if (parent?.target === t) expected.push(x >>> 16); });
+      expect(kids(t)).toEqual(expected);
+    }
+  });
+
+  it('refusals: a stale, null or malformed target, not a relation, nested walks, changes inside; commands apply after', () => {
+    const { w, CParent, CLocal, q, make } = rig();
+    const [a, b, c, gone] = [make(1), make(2), make(3), make(4)];
+    w.add(b, CParent(a));
+    w.add(c, CParent(a));
+    w.destroy(gone);
+    refused(w, () => q.eachSourceOf(CParent, gone, () => {}), 'stale_entity_access');
+    refused(w, () => q.eachSourceOf(CParent, 0 as Entity, () => {}), 'stale_entity_access');
+    refused(w, () => q.eachSourceOf(CParent, -1 as Entity, () => {}), 'out_of_range', { field: 'entity' });
+    refused(w, () => q.eachSourceOf(CParent, 'a' as unknown as Entity, () => {}), 'wrong_type', { field: 'entity' });
+    refused(w, () => q.eachSourceOf(CLocal as unknown as Relation, a, () => {}), 'relation_not_registered');
+    refused(w, () => q.eachSourceOf(CParent, a, 5 as never), 'wrong_type', { field: 'fn' });
+    w.each([CLocal], ['read'], () => { refused(w, () => q.eachSourceOf(CParent, a, () => {}), 'iteration_nested'); });
+    w.eachCascade(CParent, () => { refused(w, () => q.eachSourceOf(CParent, a, () => {}), 'relation_walk_mutation'); });
+    let inside = 0;
+    q.eachSourceOf(CParent, a, (x) => {
+      inside++;
+      refused(w, () => w.remove(x, CParent), 'relation_walk_mutation');
+      refused(w, () => w.destroy(a), 'relation_walk_mutation');
+      if (x === c) w.commands.destroy(b);
+    });
+    expect(inside).toBe(2);
+    expect(w.isValid(b)).toBe(false);
+    const seen: Entity[] = [];
+    q.eachSourceOf(CParent, a, (x) => { seen.push(x); });
+    expect(seen).toEqual([c]);
+  });
+});
+
 describe('the model test (tests/cpp/relations_cascade_test.cpp)', () => {
   it('random forests, reparents, removes, row moves, cascading destroys, snapshots, restores: every pass equals the reference; the native digest', () => {
     const CAP = 96;

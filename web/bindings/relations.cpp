@@ -63,21 +63,22 @@ std::uint32_t relationEachCascade(std::uintptr_t w, std::uint32_t rel) {
   }));
 }
 // The cascade option of a TypeScript query (Query.eachCascade): begins a
-// pass of query q in hierarchy order through `rel` and writes its cursor
+// pass of query q in hierarchy order through `rel` (with a non-zero
+// `target`: over the rows of target's sources, Query.eachSourceOf) and writes its cursor
 // table as the archetype-order begin does (query.cpp), one cursor per run
 // of entries that are consecutive rows of one matched archetype (within a
 // depth the order is ascending by slot, so an archetype's rows mostly come
 // in runs), and the visited handles at `handles` (0 = none). The table's
 // address at out. Returns the begin code when it failed, else count << 8;
 // a pass that began is ended by relationQueryEndCascade.
-std::uint32_t relationQueryBeginCascade(std::uintptr_t w, std::uint32_t q, std::uint32_t rel, std::uintptr_t handles,
-                                        std::uintptr_t out) {
+std::uint32_t relationQueryBeginCascade(std::uintptr_t w, std::uint32_t q, std::uint32_t rel, std::uint32_t target,
+                                        std::uintptr_t handles, std::uintptr_t out) {
   JsWorld& jw = W(w);
   JsWorld::Query* jq = queryAt(jw, q);
   if (jq == nullptr) return fail(ErrorCode::InvalidArgument, "query_invalid");
   laige::detail::QueryRun run;
   laige::detail::CascadeRun cas;
-  const Status st = laige::detail::QueryAccess::beginCascade(jw.world, jq->q, rel, run, cas);
+  const Status st = laige::detail::QueryAccess::beginCascade(jw.world, jq->q, rel, run, cas, ent(target));
   if (!st.ok()) return code(st);
   if (run.archetypes == nullptr) return fail(ErrorCode::InvalidArgument, "world_moved_from");  // (a binding's world never is)
   CursorWriter cw{jw.cursorTable, jq->q, jq->columns, at<std::uint32_t>(handles), jw.world.generationTable()};

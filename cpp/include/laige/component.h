@@ -16,6 +16,7 @@
 // docs/component_registry.md.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -343,25 +344,23 @@ constexpr auto componentMeta() noexcept {
 /// Hands out 1, 2, 3, ... (an atomic counter; process-wide).
 std::uint32_t allocateComponentTypeIndex() noexcept;
 
-/// The index of T, allocated on first use (thread-safe static).
-template <class T>
-std::uint32_t componentTypeIndexSlow() noexcept {
-  static const std::uint32_t index = allocateComponentTypeIndex();
-  return index;
-}
+/// Fills `slot` with a fresh index on first use and returns the slot's value
+/// (the first writer wins a race; the loser's index is never used).
+std::uint32_t assignComponentTypeIndex(std::atomic<std::uint32_t>& slot) noexcept;
 
-/// The index of T, read without a guard after static initialisation (0
-/// before it has run, which typeIndexOf handles).
+/// T's index, 0 until first use. Constant-initialised, so no static
+/// initialiser runs for it (an initialiser per type costs code in the wasm
+/// module and leaves a use during static initialisation order-dependent).
 template <class T>
-inline const std::uint32_t kComponentTypeIndex = componentTypeIndexSlow<T>();
+inline std::atomic<std::uint32_t> componentTypeIndexSlot{0};
 
 /// T's dense process-wide index (>= 1). A plain load on every call after
-/// static initialisation; the per-world vector index -> ComponentTypeId
-/// turns it into an id in O(1).
+/// the first; the per-world vector index -> ComponentTypeId turns it into an
+/// id in O(1).
 template <class T>
 [[nodiscard]] inline std::uint32_t componentTypeIndexOf() noexcept {
-  const std::uint32_t v = kComponentTypeIndex<T>;
-  return v != 0 ? v : componentTypeIndexSlow<T>();
+  const std::uint32_t v = componentTypeIndexSlot<T>.load(std::memory_order_relaxed);
+  return v != 0 ? v : assignComponentTypeIndex(componentTypeIndexSlot<T>);
 }
 
 }  // namespace detail

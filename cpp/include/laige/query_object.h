@@ -338,25 +338,24 @@ class Query {
   /// world; the world's first pass 4 more, once); none after that.
   template <class Up = void, class Fn>
   Status eachCascade(World& world, ComponentTypeId rel, Fn&& fn) {
-    static_assert(!L::kHasFilter, "Query::eachCascade: Changed / Added filters are not supported here");
-    using UpKey = typename detail::UpKeyOf<Up>::type;
-    ComponentTypeId up = 0;
-    bool upWritten = false;
-    if constexpr (!std::is_void_v<Up>) {
-      static_assert(detail::MarkedComponent<UpKey>,
-                    "Query::eachCascade<Up>: Up must be a component marked with LAIGE_COMPONENT");
-      up = world.isLive() ? world.template componentId<UpKey>() : 0;
-      upWritten = ((std::is_same_v<typename detail::TermTraits<Terms>::Component, UpKey> &&
-                    detail::termWrites(detail::TermTraits<Terms>::kKind)) ||
-                   ...);
-    }
-    detail::QueryRun run;
-    detail::CascadeRun cascade;
-    const Status st = detail::RelationAccess::beginCascade(world, cache_, spec(), run, rel, up, upWritten, cascade);
-    if (!st.ok() || run.archetypes == nullptr) return st;
-    const detail::CascadeEnd end{&world};
-    detail::walkCascade<L, UpKey>(fn, run, cascade, std::make_index_sequence<L::kArgCount>{});
-    return st;
+    return walkRelation<Up>(world, rel, Entity{}, fn);
+  }
+
+  /// The relation term for one target (flecs's `(ChildOf, parent)`, given
+  /// at call time): calls fn(Entity, args...) - with Up given, fn(Entity,
+  /// args..., const Up* up), `up` being target's Up value or nullptr - for
+  /// every entity the terms match whose `rel` names `target`, in ascending
+  /// slot order (the reverse index's order: the children of a parent).
+  /// Legality, guard (the target's row too), the relation walk flag, the
+  /// io checks and the errors as eachCascade, and a stale `target` -> its
+  /// World::check error (nothing visited). Cost: the begin of each plus
+  /// O(archetypes + sources of target); per source one entry written and
+  /// read back. The world's first such pass allocates 16 bytes per entity
+  /// slot (kept by the world); none after that.
+  template <class Up = void, class Fn>
+  Status eachSourceOf(World& world, ComponentTypeId rel, Entity target, Fn&& fn) {
+    if (target.isNull()) return world.check(target);  // (null names no entity: the stale-handle error)
+    return walkRelation<Up>(world, rel, target, fn);
   }
 
   /// Live entities the query matches now (the rows of its matched
@@ -381,6 +380,31 @@ class Query {
   }
 
  private:
+  // eachCascade (null target) and eachSourceOf.
+  template <class Up, class Fn>
+  Status walkRelation(World& world, ComponentTypeId rel, Entity target, Fn& fn) {
+    static_assert(!L::kHasFilter, "Query::eachCascade / eachSourceOf: Changed / Added filters are not supported here");
+    using UpKey = typename detail::UpKeyOf<Up>::type;
+    ComponentTypeId up = 0;
+    bool upWritten = false;
+    if constexpr (!std::is_void_v<Up>) {
+      static_assert(detail::MarkedComponent<UpKey>,
+                    "Query::eachCascade<Up> / eachSourceOf<Up>: Up must be a component marked with LAIGE_COMPONENT");
+      up = world.isLive() ? world.template componentId<UpKey>() : 0;
+      upWritten = ((std::is_same_v<typename detail::TermTraits<Terms>::Component, UpKey> &&
+                    detail::termWrites(detail::TermTraits<Terms>::kKind)) ||
+                   ...);
+    }
+    detail::QueryRun run;
+    detail::CascadeRun cascade;
+    const Status st =
+        detail::RelationAccess::beginCascade(world, cache_, spec(), run, rel, up, upWritten, cascade, target);
+    if (!st.ok() || run.archetypes == nullptr) return st;
+    const detail::CascadeEnd end{&world};
+    detail::walkCascade<L, UpKey>(fn, run, cascade, std::make_index_sequence<L::kArgCount>{});
+    return st;
+  }
+
   detail::QuerySpec spec() noexcept {
     if (types_[0] == 0) {
       std::uint32_t i = 0;

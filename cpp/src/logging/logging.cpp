@@ -9,6 +9,7 @@
 // sink cannot stall the limiter and a crash inside a sink cannot leave the
 // facade locked.
 #include "laige/logging.h"
+#include "laige/detail/default_sink.h"
 
 #include "logging/log_texts.h"
 
@@ -168,7 +169,7 @@ void drainPending(detail::LoggerState& s) noexcept {
 Logger::Logger() noexcept : globalMinimum_(static_cast<std::uint8_t>(Level::Debug)) {
   alignas(detail::LoggerState) static unsigned char storage[sizeof(detail::LoggerState)];
   state_ = new (storage) detail::LoggerState();
-  state_->sink = std::make_shared<ConsoleSink>(stderr);
+  state_->sink = detail::makeDefaultSink();
   gState.store(state_, std::memory_order_release);
 }
 
@@ -182,7 +183,7 @@ Logger& Logger::instance() noexcept {
 void Logger::init(LoggerOptions options) {
   detail::LoggerState& s = *state_;
   if (s.active.load(std::memory_order_acquire)) drainPending(s);
-  if (options.sink == nullptr) options.sink = std::make_shared<ConsoleSink>(stderr);
+  if (options.sink == nullptr) options.sink = detail::makeDefaultSink();
   std::shared_ptr<Sink> old;
   {
     const std::lock_guard<std::mutex> lock(s.mutex);

@@ -137,11 +137,32 @@ void refreshOrder(WorldState& ws, RelationRecord& r) noexcept {
   o.epoch = ecs.structureEpoch;
 }
 
+// The rows of `target`'s sources through `r`, ascending slot (the reverse
+// index's order), each with the target's row: O(sources), no allocation.
+// Every archetype is normalised before, so the rows are the ones the pass
+// will find.
+std::uint32_t sourceRows(const WorldState& ws, const RelationRecord& r, Entity target, CascadeEntry* out,
+                         IdSet256& parentArchetypes) noexcept {
+  const EcsState& ecs = ws.ecs;
+  const ArchetypeId* archOf = ecs.archetypeOf.get();
+  const std::uint32_t* rowOf = ecs.rowOf.get();
+  const std::uint32_t t = target.id();
+  const std::uint16_t parentArch = archOf[t];
+  const std::uint32_t parentRow = parentArch != kNoArchetype ? rowOf[t] : 0;
+  if (parentArch != kNoArchetype) parentArchetypes.insert(parentArch);
+  std::uint32_t n = 0;
+  for (std::uint32_t s = r.firstSource[t]; s != kNoSlot; s = r.nextSource[s]) {
+    // (A source has the relation, so it has a row.)
+    out[n++] = CascadeEntry{s, archOf[s], parentArch, rowOf[s], parentRow};
+  }
+  return n;
+}
+
 }  // namespace
 
 Status RelationAccess::beginCascade(World& w, QueryCache& cache, const QuerySpec& spec, QueryRun& run,
                                     ComponentTypeId rel, ComponentTypeId up, bool upWritten,
-                                    CascadeRun& out) noexcept {
+                                    CascadeRun& out, Entity target) noexcept {
   if (!w.s_) return Status{};  // a moved-from world is empty: nothing to walk
   WorldState& ws = *w.s_;
   RelationRecord* r = recordOf(ws, rel);
@@ -156,9 +177,18 @@ Status RelationAccess::beginCascade(World& w, QueryCache& cache, const QuerySpec
     if (!systemAllows(ws, rel, Access::Read)) return systemIoViolation(ws, rel, "read");
     if (up != 0 && !systemAllows(ws, up, Access::Read)) return systemIoViolation(ws, up, "read");
   }
+  const bool sources = !target.isNull();
   CascadeOrder& order = r->cascade;
-  if (!order.entries || !ws.relations.depth) {
-    const std::uint32_t cap = ws.entities.capacity() == 0 ? 1 : ws.entities.capacity();
+  const std::uint32_t cap = ws.entities.capacity() == 0 ? 1 : ws.entities.capacity();
+  if (sources) {
+    if (Status st = w.check(target); !st.ok()) return st;
+    if (!ws.relations.sourceRows) {
+      ws.relations.sourceRows.reset(new (std::nothrow) CascadeEntry[cap]);
+      if (!ws.relations.sourceRows) {
+        return Status::failure(ErrorCode::BudgetExhausted, "relation_alloc_failed").with("component_id", rel);
+      }
+    }
+  } else if (!order.entries || !ws.relations.depth) {
     if (!order.entries) order.entries.reset(new (std::nothrow) CascadeEntry[cap]);
     if (!ws.relations.depth) ws.relations.depth.reset(new (std::nothrow) std::uint32_t[cap]);
     if (!order.entries || !ws.relations.depth) {
@@ -167,13 +197,23 @@ Status RelationAccess::beginCascade(World& w, QueryCache& cache, const QuerySpec
     order.valid = false;
   }
   if (Status st = w.beginQuery(cache, spec, run); !st.ok() || run.archetypes == nullptr) return st;
-  refreshOrder(ws, *r);
+  IdSet256 parents;
+  if (sources) {
+    normalizeAll(ws.ecs);  // the target's archetype too (the query's begin normalises only its own)
+    out.count = sourceRows(ws, *r, target, ws.relations.sourceRows.get(), parents);
+    out.entries = ws.relations.sourceRows.get();
+  } else {
+    refreshOrder(ws, *r);
+    parents = order.parentArchetypes;
+    out.entries = order.entries.get();
+    out.count = order.count;
+  }
   // The guard covers the targets' archetypes too: no target row moves
   // while the pass holds its place.
   IterationGuard& g = ws.ecs.guard;
   std::uint32_t matched = 0;
   for (std::uint32_t i = 0; i < 4; ++i) {
-    g.matched.words[i] |= order.parentArchetypes.words[i];
+    g.matched.words[i] |= parents.words[i];
     matched += static_cast<std::uint32_t>(std::popcount(g.matched.words[i]));
   }
   g.matchedCount = matched;
@@ -181,15 +221,13 @@ Status RelationAccess::beginCascade(World& w, QueryCache& cache, const QuerySpec
   // rejected unless the query writes Up itself.
   if (up != 0 && !upWritten) g.read.insert(up);
   ++ws.relations.walking;
-  out.entries = order.entries.get();
-  out.count = order.count;
   out.archetypeCount = static_cast<std::uint32_t>(ws.ecs.archetypes.size());
   out.up = up;
   return Status{};
 }
 
 Status QueryAccess::beginCascade(World& w, DynamicQuery& q, ComponentTypeId rel, QueryRun& run,
-                                 CascadeRun& cascade) noexcept {
+                                 CascadeRun& cascade, Entity target) noexcept {
   // A change filter's window is per walk of the query's own order; the
   // cascade's order is the hierarchy's (Query::eachCascade refuses it at
   // compile time).
@@ -199,7 +237,7 @@ Status QueryAccess::beginCascade(World& w, DynamicQuery& q, ComponentTypeId rel,
     }
   }
   const QuerySpec spec{nullptr, q.kinds, q.ids, q.count};
-  const Status st = RelationAccess::beginCascade(w, q.cache, spec, run, rel, 0, false, cascade);
+  const Status st = RelationAccess::beginCascade(w, q.cache, spec, run, rel, 0, false, cascade, target);
   if (!st.ok() || run.archetypes == nullptr || !q.anyWith) return st;
   // As begin: a With term (a tag) is guarded as read too.
   for (std::uint32_t i = 0; i < q.count; ++i) {

@@ -71,7 +71,7 @@ export const PLAIN_EXPORTS: ReadonlyArray<readonly [string, string, number, bool
   ['relationSourceCount', '_laige_relation_source_count', 3, false],
   ['relationSourcesOf', '_laige_relation_sources_of', 5, false],
   ['relationEachCascade', '_laige_relation_each_cascade', 2, false],
-  ['relationQueryBeginCascade', '_laige_relation_query_begin_cascade', 5, false],
+  ['relationQueryBeginCascade', '_laige_relation_query_begin_cascade', 6, false],
   ['relationQueryEndCascade', '_laige_relation_query_end_cascade', 1, false],
   ['relationCheck', '_laige_relation_check', 1, false],
   ['prefabRegister', '_laige_prefab_register', 2, false],
@@ -254,7 +254,7 @@ export function plainFunctions(x: ExportLookup, io: WasmIo): Partial<LaigeRawMod
   out['relationSourcesOf'] = x('_laige_relation_sources_of', false);
   out['relationEachCascade'] = x('_laige_relation_each_cascade', false);
   const relationQueryBeginCascade = x('_laige_relation_query_begin_cascade', false)!;
-  out['relationQueryBeginCascade'] = (w: number, q: number, rel: number, handles: number, out: number): number => relationQueryBeginCascade(w, q, rel, handles, out) >>> 0;
+  out['relationQueryBeginCascade'] = (w: number, q: number, rel: number, target: number, handles: number, out: number): number => relationQueryBeginCascade(w, q, rel, target, handles, out) >>> 0;
   out['relationQueryEndCascade'] = x('_laige_relation_query_end_cascade', false);
   out['relationCheck'] = x('_laige_relation_check', false);
   out['prefabRegister'] = x('_laige_prefab_register', false);

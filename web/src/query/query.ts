@@ -9,8 +9,8 @@
 // core's (docs/query.md#iteration-legality).
 import { Component, type Access, type QueryTerm, type RelationHandle } from '../component/component.js';
 import { type Relation, relationOf } from '../relations/relations.js';
-import type { Entity } from '../component/entity.js';
-import { coreError, invalid, typeName } from '../base/errors.js';
+import { type Entity, formatEntity } from '../component/entity.js';
+import { check, coreError, invalid, typeName } from '../base/errors.js';
 import { type RowLoopPlan, RowLoops } from './row_loop.js';
 import { type WalkTables, walkQuery } from './row_walk.js';
 import { type ReadRef, type Ref, type Schema } from '../component/schema.js';
@@ -325,7 +325,27 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
    * rebuilt by the first pass after a structural change.
    */
   eachCascade(rel: Relation | RelationHandle, fn: (e: Entity, refs: QueryRefs<T, O>) => void): void {
-    const where = 'Query.eachCascade';
+    this.#walkRelation('Query.eachCascade', rel, 0, fn);
+  }
+
+  /**
+   * The relation term for one target (flecs's `(ChildOf, parent)`, given at
+   * call time): each over the rows the query matches whose `rel` names
+   * `target`, in ascending slot order (the children of a parent:
+   * `q.eachSourceOf(ChildOf, tank, (e, { pos }) => ...)`). Refs, checks,
+   * legality and refusals as eachCascade (docs/relations.md#query-terms),
+   * and a stale `target` throws (nothing visited). O(sources of target).
+   */
+  eachSourceOf(rel: Relation | RelationHandle, target: Entity, fn: (e: Entity, refs: QueryRefs<T, O>) => void): void {
+    const where = 'Query.eachSourceOf';
+    const world = this.#world;
+    world.entity(where, target);
+    // (0 names no entity; to the core it would mean the hierarchy order.)
+    if (target === 0) check(world.raw.worldCheck(world.live(where), 0), `${where}(${formatEntity(0)})`);
+    this.#walkRelation(where, rel, target, fn);
+  }
+
+  #walkRelation(where: string, rel: Relation | RelationHandle, target: number, fn: (e: Entity, refs: QueryRefs<T, O>) => void): void {
     const world = this.#world;
     if (logHandlers.depth !== 0) refuseInsideLog(where);
     this.#live(where);
@@ -334,7 +354,7 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
     if (world.sys !== this._checkedFor || this._owner !== null) this.#access(where);
     const plan = this.#plan(fn as unknown as RowFn);
     const hbuf = plan.entity ? world.handleBuffer() : 0;
-    const count = this.#begin(where, 'eachCascade', hbuf, c.id);
+    const count = this.#begin(where, 'eachCascade', hbuf, c.id, target);
     try {
       walkQuery(this.#walk, world, this.#cur, count, CURSOR_HEADER + this.#comps.length, CURSOR_HEADER, plan, fn as unknown as RowFn, hbuf);
     } finally {
@@ -394,11 +414,11 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
   // reuses that world's table). With `rel` (eachCascade): the cascade
   // pass's begin, whose cursors are runs of the hierarchy order. Returns
   // the cursor count.
-  #begin(where: string, kind: 'each' | 'eachChunk' | 'eachCascade', hbuf: number, rel = 0): number {
+  #begin(where: string, kind: 'each' | 'eachChunk' | 'eachCascade', hbuf: number, rel = 0, target = 0): number {
     const world = this.#world;
     const m = world.mem;
     const r = rel === 0 ? world.raw.worldQueryBegin(world.ptr, this.#id, hbuf, m.out)
-      : world.raw.relationQueryBeginCascade(world.ptr, this.#id, rel, hbuf, m.out);
+      : world.raw.relationQueryBeginCascade(world.ptr, this.#id, rel, target, hbuf, m.out);
     if ((r & 0xff) !== 0) this.#rejected(where, r & 0xff);
     const count = r >>> 8;
     world.iterating++;

@@ -78,9 +78,11 @@ struct QueryAccess {
   /// cascade_filtered, term), then those of RelationAccess::beginCascade
   /// (relation_not_registered, iteration_nested, relation_walk_mutation,
   /// system_io_violation, relation_alloc_failed). Cost and allocation as
-  /// Query::eachCascade's begin.
+  /// Query::eachCascade's begin. With a non-null `target`, the rows of
+  /// target's sources instead (Query::eachSourceOf; a stale target ->
+  /// its World::check error).
   static Status beginCascade(World& w, DynamicQuery& q, ComponentTypeId rel, QueryRun& run,
-                             CascadeRun& cascade) noexcept;
+                             CascadeRun& cascade, Entity target = Entity{}) noexcept;
   /// Ends the walk begun by begin: records a filtered run outside systems
   /// (this query's "since"), then World::endIteration.
   static void end(World& w, DynamicQuery& q, const ChangeRun& change) noexcept;

@@ -100,6 +100,9 @@ struct RelationState {
   /// Per-slot depth scratch of a cascade order's rebuild (capacity entries,
   /// allocated by the first cascade pass of the world).
   std::unique_ptr<std::uint32_t[]> depth;
+  /// The rows of one eachSourceOf pass (capacity entries, allocated by the
+  /// world's first such pass; rewritten by every pass).
+  std::unique_ptr<CascadeEntry[]> sourceRows;
   /// Per-slot visit marks (== markEpoch: visited in the current walk).
   std::unique_ptr<std::uint32_t[]> mark;
   std::uint32_t markEpoch = 0;
@@ -127,9 +130,12 @@ struct RelationAccess {
   static const WorldState& state(const World& w) noexcept;
   /// The begin of a cascade pass (Query::eachCascade; relation_cascade.cpp):
   /// the checks, the query's begin, the order brought up to date, the
-  /// guard widened to the target rows, the walk flag raised.
+  /// guard widened to the target rows, the walk flag raised. With a
+  /// non-null `target` (Query::eachSourceOf) the rows walked are those of
+  /// target's sources, ascending slot, instead of the hierarchy order.
   static Status beginCascade(World& w, QueryCache& cache, const QuerySpec& spec, QueryRun& run,
-                             ComponentTypeId rel, ComponentTypeId up, bool upWritten, CascadeRun& out) noexcept;
+                             ComponentTypeId rel, ComponentTypeId up, bool upWritten, CascadeRun& out,
+                             Entity target = Entity{}) noexcept;
   /// The end of a cascade pass: the walk flag dropped, then endIteration.
   static void endCascade(World& w) noexcept;
 };

@@ -6,6 +6,7 @@
 // and the query objects keep the per-entity loop inline (query_object.h).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -28,20 +29,19 @@ template <class T>
 inline constexpr bool kQueryableComponent = MarkedComponent<ComponentKey<T>> && !std::is_reference_v<T>;
 
 std::uint32_t allocateEachKey() noexcept;
-/// The key of world.each's cache for the listed type list, allocated on
-/// first use (process-wide; never simulation state).
+/// Fills `slot` with a fresh each-cache key on first use (the first writer
+/// wins a race) and returns the slot's value.
+std::uint32_t assignEachKey(std::atomic<std::uint32_t>& slot) noexcept;
+/// The key of world.each's cache for the listed type list, 0 until first use
+/// (process-wide; never simulation state). Constant-initialised: no static
+/// initialiser per type list.
 template <class... Ks>
-std::uint32_t eachKeySlow() noexcept {
-  static const std::uint32_t key = allocateEachKey();
-  return key;
-}
-template <class... Ks>
-inline const std::uint32_t kEachKey = eachKeySlow<Ks...>();
-/// eachKeySlow's value as a plain load after static initialisation.
+inline std::atomic<std::uint32_t> eachKeySlot{0};
+/// The key, a plain load after the first use.
 template <class... Ks>
 [[nodiscard]] inline std::uint32_t eachKeyOf() noexcept {
-  const std::uint32_t v = kEachKey<Ks...>;
-  return v != 0 ? v : eachKeySlow<Ks...>();
+  const std::uint32_t v = eachKeySlot<Ks...>.load(std::memory_order_relaxed);
+  return v != 0 ? v : assignEachKey(eachKeySlot<Ks...>);
 }
 
 }  // namespace detail
