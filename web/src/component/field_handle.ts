@@ -219,8 +219,8 @@ function makeGetter(h: FieldHandleImpl): (e: Entity, i?: number) => number {
 // other worlds or fields: the tables are then loaded at run time), it checks
 // every const it loads for initialisation first, and a parameter needs no
 // such check. 65,000 reads after 10,000 from the same code, one process,
-// alternating processes: 9.9-11.7 ns -> 8.7-9.3 ns per read; no change
-// where the read is known (3.1 ns) (docs/benchmarks.md#handle-reads-past-32768-ids).
+// alternating processes: 9.8-10.1 ns -> 8.5-8.7 ns per read; no change
+// where the read is known (3.0-3.2 ns) (docs/benchmarks.md#handle-reads-past-32768-ids).
 function f32Getter(h: FieldHandleImpl, off: Uint8Array, gen: Uint16Array, arch: Uint16Array, row: Uint32Array, places: Uint32Array,
   u32: Uint32Array, f32: Float32Array, size: number, offset: number): (e: Entity, i?: number) => number {
   return (e) => {
