@@ -174,6 +174,34 @@ describe('handles with ids >= 32,768', () => {
     w.dispose();
   });
 
+  it('one read function given the field handles of two worlds and of every field kind reads each right', () => {
+    const { w, P, H, M, handles } = fullWorld();
+    const small = sim.createWorld({ capacity: 64 });
+    const P2 = small.registerComponent('Position', { x: 'f32', y: 'f32' });
+    const M2 = small.registerComponent('Mass', { kg: 'f64' });
+    const s = [small.create(), small.create()];
+    small.add(s[1]!, P2, { x: 7.5, y: 8 });
+    small.add(s[1]!, M2, { kg: 9.25 });
+    // One call site, many handles (f32, f64, i32, u16; two worlds), ids on both sides of 32,768.
+    const read = (f: { get(e: Entity): number }, e: Entity): number => f.get(e);
+    for (let round = 0; round < 3; round++) {
+      for (const id of [0, 105, 32760, 32865, 40005, 65520]) {
+        const e = handles[id]!;
+        expect(read(P.field.x, e)).toBe(id + 0.5);
+        expect(read(H.field.hp, e)).toBe(0 - id);
+        expect(read(H.field.max, e)).toBe(id & 0xffff);
+        expect(read(M.field.kg, e)).toBe(id / 4);
+        expect(read(P2.field.x, s[1]!)).toBe(7.5);
+        expect(read(M2.field.kg, s[1]!)).toBe(9.25);
+      }
+      // A handle of the other world is refused by each world's reads, whatever it reads in its own.
+      expect((thrown(() => read(P2.field.x, handles[40005]!)) as LaigeError).reason).toBe('stale_entity_access');
+      expect((thrown(() => read(P2.field.x, s[0]!)) as LaigeError).reason).toBe('component_missing');
+    }
+    small.dispose();
+    w.dispose();
+  });
+
   it('stale handles and the signed int32 form of a handle are refused, changing nothing', () => {
     const { w, P, handles } = fullWorld();
     const e = handles[50001]!;
