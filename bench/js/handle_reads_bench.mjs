@@ -175,6 +175,21 @@ function measureSize(n) {
     half('world.get, ids >= 32,768', 'getHi', 'getLo');
     half('world.has, ids >= 32,768', 'hasHi', 'hasLo');
     half('field set, ids >= 32,768', 'setHi', 'setLo');
+
+    // The rest of the calls that take a handle, the same two halves:
+    // targetOf (each entity related to the one next to it), commands (add
+    // and remove of a tag recorded and applied), destroy + create (the slot
+    // comes back one generation up; last, since it strips the components).
+    const ChildOf = w.registerRelation('ChildOf', { onTargetDestroyed: 'remove' });
+    for (const list of [lo, hi]) for (let i = 1; i < list.length; i++) w.add(list[i], ChildOf(list[i - 1]));
+    const targetAll = (list) => { let s = 0; for (let k = 0; k < RW; k++) for (let i = 0; i < list.length; i++) s += w.targetOf(list[i], ChildOf) ?? 0; sink += s; return list.length * RW; };
+    const commandAll = (list) => { w.defer((c) => { for (let i = 0; i < list.length; i++) { c.add(list[i], T, { v: 2 }); c.remove(list[i], T); } }); return list.length; };
+    const h2 = measureGroup({ targetHi: () => targetAll(hi), targetLo: () => targetAll(lo), cmdHi: () => commandAll(hi), cmdLo: () => commandAll(lo) });
+    row('world.targetOf, ids >= 32,768', h2, 'targetHi', 'targetLo', 'the same call, ids < 32,768');
+    row('commands add + remove, ids >= 32,768', h2, 'cmdHi', 'cmdLo', 'the same call, ids < 32,768');
+    const churn = (list) => { for (let i = 0; i < list.length; i++) { w.destroy(list[i]); list[i] = w.create(); } return list.length; };
+    const h3 = measureGroup({ churnHi: () => churn(hi), churnLo: () => churn(lo) });
+    row('destroy + create, ids >= 32,768', h3, 'churnHi', 'churnLo', 'the same call, ids < 32,768');
   }
   w.dispose();
   bitecs.deleteWorld(bw);
