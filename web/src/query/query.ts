@@ -14,7 +14,7 @@ import { type RowLoopPlan, RowLoops } from './row_loop.js';
 import { type WalkTables, walkQuery } from './row_walk.js';
 import { type ReadRef, type Ref, type Schema } from '../component/schema.js';
 import { describe } from '../base/describe.js';
-import type { Chunk } from './chunk.js';
+import { type Chunk, ChunkScope } from './chunk.js';
 import { checkQueryIo, usedAfterCall } from '../systems/system_io.js';
 import { logHandlers, refuseInsideLog } from '../base/reentrancy.js';
 import { INSPECT } from '../base/inspect.js';
@@ -183,7 +183,8 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
     for (const c of this.#tags) this._readIds[c.id] = 1;
     this.#names = positional ? null : all.map((t) => t[0]);
     this.#loops = new RowLoops(this.#comps, this.#write, this.#names, this.#optionalFrom);
-    this.#walk = Object.freeze({ loops: this.#loops, comps: this.#comps, readIds: this._readIds, optionalFrom: this.#optionalFrom, resume: new Uint32Array(3) });
+    this.#walk = Object.freeze({ loops: this.#loops, comps: this.#comps, readIds: this._readIds, optionalFrom: this.#optionalFrom, resume: new Uint32Array(3),
+      chunks: new ChunkScope(this.#comps, this._readIds) });
     this.#id = this.#register(where, required, optional);
     released.register(this, { world, id: this.#id });
   }
@@ -301,7 +302,13 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
     try {
       walkQuery(this.#walk, world, this.#cur, count, CURSOR_HEADER + this.#comps.length, CURSOR_HEADER, null, fn as unknown as RowFn, 0);
     } finally {
-      this.#endWalk();
+      // The chunk whose call threw (the walk closes the others): closed
+      // before the guard ends, as a read column it restores must be.
+      try {
+        this.#walk.chunks.closeOpen();
+      } finally {
+        this.#endWalk();
+      }
     }
   }
 
