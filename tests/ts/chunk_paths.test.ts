@@ -82,7 +82,7 @@ describe('eachChunk on fragmented worlds', () => {
       qb.eachChunk((c) => {
         const v = c.field(B.Data, 'v'), n = c.field(B.Data, 'n');
         for (let r = 0; r < c.rows; r++) {
-          v.array[v.index + r * v.stride] *= 2;
+          v.array[v.index + r * v.stride] = v.array[v.index + r * v.stride]! * 2;
           n.array[n.index + r * n.stride] = (n.array[n.index + r * n.stride]! + 3) & 0xffff;
         }
       });
