@@ -57,14 +57,18 @@ interface FieldPlan {
  * @internal What every Chunk of one query shares (made once per query): the
  * query's terms and read ids, the field plans, and what the current
  * eachChunk call set (begin): its cursor table and running system, and
- * the chunk whose call is running (`open`: the caller closes it when fn
- * throws, so that the walk needs no try block around the call of fn).
+ * the chunk whose call is running (`open`; a Chunk is usable while it is
+ * the open one) with that call's handles and kept read columns. The walk
+ * opens a chunk, calls fn and closes it; when fn throws, the caller's
+ * finally closes it (closeOpen), so the walk needs no try block around the
+ * call of fn.
  *
- * Why no try block per chunk: V8 inlines a callback it sees at a
- * monomorphic call site, and a loop inlined inside a try is compiled with
- * exception edges and runs slower (row_walk.ts); and a chunk's fixed cost
- * (a Chunk, a field lookup, the call) is paid per matched archetype, where
- * each's walk pays a few loads per archetype.
+ * Why: V8 inlines a callback it sees at a monomorphic call site, and a
+ * loop inlined inside a try is compiled with exception edges and runs
+ * slower (row_walk.ts); and a chunk's fixed cost (a Chunk, a field lookup,
+ * the call) is paid per matched archetype, where each's walk pays a few
+ * loads per archetype: a Chunk is four fields, a field's plan is found by
+ * name in a short list.
  */
 export class ChunkScope {
   readonly comps: readonly Component[];
@@ -77,6 +81,10 @@ export class ChunkScope {
   sys: RunningSystem | null = null;
   /** The chunk whose call is running, or null. */
   open: ChunkImpl | null = null;
+  /** The open chunk's entity handles in the world's handle buffer (-1: not fetched yet). */
+  handles = -1;
+  /** Inside a system: copies of the read columns the open chunk handed out, checked when its call returns. */
+  kept: Array<{ component: Component; at: number; bytes: Uint8Array }> | null = null;
 
   constructor(comps: readonly Component[], readIds: Uint8Array) {
     this.comps = comps;
@@ -91,14 +99,43 @@ export class ChunkScope {
     this.cur = cur;
     this.sys = world.sys;
     this.open = null;
+    this.handles = -1;
+    this.kept = null;
   }
 
-  /** Closes the chunk whose call threw (from the caller's finally; may throw system_io_violation, as the chunk's own close would have). */
-  closeOpen(): void {
-    const c = this.open;
-    if (c === null) return;
+  /**
+   * Ends the open chunk's call. Inside a system: a read column that
+   * changed is put back and the call throws system_io_violation (the
+   * matched archetype cannot move or grow while the guard is live, so the
+   * column is where it was).
+   */
+  close(): void {
     this.open = null;
-    c._close();
+    this.handles = -1;
+    const kept = this.kept;
+    if (kept === null) return;
+    this.kept = null;
+    const m = this.m;
+    m.sync();
+    for (const k of kept) {
+      const now = m.u8.subarray(k.at, k.at + k.bytes.length);
+      let same = true;
+      for (let b = 0; b < now.length; b++) if (now[b] !== k.bytes[b]) { same = false; break; }
+      if (same) continue;
+      for (const r of kept) m.u8.set(r.bytes, r.at);
+      throw ioViolation(this.sys!, k.component, 'write', 'eachChunk: a column of a read term was written');
+    }
+  }
+
+  /** Closes the chunk whose call threw (from the caller's finally; may throw system_io_violation, as close does). */
+  closeOpen(): void {
+    if (this.open !== null) this.close();
+  }
+
+  /** Keeps a copy of a read column the open chunk hands out (once per component). */
+  keep(c: Component, col: number, rows: number): void {
+    if ((this.kept ??= []).some((k) => k.component === c)) return;
+    this.kept.push({ component: c, at: col, bytes: this.m.u8.slice(col, col + rows * c.size) });
   }
 
   /** The plan of field `name` of term `i`, or undefined when the component has no such field. */
@@ -128,12 +165,8 @@ export class ChunkImpl implements Chunk {
   readonly archetype: number;
   readonly rows: number;
   readonly #s: ChunkScope;
-  /** This chunk's cursor: words at #k of the scope's table (valid while #open). */
+  /** This chunk's cursor: words at #k of the scope's table (read while it is the open chunk). */
   readonly #k: number;
-  #handles = -1;
-  #open = true;
-  /** Inside a system: copies of the read columns handed out, checked when the call returns. */
-  #kept: Array<{ component: Component; at: number; bytes: Uint8Array }> | null = null;
 
   constructor(s: ChunkScope, k: number, rows: number) {
     this.#s = s;
@@ -144,7 +177,7 @@ export class ChunkImpl implements Chunk {
 
   /** "Chunk(archetype 3, 100 rows)". */
   toString(): string {
-    return this.#open ? `Chunk(archetype ${this.archetype}, ${count(this.rows, 'row')})` : `Chunk(archetype ${this.archetype}, call returned)`;
+    return this.#s.open === this ? `Chunk(archetype ${this.archetype}, ${count(this.rows, 'row')})` : `Chunk(archetype ${this.archetype}, call returned)`;
   }
 
   /** @internal util.inspect / console.log (inspect.ts). */
@@ -153,22 +186,22 @@ export class ChunkImpl implements Chunk {
   }
 
   entity(row: number): Entity {
-    if (!this.#open) closedChunk('Chunk.entity');
+    const s = this.#s;
+    if (s.open !== this) closedChunk('Chunk.entity');
     if (!Number.isInteger(row) || row < 0 || row >= this.rows) {
       throw invalid(`Chunk.entity: row ${describe(row)} outside 0..${this.rows - 1}`, typeof row === 'number' ? 'out_of_range' : 'wrong_type',
         { where: 'Chunk.entity', field: 'row', got: typeof row === 'number' ? row : typeName(row), min: 0, max: this.rows - 1 });
     }
-    const s = this.#s;
-    if (this.#handles < 0) {
-      this.#handles = s.world.handleBuffer();
-      s.world.raw.worldFillHandles(s.world.ptr, s.cur[this.#k + 2]!, this.rows, this.#handles);
+    if (s.handles < 0) {
+      s.handles = s.world.handleBuffer();
+      s.world.raw.worldFillHandles(s.world.ptr, s.cur[this.#k + 2]!, this.rows, s.handles);
     }
-    return s.m.u32[(this.#handles >>> 2) + row]!;
+    return s.m.u32[(s.handles >>> 2) + row]!;
   }
 
   has(component: Component): boolean {
-    if (!this.#open) closedChunk('Chunk.has');
     const s = this.#s;
+    if (s.open !== this) closedChunk('Chunk.has');
     const i = s.comps.indexOf(component);
     return i >= 0 && s.cur[this.#k + CURSOR_HEADER + i] !== 0;
   }
@@ -176,8 +209,8 @@ export class ChunkImpl implements Chunk {
   // Kept small, its errors out of line: V8 then inlines it into the
   // callback, and the column object it returns need not be allocated.
   field<S extends Schema, K extends keyof S & string>(component: Component<S>, name: K): FieldColumn<KindOf<S[K]>> {
-    if (!this.#open) closedChunk('Chunk.field');
     const s = this.#s;
+    if (s.open !== this) closedChunk('Chunk.field');
     const i = s.comps.indexOf(component as unknown as Component);
     const p = i < 0 ? undefined : s.plan(i, name);
     const col = p === undefined ? 0 : s.cur[this.#k + CURSOR_HEADER + i]!;
@@ -185,39 +218,10 @@ export class ChunkImpl implements Chunk {
     const m = s.m;
     m.sync();
     // Inside a system a read column is kept aside, to be checked when the call returns.
-    if (s.sys !== null && s.readIds[s.comps[i]!.id] !== 0) this.#keep(s.comps[i]!, col);
+    if (s.sys !== null && s.readIds[s.comps[i]!.id] !== 0) s.keep(s.comps[i]!, col, this.rows);
     return { array: heapOf(m, p!.kind) as TypedArrayOf<KindOf<S[K]>>, index: (col + p!.offset) >>> p!.shift, stride: p!.stride, count: p!.count };
   }
-
-  #keep(c: Component, col: number): void {
-    if ((this.#kept ??= []).some((k) => k.component === c)) return;
-    this.#kept.push({ component: c, at: col, bytes: this.#s.m.u8.slice(col, col + this.rows * c.size) });
-  }
-
-  /**
-   * @internal Ends the chunk's call. Inside a system: a read column that
-   * changed is put back and the call throws system_io_violation (the
-   * matched archetype cannot move or grow while the guard is live, so the
-   * column is where it was).
-   */
-  _close(): void {
-    this.#open = false;
-    const kept = this.#kept;
-    if (kept === null) return;
-    this.#kept = null;
-    const m = this.#s.m;
-    m.sync();
-    for (const k of kept) {
-      const now = m.u8.subarray(k.at, k.at + k.bytes.length);
-      let same = true;
-      for (let b = 0; b < now.length; b++) if (now[b] !== k.bytes[b]) { same = false; break; }
-      if (same) continue;
-      for (const r of kept) m.u8.set(r.bytes, r.at);
-      throw ioViolation(this.#s.sys!, k.component, 'write', 'eachChunk: a column of a read term was written');
-    }
-  }
 }
-
 function closedChunk(where: string): never {
   throw usedAfterCall(where, 'Chunk', `${where}: this Chunk belongs to an eachChunk call that has returned (use a chunk during its call only)`);
 }

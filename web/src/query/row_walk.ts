@@ -61,8 +61,7 @@ export function walkQuery(t: WalkTables, world: WorldCore, cur: Uint32Array, cou
       const chunk = new ChunkImpl(s, at, cur[at + 1]!);
       s.open = chunk;
       chunkFn(chunk);
-      s.open = null;
-      chunk._close();
+      s.close();
     }
     return;
   }
