@@ -61,14 +61,22 @@ function row(name, runs, a, b, target) {
   const dbl = (_e, { d }) => { d.v *= 2; if (d.v > 1e30) d.v = 1; };
   const dblChunk = (c) => { const f = c.field(D, 'v'); const a = f.array; for (let i = f.index, end = i + c.rows; i < end; i++) { a[i] *= 2; if (a[i] > 1e30) a[i] = 1; } };
   const wdbl = (_e, d) => { d.v *= 2; if (d.v > 1e30) d.v = 1; };
+  // The floor of any chunk walk: the same callback text called once per
+  // archetype with column objects made beforehand (no ECS, no guard, no Chunk).
+  const fragFakes = [];
+  q.eachChunk((c) => { const f = c.field(D, 'v'); const col = { array: f.array, index: f.index, stride: f.stride, count: f.count }; fragFakes.push({ rows: c.rows, field: () => col }); });
+  const dblFake = (c) => { const f = c.field(D, 'v'); const a = f.array; for (let i = f.index, end = i + c.rows; i < end; i++) { a[i] *= 2; if (a[i] > 1e30) a[i] = 1; } };
   const g = measureGroup({
     each: { fn: () => { for (let k = 0; k < FP; k++) q.each(dbl); return 2600 * FP; } },
     chunk: { fn: () => { for (let k = 0; k < FP; k++) q.eachChunk(dblChunk); return 2600 * FP; } },
+    floor: { fn: () => { for (let k = 0; k < FP; k++) for (let j = 0; j < fragFakes.length; j++) dblFake(fragFakes[j]); return 2600 * FP; } },
     wEach: { fn: () => { for (let k = 0; k < FP; k++) w.each([D], ['write'], wdbl); return 2600 * FP; } },
     wChunk: { fn: () => { for (let k = 0; k < FP; k++) w.eachChunk([D], ['write'], dblChunk); return 2600 * FP; } },
   });
   row('frag 26 x 100, double one field: Query eachChunk / each', g, 'chunk', 'each', '<= 1.0');
   row('frag 26 x 100, double one field: World eachChunk / each', g, 'wChunk', 'wEach', '<= 1.0');
+  row('frag 26 x 100: eachChunk / its callback over ready columns, no ECS', g, 'chunk', 'floor', '');
+  row('frag 26 x 100: that callback over ready columns, no ECS / each', g, 'floor', 'each', '(floor)');
 
   // The fixed cost of one call: 1 archetype x 1 row, 26 archetypes x 1 row (ns per call).
   const w1 = sim.createWorld({ capacity: 1024, churnPerFrameBudget: 0 });
@@ -108,11 +116,17 @@ function row(name, runs, a, b, target) {
     for (; i < end; i += 2, j += 2) { a[i] += b[j]; a[i + 1] += b[j + 1]; }
   };
   const MP = quick ? 30 : 150;
+  let moveCols = null;
+  movers.eachChunk((c) => { const p = c.field(P, 'x'), v = c.field(V, 'x'); moveCols = [p.array, p.index, v.index, c.rows * p.stride]; });
+  const moveLoop = (a, b, i, j, n) => { const end = i + n; for (; i < end; i += 2, j += 2) { a[i] += b[j]; a[i + 1] += b[j + 1]; } };
   const gm = measureGroup({
     each: { fn: () => { for (let k = 0; k < MP; k++) movers.each(move); return 10_000 * MP; } },
     chunk: { fn: () => { for (let k = 0; k < MP; k++) movers.eachChunk(moveChunk); return 10_000 * MP; } },
+    floor: { fn: () => { const [h, i, j, n] = moveCols; for (let k = 0; k < MP; k++) moveLoop(h, h, i, j, n); return 10_000 * MP; } },
   });
   row('pos += vel, 1 archetype x 10,000: eachChunk / each', gm, 'chunk', 'each', '<= 1.0');
+  row('pos += vel: eachChunk / its loop on the columns, arrays as args', gm, 'chunk', 'floor', '');
+  row('pos += vel: that loop, no ECS / each', gm, 'floor', 'each', '(floor)');
 
   // "simple iter": 4 archetypes x 1,000 ((A,B), (A,B,C), (A,B,C,D), (A,B,C,E)), four queries.
   const ws = sim.createWorld({ capacity: 65536, churnPerFrameBudget: 0 });

@@ -295,9 +295,10 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
     const where = 'Query.eachChunk';
     const world = this.#world;
     if (logHandlers.depth !== 0) refuseInsideLog(where);
-    this.#live(where);
+    if (world.ptr === 0) world.live(where);
     if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`, 'wrong_type', { where, field: 'fn', got: typeName(fn) });
-    this.#access(where);
+    // (as in _run: the io check once per running system)
+    if (world.sys !== this._checkedFor || this._owner !== null) this.#access(where);
     const count = this.#begin(where, 'eachChunk', 0);
     try {
       walkQuery(this.#walk, world, this.#cur, count, CURSOR_HEADER + this.#comps.length, CURSOR_HEADER, null, fn as unknown as RowFn, 0);
@@ -337,11 +338,6 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
     } finally {
       this.#endWalk();
     }
-  }
-
-  #live(where: string): number {
-    const w = this.#world.live(where);
-    return w;
   }
 
   // Owner and system io checks (system_io.ts).
