@@ -61,6 +61,9 @@ function row(name, runs, a, b, target) {
   const dbl = (_e, { d }) => { d.v *= 2; if (d.v > 1e30) d.v = 1; };
   const dblChunk = (c) => { const f = c.field(D, 'v'); const a = f.array; for (let i = f.index, end = i + c.rows; i < end; i++) { a[i] *= 2; if (a[i] > 1e30) a[i] = 1; } };
   const wdbl = (_e, d) => { d.v *= 2; if (d.v > 1e30) d.v = 1; };
+  // World.eachChunk's callback: the same text, a function of its own (the
+  // second callback the walk's call of fn meets in this process).
+  const dblChunkW = (c) => { const f = c.field(D, 'v'); const a = f.array; for (let i = f.index, end = i + c.rows; i < end; i++) { a[i] *= 2; if (a[i] > 1e30) a[i] = 1; } };
   // The floor of any chunk walk: the same callback text called once per
   // archetype with column objects made beforehand (no ECS, no guard, no Chunk).
   const fragFakes = [];
@@ -71,7 +74,7 @@ function row(name, runs, a, b, target) {
     chunk: { fn: () => { for (let k = 0; k < FP; k++) q.eachChunk(dblChunk); return 2600 * FP; } },
     floor: { fn: () => { for (let k = 0; k < FP; k++) for (let j = 0; j < fragFakes.length; j++) dblFake(fragFakes[j]); return 2600 * FP; } },
     wEach: { fn: () => { for (let k = 0; k < FP; k++) w.each([D], ['write'], wdbl); return 2600 * FP; } },
-    wChunk: { fn: () => { for (let k = 0; k < FP; k++) w.eachChunk([D], ['write'], dblChunk); return 2600 * FP; } },
+    wChunk: { fn: () => { for (let k = 0; k < FP; k++) w.eachChunk([D], ['write'], dblChunkW); return 2600 * FP; } },
   });
   row('frag 26 x 100, double one field: Query eachChunk / each', g, 'chunk', 'each', '<= 1.0');
   row('frag 26 x 100, double one field: World eachChunk / each', g, 'wChunk', 'wEach', '<= 1.0');
