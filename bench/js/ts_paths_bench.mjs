@@ -164,6 +164,9 @@ function row(name, runs, a, b, target) {
 }
 
 // --- a deferred command against the direct call ------------------------------------
+// Each variant keeps one world for all its rounds (the passes leave it as
+// they found it): a fresh world per round would time the compilation of its
+// queries' loops again in every round, on both sides.
 {
   const N = 2000;
   const CY = quick ? 40 : 200;
@@ -179,37 +182,33 @@ function row(name, runs, a, b, target) {
     return { w, A, B, qa: w.query({ a: A.read }), qb: w.query({ b: B.read }) };
   };
   const bv = { v: 1 };
-  const spawn = (ctx) => { const { w, B } = ctx; ctx.qa.each(() => { const e = w.create(); w.add(e, B, bv); }); };
+  const spawnIn = (ctx) => { const { w, B } = ctx; const spawn = () => { const e = w.create(); w.add(e, B, bv); }; return () => ctx.qa.each(spawn); };
+  const cd = cycleWorld(), cc = cycleWorld();
+  const spawnD = spawnIn(cd), spawnC = spawnIn(cc);
+  const kill = (e) => { cd.w.commands.destroy(e); };
+  const cEs = [];
+  const collectC = (e) => { cEs.push(e); };
   const gc = measureGroup({
-    deferred: {
-      setup: cycleWorld, teardown: ({ w }) => w.dispose(),
-      fn: (ctx) => {
-        const { w, qb } = ctx;
-        const kill = (e) => { w.commands.destroy(e); };
-        for (let k = 0; k < CY; k++) { spawn(ctx); qb.each(kill); }
-        return N * CY;
-      },
-    },
+    deferred: { fn: () => { for (let k = 0; k < CY; k++) { spawnD(); cd.qb.each(kill); } return N * CY; } },
     direct: {
-      setup: cycleWorld, teardown: ({ w }) => w.dispose(),
-      fn: (ctx) => {
-        const { w, qb } = ctx;
-        const es = [];
-        const collect = (e) => { es.push(e); };
+      fn: () => {
         for (let k = 0; k < CY; k++) {
-          spawn(ctx);
-          es.length = 0;
-          qb.each(collect);
-          for (let i = 0; i < es.length; i++) w.destroy(es[i]);
+          spawnC();
+          cEs.length = 0;
+          cc.qb.each(collectC);
+          for (let i = 0; i < cEs.length; i++) cc.w.destroy(cEs[i]);
         }
         return N * CY;
       },
     },
   });
   row('entity_cycle 2,000: destroy via world.commands / collect + destroy (ns/entity)', gc, 'deferred', 'direct', '<= 1.5');
+  cd.w.dispose();
+  cc.w.dispose();
 
   // add / remove one component per entity: in an each through world.commands,
-  // through world.defer over a kept list, against collect + direct calls.
+  // through world.defer over a kept list, against collect + direct calls and
+  // direct calls over the list.
   const addWorld = () => {
     const w = sim.createWorld({ capacity: 8192, churnPerFrameBudget: 0 });
     const A = w.registerComponent('A', { v: 'f32' });
@@ -219,67 +218,41 @@ function row(name, runs, a, b, target) {
     return { w, A, T, es, qa: w.query({ a: A.read }) };
   };
   const tv = { v: 2 };
+  const [wi, wd, wc, wl] = [addWorld(), addWorld(), addWorld(), addWorld()];
+  const addI = (e) => { wi.w.commands.add(e, wi.T, tv); };
+  const rmI = (e) => { wi.w.commands.remove(e, wi.T); };
+  const addD = (c) => { for (let i = 0; i < wd.es.length; i++) c.add(wd.es[i], wd.T, tv); };
+  const rmD = (c) => { for (let i = 0; i < wd.es.length; i++) c.remove(wd.es[i], wd.T); };
+  const es = [];
+  const collect = (e) => { es.push(e); };
   const ga = measureGroup({
-    inEach: {
-      setup: addWorld, teardown: ({ w }) => w.dispose(),
-      fn: ({ w, T, qa }) => {
-        const add = (e) => { w.commands.add(e, T, tv); };
-        const rm = (e) => { w.commands.remove(e, T); };
-        for (let k = 0; k < CY; k++) { qa.each(add); qa.each(rm); }
-        return 2 * N * CY;
-      },
-    },
-    inEachKept: {
-      setup: addWorld, teardown: ({ w }) => w.dispose(),
-      fn: ({ w, T, qa }) => {
-        let cmd = null;
-        const add = (e) => { cmd.add(e, T, tv); };
-        const rm = (e) => { cmd.remove(e, T); };
-        for (let k = 0; k < CY; k++) {
-          cmd = null; qa.each((e) => { cmd ??= w.commands; add(e); });
-          cmd = null; qa.each((e) => { cmd ??= w.commands; rm(e); });
-        }
-        return 2 * N * CY;
-      },
-    },
-    defer: {
-      setup: addWorld, teardown: ({ w }) => w.dispose(),
-      fn: ({ w, T, es }) => {
-        for (let k = 0; k < CY; k++) {
-          w.defer((c) => { for (let i = 0; i < es.length; i++) c.add(es[i], T, tv); });
-          w.defer((c) => { for (let i = 0; i < es.length; i++) c.remove(es[i], T); });
-        }
-        return 2 * N * CY;
-      },
-    },
+    inEach: { fn: () => { for (let k = 0; k < CY; k++) { wi.qa.each(addI); wi.qa.each(rmI); } return 2 * N * CY; } },
+    defer: { fn: () => { for (let k = 0; k < CY; k++) { wd.w.defer(addD); wd.w.defer(rmD); } return 2 * N * CY; } },
     direct: {
-      setup: addWorld, teardown: ({ w }) => w.dispose(),
-      fn: ({ w, T, qa }) => {
-        const es = [];
-        const collect = (e) => { es.push(e); };
+      fn: () => {
         for (let k = 0; k < CY; k++) {
-          es.length = 0; qa.each(collect);
-          for (let i = 0; i < es.length; i++) w.add(es[i], T, tv);
-          es.length = 0; qa.each(collect);
-          for (let i = 0; i < es.length; i++) w.remove(es[i], T);
+          es.length = 0; wc.qa.each(collect);
+          for (let i = 0; i < es.length; i++) wc.w.add(es[i], wc.T, tv);
+          es.length = 0; wc.qa.each(collect);
+          for (let i = 0; i < es.length; i++) wc.w.remove(es[i], wc.T);
         }
         return 2 * N * CY;
       },
     },
     directList: {
-      setup: addWorld, teardown: ({ w }) => w.dispose(),
-      fn: ({ w, T, es }) => {
+      fn: () => {
         for (let k = 0; k < CY; k++) {
-          for (let i = 0; i < es.length; i++) w.add(es[i], T, tv);
-          for (let i = 0; i < es.length; i++) w.remove(es[i], T);
+          for (let i = 0; i < wl.es.length; i++) wl.w.add(wl.es[i], wl.T, tv);
+          for (let i = 0; i < wl.es.length; i++) wl.w.remove(wl.es[i], wl.T);
         }
         return 2 * N * CY;
       },
     },
   });
   row('add+remove 2,000: world.commands in each / collect + direct (ns/cmd)', ga, 'inEach', 'direct', '<= 1.5');
-  row('add+remove 2,000: world.commands kept in each / collect + direct', ga, 'inEachKept', 'direct', '');
+  row('add+remove 2,000: world.commands in each / direct over a list', ga, 'inEach', 'directList', '');
   row('add+remove 2,000: world.defer over a list / direct over the list', ga, 'defer', 'directList', '<= 1.5');
+  for (const x of [wi, wd, wc, wl]) x.w.dispose();
 }
 
 const pad = (s, k) => String(s).padEnd(k);
