@@ -17,8 +17,8 @@
 // default); this one, with both walks in it, does, so the loops are
 // inlined here (when this call site has seen one loop), where no try is open
 // around them (an eachChunk callback too: its Chunk is closed by the
-// caller's finally when it throws, chunk.ts ChunkScope). A change that shrinks it below the limit costs that speed,
-// not correctness.
+// caller's finally when it throws, chunk.ts ChunkScope). A change that
+// shrinks it below the limit costs that speed, not correctness.
 import type { Component } from '../component/component.js';
 import { ChunkImpl, type Chunk, type ChunkScope } from './chunk.js';
 import type { RowLoopPlan, RowLoops } from './row_loop.js';
