@@ -15,7 +15,7 @@ import { type RowLoopPlan, RowLoops } from './row_loop.js';
 import { type WalkTables, walkQuery } from './row_walk.js';
 import { type ReadRef, type Ref, type Schema } from '../component/schema.js';
 import { describe } from '../base/describe.js';
-import type { Chunk } from './chunk.js';
+import { type Chunk, ChunkScope } from './chunk.js';
 import { checkQueryIo, usedAfterCall } from '../systems/system_io.js';
 import { logHandlers, refuseInsideLog } from '../base/reentrancy.js';
 import { INSPECT } from '../base/inspect.js';
@@ -184,7 +184,8 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
     for (const c of this.#tags) this._readIds[c.id] = 1;
     this.#names = positional ? null : all.map((t) => t[0]);
     this.#loops = new RowLoops(this.#comps, this.#write, this.#names, this.#optionalFrom);
-    this.#walk = Object.freeze({ loops: this.#loops, comps: this.#comps, readIds: this._readIds, optionalFrom: this.#optionalFrom, resume: new Uint32Array(3) });
+    this.#walk = Object.freeze({ loops: this.#loops, comps: this.#comps, readIds: this._readIds, optionalFrom: this.#optionalFrom, resume: new Uint32Array(3),
+      chunks: new ChunkScope(this.#comps, this._readIds) });
     this.#id = this.#register(where, required, optional);
     released.register(this, { world, id: this.#id });
   }
@@ -295,14 +296,21 @@ export class Query<T extends QueryTerms = QueryTerms, O extends QueryTerms = Rec
     const where = 'Query.eachChunk';
     const world = this.#world;
     if (logHandlers.depth !== 0) refuseInsideLog(where);
-    this.#live(where);
+    if (world.ptr === 0) world.live(where);
     if (typeof fn !== 'function') throw invalid(`${where}: fn must be a function, got ${describe(fn)}`, 'wrong_type', { where, field: 'fn', got: typeName(fn) });
-    this.#access(where);
+    // (as in _run: the io check once per running system)
+    if (world.sys !== this._checkedFor || this._owner !== null) this.#access(where);
     const count = this.#begin(where, 'eachChunk', 0);
     try {
       walkQuery(this.#walk, world, this.#cur, count, CURSOR_HEADER + this.#comps.length, CURSOR_HEADER, null, fn as unknown as RowFn, 0);
     } finally {
-      this.#endWalk(false);
+      // The chunk whose call threw (the walk closes the others): closed
+      // before the guard ends, as a read column it restores must be.
+      try {
+        this.#walk.chunks.closeOpen();
+      } finally {
+        this.#endWalk(false);
+      }
     }
   }
 

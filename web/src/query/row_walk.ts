@@ -16,10 +16,11 @@
 // inlines no function whose bytecode exceeds its limit (460 bytes by
 // default); this one, with both walks in it, does, so the loops are
 // inlined here (when this call site has seen one loop), where no try is open
-// around them. A change that shrinks it below the limit costs that speed,
-// not correctness.
+// around them (an eachChunk callback too: its Chunk is closed by the
+// caller's finally when it throws, chunk.ts ChunkScope). A change that
+// shrinks it below the limit costs that speed, not correctness.
 import type { Component } from '../component/component.js';
-import { ChunkImpl, type Chunk } from './chunk.js';
+import { ChunkImpl, type Chunk, type ChunkScope } from './chunk.js';
 import type { RowLoopPlan, RowLoops } from './row_loop.js';
 import type { WorldCore } from '../core/world_core.js';
 
@@ -30,9 +31,11 @@ export interface WalkTables {
   readonly loops: RowLoops;
   /** The first optional term's column (the optional terms present in a cursor: its non-zero columns from there). */
   readonly optionalFrom: number;
-  /** The cursor columns' components and the query's read ids (for Chunk). */
+  /** The cursor columns' components and the query's read ids. */
   readonly comps: readonly Component[];
   readonly readIds: Uint8Array;
+  /** What the query's chunks share (chunk.ts). */
+  readonly chunks: ChunkScope;
   /** Where a walk loop goes on after a row's slow commit (cursor, row, handle index). */
   readonly resume: Uint32Array;
 }
@@ -49,15 +52,16 @@ export function walkQuery(t: WalkTables, world: WorldCore, cur: Uint32Array, cou
   plan: RowLoopPlan | null, fn: RowFn, hbuf: number): void {
   const m = world.mem;
   if (plan === null) {
+    // No try block here (ChunkScope says why): the chunk whose call threw
+    // is the scope's `open` one, and the caller closes it.
     const chunkFn = fn as unknown as (c: Chunk) => void;
+    const s = t.chunks;
+    s.begin(world, cur);
     for (let k = 0, at = 0; k < count; k++, at += stride) {
-      const rows = cur[at + 1]!;
-      const chunk = new ChunkImpl(world, m, t.comps, t.readIds, cur, at, rows, world.sys);
-      try {
-        chunkFn(chunk);
-      } finally {
-        chunk._close();
-      }
+      const chunk = new ChunkImpl(s, at, cur[at + 1]!);
+      s.open = chunk;
+      chunkFn(chunk);
+      s.close();
     }
     return;
   }

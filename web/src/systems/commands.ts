@@ -69,6 +69,10 @@ export class Commands {
     return w;
   }
 
+  // The record calls below keep their common case small (V8 inlines them
+  // into a caller's loop, as World.add) and take #live and the entity's
+  // full check only to throw, in the same order.
+
   /** Creates an entity now and returns its live handle (create is legal inside an each); later commands may name it. */
   create(): Entity {
     this.#live('Commands.create');
@@ -77,11 +81,12 @@ export class Commands {
 
   /** Records destroy(e): applied at the phase's end; an entity already dead by then is a counted skip. */
   destroy(e: Entity): void {
-    const where = 'Commands.destroy';
-    const w = this.#live(where);
     const world = this.#world;
-    const code = world.raw.worldCommandDestroy(w, world.entity(where, e));
-    if (code !== 0) throw coreError(code, `${where}(${formatEntity(e)})`);
+    const w = world.ptr;
+    if (logHandlers.depth !== 0 || w === 0 || !this.#open) this.#live('Commands.destroy');
+    if (typeof e !== 'number' || e >>> 0 !== e) world.entity('Commands.destroy', e);
+    const code = world.raw.worldCommandDestroy(w, e);
+    if (code !== 0) throw coreError(code, `Commands.destroy(${formatEntity(e)})`);
   }
 
   /** Records add(e, c, value) (create-or-update when applied). The value is encoded and checked now. */
@@ -90,28 +95,28 @@ export class Commands {
   add(e: Entity, link: RelationTarget): void;
   add<S extends Schema>(e: Entity, c: Component<S> | RelationTarget, value?: ValueInput<S>): void {
     if (value === undefined && isRelationTarget(c)) return this.add(e, c.relation.component, { target: c.target });
-    const where = 'Commands.add';
-    const w = this.#live(where);
     const world = this.#world;
-    world.entity(where, e);
-    const comp = world.component(where, c);
+    const w = world.ptr;
+    if (logHandlers.depth !== 0 || w === 0 || !this.#open) this.#live('Commands.add');
+    if (typeof e !== 'number' || e >>> 0 !== e) world.entity('Commands.add', e);
+    const comp = world.component('Commands.add', c);
     const m = world.mem;
-    comp._encode(m, value as ValueInput<S>, m.scratch, where);
+    comp._encode(m, value as ValueInput<S>, m.scratch, 'Commands.add');
     const code = world.raw.worldCommandAdd(w, e, comp.id, m.scratch, comp.size);
     m.sync();
-    if (code !== 0) throw coreError(code, `${where}(${formatEntity(e)}, ${comp.name})`);
+    if (code !== 0) throw coreError(code, `Commands.add(${formatEntity(e)}, ${comp.name})`);
   }
 
   /** Records remove(e, c) (a no-op when applied if `e` lacks it then). */
   remove(e: Entity, c: AnyComponent | RelationHandle): void {
-    const where = 'Commands.remove';
-    const w = this.#live(where);
     const world = this.#world;
-    world.entity(where, e);
-    const comp = world.component(where, c);
+    const w = world.ptr;
+    if (logHandlers.depth !== 0 || w === 0 || !this.#open) this.#live('Commands.remove');
+    if (typeof e !== 'number' || e >>> 0 !== e) world.entity('Commands.remove', e);
+    const comp = world.component('Commands.remove', c);
     const code = world.raw.worldCommandRemove(w, e, comp.id);
     world.mem.sync();
-    if (code !== 0) throw coreError(code, `${where}(${formatEntity(e)}, ${comp.name})`);
+    if (code !== 0) throw coreError(code, `Commands.remove(${formatEntity(e)}, ${comp.name})`);
   }
 
   /**
@@ -152,7 +157,10 @@ export function phaseCommands(world: WorldCore): Commands {
   const where = 'World.commands';
   if (logHandlers.depth !== 0) refuseInsideLog(where);
   const w = world.live(where);
-  if (world.raw.worldCommandsRecording(w) === 0) {
+  // A walk of this layer (its guard is live) or a system's run keeps a
+  // phase open: only otherwise is the core asked (a call per access, and
+  // world.commands is typically read once per row).
+  if (world.iterating === 0 && world.sys === null && world.raw.worldCommandsRecording(w) === 0) {
     throw invalid(`${where}: no command phase is open (commands record inside a system's run, an each callback or world.defer(fn), and apply at its end); make the call directly here (docs/commands.md#phases)`,
       'command_outside_phase', { where, op: 'commands' });
   }
