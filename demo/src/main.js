@@ -112,7 +112,8 @@ async function select(name) {
   $('events').textContent = '';
   events.length = 0;
   setVerdict('pending', `loading ${name}…`);
-  const golden = await loadGolden(name);
+  // A TypeScript port of a core scenario is checked against that scenario's native golden.
+  const golden = await loadGolden(liveScenarios[name]?.golden ?? name);
   if (session !== my) return;
   my.golden = golden.hashes ?? null;
   my.goldenError = golden.error ?? null;
@@ -376,7 +377,7 @@ function updatePanel(force) {
   $('s-mode').textContent = s.kind === 'live'
     ? (s.native
       ? `C++ scenario live in wasm (sim.openScenario; golden: native laige-detcheck), ${fast ? 'fast (GameLoop.step)' : `GameLoop.frame in rAF, ${TICK_HZ} Hz × ${speed}`}${paused ? ', paused' : ''}`
-      : `TypeScript systems on the wasm core${liveScenarios[s.name]?.tsOnly ? ' (TypeScript-only scenario: golden computed under Node at build time)' : ''}, ${fast ? 'fast (GameLoop.step)' : `GameLoop.frame in rAF, ${TICK_HZ} Hz × ${speed}`}${paused ? ', paused' : ''}`)
+      : `TypeScript systems on the wasm core${liveScenarios[s.name]?.golden ? ` (a port of the core's ${liveScenarios[s.name].golden}: golden from native laige-detcheck)` : liveScenarios[s.name]?.tsOnly ? ' (TypeScript-only scenario: golden computed under Node at build time)' : ''}, ${fast ? 'fast (GameLoop.step)' : `GameLoop.frame in rAF, ${TICK_HZ} Hz × ${speed}`}${paused ? ', paused' : ''}`)
     : 'C++ scenario in wasm (sim.runScenario)';
   if (s.divergedAt !== null) {
     setVerdict('diverged', `DIVERGED at tick ${s.divergedAt}`);
@@ -532,7 +533,8 @@ async function start() {
   for (const n of names) {
     const o = document.createElement('option');
     o.value = n;
-    o.textContent = liveScenarios[n]?.tsOnly ? `${n} (TypeScript systems, golden from Node)` : `${n} (C++ in wasm)`;
+    const ts = liveScenarios[n];
+    o.textContent = ts?.golden ? `${n} (TypeScript systems, native golden of ${ts.golden})` : ts?.tsOnly ? `${n} (TypeScript systems, golden from Node)` : `${n} (C++ in wasm)`;
     sel.append(o);
   }
   const first = names.includes(params.get('scenario')) ? params.get('scenario') : 'swarm';

@@ -141,7 +141,106 @@ function tsOrbits(sim, seed) {
   };
 }
 
+// -------------------------------------------- ts-hierarchy (TS systems)
+// The core's `hierarchy` scenario (cpp/scenarios/hierarchy_scenario.cpp,
+// docs/scenarios.md#hierarchy) written again as TypeScript systems against
+// the public API: the same components, the HChildOf relation registered by
+// name, one system HOrbits drawing from ctx.rng in the same order, fx math,
+// a parents-first walk (world.eachCascade). Its stream is the native golden
+// of `hierarchy` itself (tests/golden/hierarchy.txt), tick for tick.
+const TWO_PI = 411775; // round(2 pi 65536)
+const H_RADIUS = [40, 12, 3];
+const H_SPEED_RAW = [300, 1500, 5000];
+
+function tsHierarchy(sim, seed) {
+  const world = sim.createWorld({ capacity: 128, churnPerFrameBudget: 256, seed });
+  const HLocal = world.registerComponent('HLocal', { angle: 'fx', radius: 'fx', speed: 'fx' });
+  const HPos = world.registerComponent('HPos', { x: 'fx', y: 'fx' });
+  const HLevel = world.registerComponent('HLevel', { level: 'u32' });
+  const HChildOf = world.registerRelation('HChildOf', { onTargetDestroyed: 'destroy' });
+  const jitterRaw = (rng, half) => rng.nextRange(0, 2 * half + 1) - half;
+  // The three draws of the C++ randomOrbit, in its order: angle, radius jitter, speed.
+  function spawn(rng, level, parent) {
+    const e = world.create();
+    const angle = rng.nextRange(0, TWO_PI);
+    const radius = fx.add(fx.fromInt(H_RADIUS[level]), jitterRaw(rng, (2 << 16) >> level));
+    const speed = H_SPEED_RAW[level] + rng.nextRange(0, 400);
+    world.add(e, HLocal, { angle, radius, speed });
+    world.add(e, HPos, { x: 0, y: 0 });
+    world.add(e, HLevel, { level });
+    if (level > 0) world.add(e, HChildOf(parent));
+    return e;
+  }
+  const orbitX = (px, l) => fx.add(px, fx.mul(l.radius, fx.cos(l.angle)));
+  const orbitY = (py, l) => fx.add(py, fx.mul(l.radius, fx.sin(l.angle)));
+  function bodiesOf(ctx, level) {
+    const out = [];
+    ctx.each([HLevel], ['read'], (e, k) => { if (k.level === level) out.push(e); });
+    return out;
+  }
+  function churn(ctx) {
+    if (ctx.tick % 20 !== 0) return;
+    const planets = bodiesOf(ctx, 1);
+    if (ctx.tick % 40 === 0) {
+      // A planet goes (its moons with it) and a new one comes, under a picked sun.
+      const gone = ctx.rng.nextRange(0, planets.length);
+      const sun = ctx.rng.nextRange(0, 3);
+      const moons = ctx.rng.nextRange(1, 4);
+      if (planets.length > 0) world.destroy(planets[gone]);
+      const suns = bodiesOf(ctx, 0);
+      if (suns.length === 0) return;
+      const planet = spawn(ctx.rng, 1, suns[sun % suns.length]);
+      for (let m = 0; m < moons; m++) spawn(ctx.rng, 2, planet);
+      return;
+    }
+    // A moon moves to another planet.
+    const moonList = bodiesOf(ctx, 2);
+    const moon = ctx.rng.nextRange(0, moonList.length > 0 ? moonList.length : 1);
+    const to = ctx.rng.nextRange(0, planets.length > 0 ? planets.length : 1);
+    if (moonList.length > 0 && planets.length > 0) world.add(moonList[moon], HChildOf(planets[to]));
+  }
+  const [posX, posY] = [HPos.field.x, HPos.field.y];
+  world.registerSystem({
+    name: 'HOrbits', budgetMs: 1,
+    io: [[HLocal, 'write'], [HPos, 'write'], [HLevel, 'read'], [HChildOf, 'write']],
+    run(ctx) {
+      churn(ctx);
+      ctx.each([HLocal], ['write'], (_e, l) => {
+        const a = fx.add(l.angle, l.speed);
+        l.angle = a >= TWO_PI ? fx.sub(a, TWO_PI) : a;
+      });
+      ctx.each([HLocal, HLevel, HPos], ['read', 'read', 'write'], (_e, l, k, p) => {
+        if (k.level === 0) { p.x = orbitX(0, l); p.y = orbitY(0, l); }
+      });
+      // Parents first: a planet reads its sun's position of this tick, a moon its planet's.
+      world.eachCascade(HChildOf, (s, parent) => {
+        const l = world.get(s, HLocal);
+        if (!world.has(parent, HPos) || l === undefined || !world.has(s, HPos)) return;
+        posX.set(s, orbitX(posX.get(parent), l));
+        posY.set(s, orbitY(posY.get(parent), l));
+      });
+    },
+  });
+  const rng = new SetupPrng(seed);
+  for (let s = 0; s < 3; s++) {
+    const sun = spawn(rng, 0, 0);
+    for (let p = 0; p < 4; p++) {
+      const planet = spawn(rng, 1, sun);
+      for (let m = 0; m < 3; m++) spawn(rng, 2, planet);
+    }
+  }
+  return {
+    world, extent: { x0: -64, y0: -64, size: 128 },
+    positions(out) {
+      world.each([HPos, HLevel], ['read', 'read'], (e, p, k) => out(e, fx.toDouble(p.x), fx.toDouble(p.y), k.level));
+    },
+    perturbTarget: { component: HLocal, change: (l) => ({ angle: l.angle ^ 1, radius: l.radius, speed: l.speed }) },
+  };
+}
+
 /** The TypeScript scenarios the demo runs live (TS systems over the wasm core), keyed by name. */
 export const liveScenarios = {
   'ts-orbits': { seed: 0x7510b175n, build: tsOrbits, tsOnly: true, tickRateHz: 60 },
+  // Its golden is the core scenario's own (written natively): TS systems checked against native.
+  'ts-hierarchy': { seed: 0x41e7a7c4n, build: tsHierarchy, tsOnly: true, tickRateHz: 60, golden: 'hierarchy' },
 };

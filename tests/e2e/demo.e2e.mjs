@@ -80,7 +80,7 @@ async function e2e(browserName) {
       `real time: ${rt.ticks} ticks in ${rt.ms.toFixed(0)} ms at a fixed 60 Hz tick in rAF (C++ swarm via openScenario), ${rt.verdict}`);
     expect(await page.evaluate(() => globalThis.crossOriginIsolated === true), 'the page is cross-origin isolated (the finer performance.now() the frame graph needs)');
     expect(names.length >= 7 && names.includes('swarm'), `the picker lists every scenario (${names.join(', ')})`);
-    const tsOnly = new Set(['ts-orbits']);
+    const tsOnly = new Set(['ts-orbits', 'ts-hierarchy']);
     for (const name of names) {
       const s = await runScenario(page, name, 600);
       expect(s.verdict === 'MATCH' && s.tick >= 600 && s.checked >= 601, `${verdictLine(name, s)} (${s.checked} hashes checked, ${s.kind})`);

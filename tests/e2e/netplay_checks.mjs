@@ -66,7 +66,7 @@ export async function netplayDetectsPerturb(page, expect) {
 export async function netplayEveryScenario(page, expect, names) {
   for (const name of names) {
     const s = await runNetplay(page, name, { latency: 4, jitter: 4, loss: 0.15 }, 150);
-    const nativeOk = s.native.state === 'none' ? name === 'ts-orbits' : s.native.matchedThrough >= 150 && s.native.divergedAt === null;
+    const nativeOk = s.native.state === 'none' ? name.startsWith('ts-') : s.native.matchedThrough >= 150 && s.native.divergedAt === null;
     expect(s.agreedThrough >= 150 && s.disagreeAt === null && nativeOk,
       `netplay ${name} (15% loss): agree through tick ${s.agreedThrough}, rollbacks ${s.peers[0].rollbacks} / ${s.peers[1].rollbacks}, ${s.native.text}`);
   }

@@ -1,7 +1,7 @@
 // system_types.ts - the public shapes around TypeScript systems: a query
 // declaration, the rng, handles and the timing and PRNG records. The
-// definition and the context (SystemDef, SystemContext) name World, so they
-// live with it (world.ts).
+// definition and the context are in system_def.ts (generic over the world;
+// world.ts names them SystemDef and SystemContext).
 import type { Access, QueryTerm } from '../component/component.js';
 import type { Query, QueryTerms } from '../query/query.js';
 import type { AnyComponent } from '../world_types.js';
