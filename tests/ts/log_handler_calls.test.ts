@@ -165,6 +165,7 @@ const MATRIX: Record<string, Record<string, Case>> = {
     each: refused((r) => r.q.each((_e, { p }) => { (p as unknown as { v: number }).v = 0; })),
     eachChunk: refused((r) => r.q.eachChunk(() => {})),
     eachCascade: refused((r) => r.q.eachCascade(r.Rel, () => {})),
+    eachSourceOf: refused((r) => r.q.eachSourceOf(r.Rel, r.e as never, () => {})),
     world: allowed((r) => r.q.world),
     archetypes: allowed((r) => r.q.archetypes()),
     count: allowed((r) => r.q.count()),
