@@ -23,6 +23,7 @@ export type {
   ScalarKind, FieldSpec, Schema, Value, ValueInput, Ref, ReadRef, TypedArrayOf, KindOf,
 } from './component/schema.js';
 export type { SystemDef, SystemContext, ObserverContext, ObserverEvent, ObserverHandle, ObserverStats } from './world.js';
+export type { SystemDefOf, SystemContextOf } from './systems/system_def.js';
 export type { Relation, RelationOptions, RelationTarget, OnTargetDestroyed } from './relations/relations.js';
 export type { InstantiateOptions, PrefabOverride, PrefabSchema, CheckedOverrides } from './relations/prefabs.js';
 export type { RelationHandle, RelationSchema } from './component/component.js';
