@@ -299,6 +299,7 @@ Status markChanged(World& world, Entity e, ComponentTypeId id) noexcept {
   if (!world.hasComponent(e, id)) {
     return Status::failure(ErrorCode::InvalidArgument, "component_absent").with("component_id", id);
   }
+  detail::forgetColumnHash(ws->ecs, e.id(), id);
   detail::onWriteRef(*ws, id, e.id());
   return Status{};
 }

@@ -47,6 +47,14 @@ Status World::beginQuery(detail::QueryCache& cache, const detail::QuerySpec& spe
       bits &= bits - 1;
       detail::Archetype& a = *s.archetypes[aid];
       if (a.dirty()) detail::normalize(s, a);
+      // A Write term may change its column (filtered or not, tracked or
+      // not): the column checksum's cached hash goes.
+      for (std::uint32_t i = 0; i < spec.count; ++i) {
+        const ComponentTypeId id = spec.ids[i];
+        if (detail::termWrites(spec.kinds[i]) && id <= kMaxComponentTypes && a.colOf[id] != 0) {
+          a.colHashOk &= ~(std::uint32_t{1} << (a.colOf[id] - 1u));
+        }
+      }
     }
   }
   g.matched = cache.matched;
