@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "changes/column_hashes.h"
 #include "laige/assert.h"
 #include "laige/detail/world_state.h"
 #include "laige/logging.h"
@@ -346,7 +347,7 @@ void* World::getBytes(Entity e, ComponentTypeId id) noexcept {
   void* p = const_cast<void*>(static_cast<const World*>(this)->getBytes(e, id));
   if (p == nullptr) return p;
   // A Write ref: the column's cached hash goes (docs/determinism.md#the-column-checksum).
-  detail::forgetColumnHash(s_->ecs, e.id(), id);
+  detail::forgetColumnHashOutOfLine(s_->ecs, e.id(), id);
   if (s_->changes.anyTracked) [[unlikely]] detail::onWriteRef(*s_, id, e.id());
   return p;
 }
@@ -364,7 +365,7 @@ void* World::getTypedForWrite(Entity e, std::uint32_t typeIndex) noexcept {
   if (p == nullptr) return p;
   // A Write ref forgets the column's cached hash and marks a tracked
   // component changed (docs/changes.md#ticks).
-  detail::forgetColumnHash(s_->ecs, e.id(), s_->ecs.typeToId[typeIndex]);
+  detail::forgetColumnHashOutOfLine(s_->ecs, e.id(), s_->ecs.typeToId[typeIndex]);
   if (s_->changes.anyTracked) [[unlikely]] detail::onWriteRef(*s_, s_->ecs.typeToId[typeIndex], e.id());
   return p;
 }

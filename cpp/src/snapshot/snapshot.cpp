@@ -141,7 +141,8 @@ std::uint64_t World::structureEpoch() const noexcept { return s_ ? s_->ecs.struc
 
 Status World::snapshot(std::span<std::uint8_t> out) const noexcept { return detail::writeSnapshot(*this, out, true); }
 
-Status detail::writeSnapshot(const World& world, std::span<std::uint8_t> out, bool seal) noexcept {
+// Never inlined: World::snapshot and the rollback session share one body.
+[[gnu::noinline]] Status detail::writeSnapshot(const World& world, std::span<std::uint8_t> out, bool seal) noexcept {
   const detail::WorldState* state = detail::ChangeAccess::state(world);
   if (state == nullptr) return Status::failure(ErrorCode::InvalidArgument, "world_moved_from");
   // Pending commands are not state yet, and the snapshot could not hold

@@ -417,7 +417,8 @@ bool sameSignature(const detail::Archetype& a, const ArchetypePlan& p) noexcept 
 
 Status World::restore(std::span<const std::uint8_t> bytes) noexcept { return detail::restoreSnapshot(*this, bytes, false); }
 
-Status detail::restoreSnapshot(World& world, std::span<const std::uint8_t> bytes, bool trusted) noexcept {
+// Never inlined: World::restore and the rollback session share one body.
+[[gnu::noinline]] Status detail::restoreSnapshot(World& world, std::span<const std::uint8_t> bytes, bool trusted) noexcept {
   detail::WorldState* state = detail::ChangeAccess::state(world);
   if (state == nullptr) return Status::failure(ErrorCode::InvalidArgument, "world_moved_from");
   detail::WorldState& ws = *state;

@@ -50,13 +50,18 @@ namespace {
   XXH3_64bits_update(&state, p, n);
 }
 
+// The one site of XXH3's reset and of its digest (the digest inlines the
+// last stripes' accumulate loop: kilobytes of wasm per site).
+[[gnu::noinline]] void xxh3Reset(XXH3_state_t& state) noexcept { XXH3_64bits_reset(&state); }
+[[gnu::noinline]] std::uint64_t xxh3Digest(const XXH3_state_t& state) noexcept { return XXH3_64bits_digest(&state); }
+
 // XXH3 over a stream fed in pieces: small numbers are gathered in a buffer,
 // large runs go to XXH3 directly. XXH3's streaming result does not depend
 // on how the input is cut, so the value is 64-bit XXH3 (seed 0) of the whole
 // byte sequence.
 class ChecksumStream {
  public:
-  ChecksumStream() noexcept { XXH3_64bits_reset(&state_); }
+  ChecksumStream() noexcept { xxh3Reset(state_); }
   void u32(std::uint32_t v) noexcept { put(&v, 4); }
   void u64(std::uint64_t v) noexcept { put(&v, 8); }
   void bytes(const void* p, std::size_t n) noexcept {
@@ -70,7 +75,7 @@ class ChecksumStream {
   }
   [[nodiscard]] std::uint64_t value() noexcept {
     flush();
-    return XXH3_64bits_digest(&state_);
+    return xxh3Digest(state_);
   }
 
  private:
@@ -90,8 +95,10 @@ class ChecksumStream {
 };
 
 // Section 2 from a generation table and living flags of `high` slots.
-void feedSlots(ChecksumStream& st, const std::uint16_t* gens, const std::uint8_t* living,
-               std::uint32_t high) noexcept {
+// `gens`: `high` little-endian u16 (the world's table, or a snapshot's
+// bytes, which carry no alignment promise: read through loadU16).
+[[gnu::noinline]] void feedSlots(ChecksumStream& st, const std::uint8_t* gens, const std::uint8_t* living,
+                                 std::uint32_t high) noexcept {
   std::uint32_t last = high;
   while (last > 0 && living[last - 1] == 0) --last;
   st.u32(last);
@@ -102,11 +109,11 @@ void feedSlots(ChecksumStream& st, const std::uint16_t* gens, const std::uint8_t
     const std::uint32_t n = last - at < kBlock ? last - at : kBlock;
     // Indexed from block pointers (an `at + i` index could wrap, which
     // keeps g++ from vectorising the loop).
-    const std::uint16_t* g = gens + at;
+    const std::uint8_t* g = gens + 2 * std::size_t{at};
     const std::uint8_t* l = living + at;
-    for (std::uint32_t i = 0; i < n; ++i) {
+    for (std::size_t i = 0; i < n; ++i) {
       const auto mask = static_cast<std::uint32_t>(-static_cast<std::int32_t>(l[i] != 0));
-      words[i] = (0x10000u | g[i]) & mask;
+      words[i] = (0x10000u | detail::loadU16(g + 2 * i)) & mask;
     }
     st.bytes(words, std::size_t{n} * 4);
   }
@@ -185,7 +192,7 @@ bool columnHasNan(const detail::RegisteredComponent& c, const std::uint8_t* data
 
 // One column of `rows` values of `c`: in blocks that stay in L1 between the
 // NaN scan and the hash; a block with a NaN goes through a canonical copy.
-void feedColumn(ChecksumStream& st, const detail::RegisteredComponent& c, const std::uint8_t* data,
+[[gnu::noinline]] void feedColumn(ChecksumStream& st, const detail::RegisteredComponent& c, const std::uint8_t* data,
                 std::uint32_t rows) noexcept {
   const std::size_t total = std::size_t{rows} * c.size;
   if (total == 0) return;
@@ -239,7 +246,8 @@ bool idsLess(const ArchetypeView& a, const ArchetypeView& b) noexcept {
 // `hashes`: the column stream (one u64 hash per column with bytes, from
 // the archetype's cache when its bit says the hash is current); else the
 // byte stream (the columns themselves).
-void feedArchetype(ChecksumStream& st, const detail::EcsState& ecs, const ArchetypeView& a, bool hashes) noexcept {
+[[gnu::noinline]] void feedArchetype(ChecksumStream& st, const detail::EcsState& ecs, const ArchetypeView& a,
+                                    bool hashes) noexcept {
   st.u32(a.count);
   for (std::uint32_t c = 0; c < a.count; ++c) st.u32(a.ids[c]);
   st.u32(a.rows);
@@ -293,7 +301,8 @@ void feedArchetypes(ChecksumStream& st, const detail::EcsState& ecs, std::uint32
 // stream (stateChecksum), or the column stream with or without the cache.
 enum class Stream : std::uint8_t { Bytes, Columns, ColumnsCached };
 
-std::uint64_t checksumOfWorld(const detail::WorldState* state, std::uint64_t tick, Stream mode) noexcept {
+// One body for the three entry points below (the module's size budget).
+[[gnu::noinline]] std::uint64_t checksumOfWorld(const detail::WorldState* state, std::uint64_t tick, Stream mode) noexcept {
   ChecksumStream st;
   st.u64(tick);
   if (!state) {  // a moved-from world is the empty world
@@ -305,14 +314,15 @@ std::uint64_t checksumOfWorld(const detail::WorldState* state, std::uint64_t tic
   const Entities& ents = state->entities;
   st.u64(ents.length());
   if (mode == Stream::Bytes) {
-    feedSlots(st, ents.generations(), ents.livingFlags(), ents.highWater());
+    feedSlots(st, reinterpret_cast<const std::uint8_t*>(ents.generations()), ents.livingFlags(), ents.highWater());
   } else {
     // The column stream: the slot section as one hash, kept while no
     // entity is spawned, despawned or restored.
     std::uint64_t slots = 0;
     if (mode != Stream::ColumnsCached || !detail::EntitiesAccess::cachedSlotsHash(ents, slots)) {
       ChecksumStream inner;
-      feedSlots(inner, ents.generations(), ents.livingFlags(), ents.highWater());
+      feedSlots(inner, reinterpret_cast<const std::uint8_t*>(ents.generations()), ents.livingFlags(),
+                ents.highWater());
       slots = inner.value();
       if (mode == Stream::ColumnsCached) {
         detail::EntitiesAccess::cacheSlotsHash(const_cast<Entities&>(ents), slots);
@@ -354,8 +364,8 @@ std::uint64_t checksumOfWorld(const detail::WorldState* state, std::uint64_t tic
   return st.value();
 }
 
-Result<std::uint64_t> checksumOfSnapshot(const detail::WorldState* state, std::span<const std::uint8_t> bytes,
-                                         bool hashes) noexcept {
+[[gnu::noinline]] Result<std::uint64_t> checksumOfSnapshot(const detail::WorldState* state,
+                                                          std::span<const std::uint8_t> bytes, bool hashes) noexcept {
   using detail::loadU16;
   using detail::loadU32;
   using detail::loadU64;
@@ -441,29 +451,11 @@ Result<std::uint64_t> checksumOfSnapshot(const detail::WorldState* state, std::s
   ChecksumStream st;
   st.u64(loadU64(counters));  // the ticks run: the tick the state is after
   st.u64(loadU32(counters + 24));
-  // The generation table as u16 values: copied in blocks, since the
-  // snapshot's bytes carry no alignment promise. The column stream takes
-  // the section as one hash.
+  // The slot section (the column stream takes it as one hash).
   {
     ChecksumStream inner;
-    ChecksumStream& words = hashes ? inner : st;
-    const std::uint8_t* living = base + static_cast<std::size_t>(livingAt);
-    std::uint32_t last = high;
-    while (last > 0 && living[last - 1] == 0) --last;
-    words.u32(last);
-    const std::uint8_t* gens = base + static_cast<std::size_t>(gensAt);
-    constexpr std::uint32_t kBlock = 1024;
-    std::uint32_t block[kBlock];
-    for (std::uint32_t s = 0; s < last; s += kBlock) {
-      const std::uint32_t k = last - s < kBlock ? last - s : kBlock;
-      const std::uint8_t* g = gens + 2 * std::size_t{s};
-      const std::uint8_t* l = living + s;
-      for (std::uint32_t i = 0; i < k; ++i) {
-        const auto mask = static_cast<std::uint32_t>(-static_cast<std::int32_t>(l[i] != 0));
-        block[i] = (0x10000u | loadU16(g + 2 * std::size_t{i})) & mask;
-      }
-      words.bytes(block, std::size_t{k} * 4);
-    }
+    feedSlots(hashes ? inner : st, base + static_cast<std::size_t>(gensAt), base + static_cast<std::size_t>(livingAt),
+              high);
     if (hashes) st.u64(inner.value());
   }
   feedArchetypes(st, ecs, n, hashes, [&](std::uint32_t k, ArchetypeView& v) noexcept {
