@@ -311,6 +311,9 @@ enum class Stream : std::uint8_t { Bytes, Columns, ColumnsCached };
     st.u32(0);
     return st.value();
   }
+  // Inside a live iteration the walk may still write rows after this call
+  // (its Write columns were forgotten when it began): nothing is cached then.
+  if (mode == Stream::ColumnsCached && state->ecs.guard.active) mode = Stream::Columns;
   const Entities& ents = state->entities;
   st.u64(ents.length());
   if (mode == Stream::Bytes) {
