@@ -13,6 +13,16 @@
 //   state_checksum        World::stateChecksum (64-bit XXH3, the canonical stream)
 //   checksum_of_snapshot  World::stateChecksumOfSnapshot
 //   snapshot, restore, snapshot_restore
+//   column_checksum       columnChecksum (one XXH3 per column, then XXH3
+//                         of the stream), uncached
+//   tick_column_cached    a tick, then columnChecksumCached (the tick
+//                         wrote Position: that column is hashed again,
+//                         Velocity's hash is kept)
+//   column_checksum_of_snapshot  columnChecksumOfSnapshot
+//   snapshot_unsealed, restore_trusted, snapshot_restore_trusted
+//                         what a rollback session does with its own ring:
+//                         a snapshot without its checksum pass, a restore
+//                         without the per-byte validation
 //   advance_confirmed     advance() with every input known (each tick
 //                         confirmed at once: snapshot + tick + checksum),
 //                         Fast and StateHash sessions
@@ -23,8 +33,8 @@
 //                         a confirmed tick from the ring)
 //   advance_rollback_8    the remote input arrives 8 ticks late and differs:
 //                         restore + 9 x (snapshot + tick), the confirmed
-//                         tick checksummed (Fast) or every tick hashed
-//                         (StateHash)
+//                         tick checksummed (Fast, Columns) or every tick
+//                         hashed (StateHash)
 // Floors: tick + memcpy (what an advance must at least do: keep the state
 // and run the tick), tick + memcpy + xxh3 (and hash the state once).
 //
@@ -49,8 +59,10 @@
 #include "bench_components.h"
 #include "laige/logging.h"
 #include "laige/rollback.h"
+#include "laige/state_hash.h"
 #include "laige/system.h"
 #include "laige/world.h"
+#include "snapshot/snapshot_internal.h"
 
 namespace {
 
@@ -168,14 +180,16 @@ int main() {
   Session fastConfirmed(RollbackChecksum::Fast), hashConfirmed(RollbackChecksum::StateHash);
   Session fastPredicted(RollbackChecksum::Fast);
   Session fastHit(RollbackChecksum::Fast), fastRoll(RollbackChecksum::Fast), hashRoll(RollbackChecksum::StateHash);
+  Session colConfirmed(RollbackChecksum::Columns), colHit(RollbackChecksum::Columns), colRoll(RollbackChecksum::Columns);
   for (int i = 0; i < 20; ++i) {
     fastConfirmed.confirmed();
     hashConfirmed.confirmed();
     fastPredicted.predicted();
+    colConfirmed.confirmed();
   }
-  for (Session* s : {&fastHit, &fastRoll, &hashRoll}) {
+  for (Session* s : {&fastHit, &fastRoll, &hashRoll, &colHit, &colRoll}) {
     for (int i = 0; i < 8; ++i) s->predicted();
-    for (int i = 0; i < 20; ++i) s->late(s == &fastHit);
+    for (int i = 0; i < 20; ++i) s->late(s == &fastHit || s == &colHit);
   }
 
   std::vector<Row> rows;
@@ -191,11 +205,26 @@ int main() {
                     (void)w.snapshot(snapB);
                     (void)w.restore(snapA);
                   }, {}});
+  rows.push_back({"column_checksum", 50, [&] { sink = sink + laige::columnChecksum(w, 1); }, {}});
+  rows.push_back({"tick_column_cached", 50, [&] {
+                    (void)w.runSystems(plain->schedule);
+                    sink = sink + laige::columnChecksumCached(w, 1);
+                  }, {}});
+  rows.push_back({"column_checksum_of_snapshot", 50, [&] { sink = sink + laige::columnChecksumOfSnapshot(w, snapA).value(); }, {}});
+  rows.push_back({"snapshot_unsealed", 50, [&] { (void)laige::detail::writeSnapshot(w, snapB, false); }, {}});
+  rows.push_back({"restore_trusted", 50, [&] { (void)laige::detail::restoreSnapshot(w, snapA, true); }, {}});
+  rows.push_back({"snapshot_restore_trusted", 50, [&] {
+                    (void)laige::detail::writeSnapshot(w, snapB, false);
+                    (void)laige::detail::restoreSnapshot(w, snapA, true);
+                  }, {}});
   rows.push_back({"advance_confirmed_fast", 50, [&] { fastConfirmed.confirmed(); }, {}});
+  rows.push_back({"advance_confirmed_columns", 50, [&] { colConfirmed.confirmed(); }, {}});
   rows.push_back({"advance_confirmed_statehash", 5, [&] { hashConfirmed.confirmed(); }, {}});
   rows.push_back({"advance_predicted_fast", 50, [&] { fastPredicted.predicted(); }, {}});
   rows.push_back({"advance_late_hit_fast", 50, [&] { fastHit.late(true); }, {}});
+  rows.push_back({"advance_late_hit_columns", 50, [&] { colHit.late(true); }, {}});
   rows.push_back({"advance_rollback_8_fast", 10, [&] { fastRoll.late(false); }, {}});
+  rows.push_back({"advance_rollback_8_columns", 10, [&] { colRoll.late(false); }, {}});
   rows.push_back({"advance_rollback_8_statehash", 2, [&] { hashRoll.late(false); }, {}});
 
   for (int r = -1; r < rounds; ++r) {  // one warm-up round
@@ -207,7 +236,10 @@ int main() {
     }
   }
   if (fastRoll.s.stats().lastAdvanceRolledBackTicks != 8 || hashRoll.s.stats().lastAdvanceRolledBackTicks != 8 ||
-      fastHit.s.stats().lastAdvanceRolledBackTicks != 0 || fastConfirmed.s.confirmedTick() != fastConfirmed.s.currentTick()) {
+      fastHit.s.stats().lastAdvanceRolledBackTicks != 0 || fastConfirmed.s.confirmedTick() != fastConfirmed.s.currentTick() ||
+      colRoll.s.stats().lastAdvanceRolledBackTicks != 8 || colHit.s.stats().lastAdvanceRolledBackTicks != 0 ||
+      colConfirmed.s.confirmedTick() != colConfirmed.s.currentTick() ||
+      laige::columnChecksumCached(w, 3) != laige::columnChecksum(w, 3)) {
     std::printf("error: the sessions did not do what the rows say\n");
     return 1;
   }
@@ -240,7 +272,7 @@ int main() {
   std::printf("floor 9x(tick+memcpy)+restore x_tick %.2f\n",
               9.0 * (1.0 + ratio(find("memcpy"), {"tick"})) + ratio(find("restore"), {"tick"}));
   (void)tick;
-  std::printf("target snapshot_restore x_memcpy %.2f (natively <= 4, wasm <= 6)\n",
-              ratio(find("snapshot_restore"), {"memcpy"}));
+  std::printf("target snapshot_restore x_memcpy %.2f, trusted %.2f (natively <= 4, wasm <= 6)\n",
+              ratio(find("snapshot_restore"), {"memcpy"}), ratio(find("snapshot_restore_trusted"), {"memcpy"}));
   return sink == 42 ? 2 : 0;
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "changes/column_hashes.h"
 #include "laige/assert.h"
 #include "laige/detail/world_state.h"
 #include "laige/logging.h"
@@ -344,7 +345,10 @@ void* World::getBytes(Entity e, ComponentTypeId id) noexcept {
     return nullptr;
   }
   void* p = const_cast<void*>(static_cast<const World*>(this)->getBytes(e, id));
-  if (p != nullptr && s_->changes.anyTracked) [[unlikely]] detail::onWriteRef(*s_, id, e.id());
+  if (p == nullptr) return p;
+  // A Write ref: the column's cached hash goes (docs/determinism.md#the-column-checksum).
+  detail::forgetColumnHashOutOfLine(s_->ecs, e.id(), id);
+  if (s_->changes.anyTracked) [[unlikely]] detail::onWriteRef(*s_, id, e.id());
   return p;
 }
 
@@ -358,10 +362,11 @@ void* World::getTypedForWrite(Entity e, std::uint32_t typeIndex) noexcept {
     }
   }
   void* p = getTyped(e, typeIndex, true);
-  // A Write ref marks a tracked component changed (docs/changes.md#ticks).
-  if (p != nullptr && s_->changes.anyTracked) [[unlikely]] {
-    detail::onWriteRef(*s_, s_->ecs.typeToId[typeIndex], e.id());
-  }
+  if (p == nullptr) return p;
+  // A Write ref forgets the column's cached hash and marks a tracked
+  // component changed (docs/changes.md#ticks).
+  detail::forgetColumnHashOutOfLine(s_->ecs, e.id(), s_->ecs.typeToId[typeIndex]);
+  if (s_->changes.anyTracked) [[unlikely]] detail::onWriteRef(*s_, s_->ecs.typeToId[typeIndex], e.id());
   return p;
 }
 
@@ -436,6 +441,7 @@ Status World::addComponentBytes(Entity e, ComponentTypeId id, const void* bytes,
     }
     detail::Column& col = src->cols[src->colOf[c] - 1];
     detail::copyValue(col.data + std::size_t{s.rowOf[slot]} * col.size, bytes, col.size);
+    src->colHashOk &= ~(std::uint32_t{1} << (src->colOf[c] - 1u));
     if (detail::hooked(ws.changes, c)) [[unlikely]] detail::onOverwrite(ws, e, c, *src);
     ++s.stats.totalAdds;
     ws.noteChurn(1);
@@ -522,6 +528,7 @@ Status World::addByIdOutOfLine(Entity e, ComponentTypeId c, const void* bytes) n
     }
     detail::Column& col = src->cols[src->colOf[c] - 1];
     detail::copyValue(col.data + std::size_t{s.rowOf[e.id()]} * col.size, bytes, col.size);
+    src->colHashOk &= ~(std::uint32_t{1} << (src->colOf[c] - 1u));
     if (detail::hooked(ws.changes, c)) detail::onOverwrite(ws, e, c, *src);
     ++s.stats.totalAdds;
     ws.noteChurn(1);

@@ -38,6 +38,8 @@ Entities::Entities(Entities&& other) noexcept
       freeCount_(std::exchange(other.freeCount_, 0)),
       live_(std::exchange(other.live_, 0)),
       firstGeneration_(other.firstGeneration_),
+      slotsHashed_(std::exchange(other.slotsHashed_, false)),
+      slotsHash_(other.slotsHash_),
       generations_(std::move(other.generations_)),
       living_(std::move(other.living_)),
       freed_(std::move(other.freed_)) {}
@@ -49,6 +51,8 @@ Entities& Entities::operator=(Entities&& other) noexcept {
     freeCount_ = std::exchange(other.freeCount_, 0);
     live_ = std::exchange(other.live_, 0);
     firstGeneration_ = other.firstGeneration_;
+    slotsHashed_ = false;
+    other.slotsHashed_ = false;
     generations_ = std::move(other.generations_);
     living_ = std::move(other.living_);
     freed_ = std::move(other.freed_);
@@ -71,6 +75,7 @@ bool Entities::despawn(Entity entity) noexcept {
   const std::uint32_t id = entity.id();
   living_[id] = 0;
   --live_;
+  slotsHashed_ = false;
   // Defined unsigned wraparound; a wrap re-enters at firstGeneration (World:
   // 1, skipping the reserved 0).
   std::uint16_t next = static_cast<std::uint16_t>(generations_[id] + 1u);
@@ -92,6 +97,7 @@ void Entities::despawnAll() noexcept {
   // Rebuild the free stack as every used index, the lowest on top, so the
   // allocator hands out 0, 1, 2, ... again whatever the history was.
   freeCount_ = 0;
+  slotsHashed_ = false;
   for (std::uint32_t i = fresh_; i-- > 0;) freed_[freeCount_++] = static_cast<std::uint16_t>(i);
 }
 

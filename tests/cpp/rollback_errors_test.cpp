@@ -101,7 +101,7 @@ TEST(RollbackErrors, OptionsOutOfRange) {
   bad([](auto& o) { o.maxInputBytes = 256; }, "maxInputBytes");
   bad([](auto& o) { o.inputLead = 0; }, "inputLead");
   bad([](auto& o) { o.maxPredictionTicks = 9; }, "maxPredictionTicks");
-  bad([](auto& o) { o.checksum = static_cast<RollbackChecksum>(2); }, "checksum");
+  bad([](auto& o) { o.checksum = static_cast<RollbackChecksum>(3); }, "checksum");
   World moved;
   SystemSchedule none;
   auto r = RollbackSession::create(moved, none, Fixture::base());

@@ -131,7 +131,7 @@ interface PeerRun {
   confirmed: Map<number, bigint>[];
 }
 
-function runPeers(make: () => World | ScenarioRun, options: { maxInputBytes: number; combine?: 'concatenate'; checksum?: 'fast' | 'stateHash' },
+function runPeers(make: () => World | ScenarioRun, options: { maxInputBytes: number; combine?: 'concatenate'; checksum?: 'fast' | 'stateHash' | 'columns' },
   input: (p: number, t: number) => Uint8Array, seed: number, delay: number): PeerRun {
   const net = new SimNetwork(seed, 8, 6);
   const targets = [make(), make()];
@@ -195,6 +195,26 @@ describe('two rollback sessions over a simulated network', () => {
     expectConfirmedEqual(run, (t) => refHashes[t]!);
     for (const s of run.sessions) s.world.dispose();
     ref.dispose();
+  });
+
+  // The cached column checksum: TypeScript systems write through query refs
+  // (the path that must forget a column's hash); two networks roll back at
+  // different ticks, so a stale cached hash would show as a difference.
+  it('checksum columns: both peers over two networks confirm the same hashes, for 2,000 ticks', () => {
+    const a = runPeers(tsGame, { maxInputBytes: 3, checksum: 'columns' }, tsPlayerInput, 0x7a11, 1);
+    const b = runPeers(tsGame, { maxInputBytes: 3, checksum: 'columns' }, tsPlayerInput, 0x51de, 1);
+    const upTo = Math.min(...[...a.sessions, ...b.sessions].map((s) => s.confirmedTick));
+    expect(upTo).toBeGreaterThanOrEqual(TICKS);
+    for (let t = 1; t <= upTo; t++) {
+      const h = a.confirmed[0]!.get(t);
+      for (const other of [a.confirmed[1]!.get(t), b.confirmed[0]!.get(t), b.confirmed[1]!.get(t)]) {
+        if (other !== h) expect(`tick ${t} ${String(other)}`).toBe(`tick ${t} ${String(h)}`);
+      }
+    }
+    for (const s of [...a.sessions, ...b.sessions]) {
+      expect(s.stats.rollbacks).toBeGreaterThan(100);
+      s.world.dispose();
+    }
   });
 
   // checksum 'stateHash': input_confirmed.txt; the default 'fast': input_confirmed_fast.txt

@@ -10,6 +10,7 @@ static_assert(static_cast<unsigned>(laige::OnTargetDestroyed::Remove) == 0u, "we
 static_assert(static_cast<unsigned>(laige::OnTargetDestroyed::Destroy) == 1u, "web/boundary.json enums.relation.onTargetDestroyed: 'destroy' crosses as 1, which is not laige::OnTargetDestroyed::Destroy");
 static_assert(static_cast<unsigned>(laige::RollbackChecksum::Fast) == 0u, "web/boundary.json enums.rollback.checksum: 'fast' crosses as 0, which is not laige::RollbackChecksum::Fast");
 static_assert(static_cast<unsigned>(laige::RollbackChecksum::StateHash) == 1u, "web/boundary.json enums.rollback.checksum: 'stateHash' crosses as 1, which is not laige::RollbackChecksum::StateHash");
+static_assert(static_cast<unsigned>(laige::RollbackChecksum::Columns) == 2u, "web/boundary.json enums.rollback.checksum: 'columns' crosses as 2, which is not laige::RollbackChecksum::Columns");
 static_assert(laige::kMaxRollbackPlayers == 8u, "web/boundary.json limits.rollback.players.max (8) is not laige::kMaxRollbackPlayers: change the manifest with the constant");
 static_assert(laige::kMaxRollbackDepth == 120u, "web/boundary.json limits.rollback.depth.max (120) is not laige::kMaxRollbackDepth: change the manifest with the constant");
 static_assert(laige::kDefaultRollbackDepth == 12u, "web/boundary.json limits.rollback.depth.default (12) is not laige::kDefaultRollbackDepth: change the manifest with the constant");
@@ -26,5 +27,5 @@ static_assert(laige::kDefaultMaxCatchUpTicks == 5u, "web/boundary.json limits.lo
 
 namespace laige_limits {
 /// The manifest this module was built from (reported by limitsTable()).
-inline constexpr const char* kTable = "relation:onTargetDestroyed=remove|destroy/remove;rollback:checksum=fast|stateHash/fast;rollback:players=1..8/2,depth=1..120/12,maxInputBytes=0..255/16,inputLead=1..1024/32,hashHistory=1..4096/64,maxCombinedBytes=1..1048576/0;loop:tickRateHz=20..120/60,maxCatchUpTicks=1..4294967295/5";
+inline constexpr const char* kTable = "relation:onTargetDestroyed=remove|destroy/remove;rollback:checksum=fast|stateHash|columns/fast;rollback:players=1..8/2,depth=1..120/12,maxInputBytes=0..255/16,inputLead=1..1024/32,hashHistory=1..4096/64,maxCombinedBytes=1..1048576/0;loop:tickRateHz=20..120/60,maxCatchUpTicks=1..4294967295/5";
 }  // namespace laige_limits

@@ -79,8 +79,9 @@ Status jsAfterTick(void* ctx, laige::World&, std::uint64_t tick) noexcept {
 void jsRestored(void* ctx, laige::World&) noexcept { laige_js_rollback_restored(reinterpret_cast<std::uintptr_t>(ctx)); }
 
 // combineMode: 0 = length-prefixed (default), 1 = concatenated, 2 = JS.
-// checksum: 0 = Fast (World::stateChecksum), 1 = StateHash (the core's
-// RollbackChecksum values; another value is the core's rollback_option_invalid).
+// checksum: 0 = Fast (World::stateChecksum), 1 = StateHash, 2 = Columns
+// (columnChecksumCached) (the core's RollbackChecksum values; another value
+// is the core's rollback_option_invalid).
 std::uint32_t rollbackCreate(std::uintptr_t w, std::uint32_t players, std::uint32_t localPlayer, std::uint32_t depth,
                              std::uint32_t maxInputBytes, std::uint32_t inputLead, std::uint32_t maxPredictionTicks,
                              std::uint32_t hashHistory, std::uint32_t maxCombinedBytes, std::uint32_t combineMode,

@@ -117,6 +117,7 @@ class Entities {
     }
     living_[id] = 1;
     ++live_;
+    slotsHashed_ = false;
     out = Entity(static_cast<std::uint16_t>(id), generations_[id]);
     return true;
   }
@@ -162,6 +163,11 @@ class Entities {
   std::uint32_t freeCount_ = 0;
   std::uint32_t live_ = 0;
   std::uint16_t firstGeneration_ = 0;
+  // The column checksum's cache of the slot section (state_checksum.cpp):
+  // slotsHash_ holds while slotsHashed_; every change of a generation or a
+  // living flag clears it.
+  bool slotsHashed_ = false;
+  std::uint64_t slotsHash_ = 0;
   std::unique_ptr<std::uint16_t[]> generations_;  // generation of the current/next handle
   std::unique_ptr<std::uint8_t[]> living_;
   std::unique_ptr<std::uint16_t[]> freed_;  // stack: the one freed last on top

@@ -65,6 +65,10 @@ enum class RollbackChecksum : std::uint8_t {
   /// World::stateHash (FNV-1a-64, the replay and detcheck hash), computed
   /// after every tick run, as sessions did before the fast checksum.
   StateHash = 1,
+  /// columnChecksumCached (state_hash.h): Fast's schedule, with one XXH3
+  /// per column kept in the world, so a tick hashes again only the columns
+  /// written since the last checksum. Another value than Fast.
+  Columns = 2,
 };
 
 /// The players' inputs for one tick, as a combine hook sees them: input[p]

@@ -121,6 +121,30 @@ std::size_t formatRelationDiff(const World& a, const StateDiffItem& item, char* 
 /// component name, separators, the payload note, the NUL).
 inline constexpr std::size_t kRelationDiffTextCapacity = 3 * 24 + kMaxComponentNameLength + 40;
 
+/// The column checksum of `world`'s live state: World::stateChecksum's
+/// stream with each column replaced by one u64, the 64-bit XXH3 of the
+/// column's canonical bytes (`docs/determinism.md#the-column-checksum`), so
+/// a column nothing wrote since the last call need not be read again
+/// (columnChecksumCached). A value of its own: not equal to stateChecksum
+/// or stateHash. Identical natively and in wasm; a pure function of the
+/// live state. Normalises the archetypes first (the logical state is
+/// unchanged). O(highest live slot + live component bytes +
+/// archetypes^2), no allocation, no log. A moved-from world checksums as empty.
+[[nodiscard]] std::uint64_t columnChecksum(const World& world, std::uint64_t tick) noexcept;
+/// columnChecksum, equal to it always, keeping each column's hash in the
+/// world and hashing again only the columns written since (any write
+/// through the API: a Write ref, a Write walk, an add or overwrite, a
+/// remove, a destroy, a restore). Memory written directly (a pointer kept
+/// from an earlier access) must be reported with markChanged, as for change
+/// filters. O(highest live slot + archetypes^2 + bytes of the written
+/// columns), no allocation, no log.
+[[nodiscard]] std::uint64_t columnChecksumCached(World& world, std::uint64_t tick) noexcept;
+/// columnChecksum(systemTicksRun()) of the state the snapshot `bytes`
+/// holds, without restoring; the checks and errors of
+/// World::stateChecksumOfSnapshot. O(bytes), no allocation, no log.
+[[nodiscard]] Result<std::uint64_t> columnChecksumOfSnapshot(const World& world,
+                                                            std::span<const std::uint8_t> bytes) noexcept;
+
 /// The type-erased sink stateDiff hands every reported item to.
 using StateDiffSink = void (*)(void* context, const StateDiffItem& item) noexcept;
 

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <new>
 
+#include "changes/column_hashes.h"
 #include "laige/changes.h"
 #include "laige/detail/world_state.h"
 #include "laige/logging.h"
@@ -180,6 +181,24 @@ void onDestroy(WorldState& ws, Entity e) noexcept {
 
 void onWriteRef(WorldState& ws, ComponentTypeId c, std::uint16_t slot) noexcept { markSlot(ws, c, slot); }
 
+void forgetColumnHashOutOfLine(EcsState& s, std::uint32_t slot, ComponentTypeId c) noexcept { forgetColumnHash(s, slot, c); }
+
+[[gnu::noinline]] void forgetWrittenColumnHashes(EcsState& s, const IdSet256& matched, const QuerySpec& spec) noexcept {
+  for (std::uint32_t i = 0; i < spec.count; ++i) {
+    const ComponentTypeId c = spec.ids[i];
+    if (!termWrites(spec.kinds[i]) || c == 0 || c > kMaxComponentTypes) continue;
+    for (std::uint32_t word = 0; word < 4; ++word) {
+      std::uint64_t bits = matched.words[word];
+      while (bits != 0) {
+        const std::uint32_t aid = word * 64 + static_cast<std::uint32_t>(std::countr_zero(bits)) + 1;
+        bits &= bits - 1;
+        Archetype& a = *s.archetypes[aid];
+        if (a.colOf[c] != 0) a.colHashOk &= ~(std::uint32_t{1} << (a.colOf[c] - 1u));
+      }
+    }
+  }
+}
+
 void markWalkWrites(WorldState& ws, const IdSet256& matched, const ComponentTypeId* ids, const bool* writes,
                     std::uint32_t count) noexcept {
   ChangeState& cs = ws.changes;
@@ -299,6 +318,7 @@ Status markChanged(World& world, Entity e, ComponentTypeId id) noexcept {
   if (!world.hasComponent(e, id)) {
     return Status::failure(ErrorCode::InvalidArgument, "component_absent").with("component_id", id);
   }
+  detail::forgetColumnHashOutOfLine(ws->ecs, e.id(), id);
   detail::onWriteRef(*ws, id, e.id());
   return Status{};
 }

@@ -7,6 +7,7 @@
 // The walk is inline in laige/query_object.h. docs/query.md#the-cache.
 #include <bit>
 
+#include "changes/column_hashes.h"
 #include "laige/detail/dynamic_query.h"
 #include "laige/detail/world_state.h"
 #include "laige/query_object.h"
@@ -51,6 +52,9 @@ Status World::beginQuery(detail::QueryCache& cache, const detail::QuerySpec& spe
   }
   g.matched = cache.matched;
   g.matchedCount = matched;
+  // A Write term may change its column (filtered or not, tracked or not):
+  // the column checksum's cached hashes go.
+  detail::forgetWrittenColumnHashes(s, cache.matched, spec);
   // An unfiltered walk marks its Write terms' rows by archetype bound
   // (the filtered walk marks per visited row; docs/changes.md#ticks).
   if (ws.changes.anyTracked) [[unlikely]] {

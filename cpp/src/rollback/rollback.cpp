@@ -38,8 +38,9 @@ Status checkOptions(const RollbackSession::Options& o) noexcept {
   if (o.hashHistory < 1 || o.hashHistory > kMaxRollbackHashHistory) {
     return optionInvalid("hashHistory", o.hashHistory, 1, kMaxRollbackHashHistory);
   }
-  if (o.checksum != RollbackChecksum::Fast && o.checksum != RollbackChecksum::StateHash) {
-    return optionInvalid("checksum", static_cast<std::uint64_t>(o.checksum), 0, 1);
+  if (o.checksum != RollbackChecksum::Fast && o.checksum != RollbackChecksum::StateHash &&
+      o.checksum != RollbackChecksum::Columns) {
+    return optionInvalid("checksum", static_cast<std::uint64_t>(o.checksum), 0, 2);
   }
   if (o.snapshotCapacity > (std::size_t{1} << 30)) {
     return optionInvalid("snapshotCapacity", o.snapshotCapacity, 0, std::uint64_t{1} << 30);

@@ -13,6 +13,7 @@
 #include "laige/world.h"
 #include "logging/log_texts.h"
 #include "rollback/rollback_internal.h"
+#include "snapshot/snapshot_internal.h"
 
 namespace laige {
 
@@ -49,13 +50,16 @@ Status takeSnapshot(detail::RollbackState& s, std::uint32_t slot) noexcept {
     LAIGE_LOG_WARN("rollback", "rollback_ring_grown", log::texts::RollbackRingGrown, log::field("needed", static_cast<std::uint64_t>(need)),
                    log::field("capacity", cap));
   }
-  const Status st = s.world->snapshot(std::span<std::uint8_t>(s.snapAt(slot), s.snapCapacity));
+  // Unsealed: only this session's trusted restore reads its ring.
+  const Status st = detail::writeSnapshot(*s.world, std::span<std::uint8_t>(s.snapAt(slot), s.snapCapacity), false);
   s.snapSize[slot] = st.ok() ? need : 0;
   return st;
 }
 
 Status restoreSlot(detail::RollbackState& s, std::uint32_t slot) noexcept {
-  const Status st = s.world->restore(std::span<const std::uint8_t>(s.snapAt(slot), s.snapSize[slot]));
+  // Trusted: the session wrote these bytes and nothing else writes its ring
+  // (docs/snapshots.md#trusted-restores).
+  const Status st = detail::restoreSnapshot(*s.world, std::span<const std::uint8_t>(s.snapAt(slot), s.snapSize[slot]), true);
   if (s.o.onRestore != nullptr) s.o.onRestore(s.o.onRestoreContext, *s.world);
   return st;
 }
@@ -105,7 +109,9 @@ Status runTick(detail::RollbackState& s, std::uint64_t t) noexcept {
     s.hashValue[h] = s.world->stateHash(s.world->systemTicksRun());
     s.hashReady[h] = 1;
   } else if (t <= s.givenByAll) {
-    s.hashValue[h] = s.world->stateChecksum(s.world->systemTicksRun());
+    const std::uint64_t ticks = s.world->systemTicksRun();
+    s.hashValue[h] = s.o.checksum == RollbackChecksum::Columns ? columnChecksumCached(*s.world, ticks)
+                                                              : s.world->stateChecksum(ticks);
     s.hashReady[h] = 1;
   }
   return Status{};
@@ -116,8 +122,9 @@ Status runTick(detail::RollbackState& s, std::uint64_t t) noexcept {
 // ran; a confirmable tick is never older than oldest(), so still there).
 bool checksumFromRing(detail::RollbackState& s, std::uint64_t t, std::uint64_t& value) noexcept {
   const auto slot = static_cast<std::uint32_t>(t % (s.o.depth + 1));
-  const Result<std::uint64_t> r =
-      s.world->stateChecksumOfSnapshot(std::span<const std::uint8_t>(s.snapAt(slot), s.snapSize[slot]));
+  const std::span<const std::uint8_t> bytes(s.snapAt(slot), s.snapSize[slot]);
+  const Result<std::uint64_t> r = s.o.checksum == RollbackChecksum::Columns ? columnChecksumOfSnapshot(*s.world, bytes)
+                                                                           : s.world->stateChecksumOfSnapshot(bytes);
   if (!r.ok()) return false;
   value = r.value();
   return true;

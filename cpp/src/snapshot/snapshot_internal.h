@@ -9,6 +9,8 @@
 
 #include "laige/detail/world_state.h"
 #include "laige/entity.h"
+#include "laige/result.h"
+#include "laige/world.h"
 #include "laige/snapshot.h"
 
 namespace laige::detail {
@@ -49,6 +51,17 @@ struct EntitiesAccess {
     e.fresh_ = fresh;
     e.freeCount_ = freeCount;
     e.live_ = live;
+    e.slotsHashed_ = false;
+  }
+  /// The column checksum's cached slot-section hash: true and `hash` set
+  /// when it holds (nothing spawned, despawned or restored since).
+  static bool cachedSlotsHash(const Entities& e, std::uint64_t& hash) noexcept {
+    hash = e.slotsHash_;
+    return e.slotsHashed_;
+  }
+  static void cacheSlotsHash(Entities& e, std::uint64_t hash) noexcept {
+    e.slotsHash_ = hash;
+    e.slotsHashed_ = true;
   }
 };
 
@@ -75,5 +88,17 @@ inline void storeU64(std::uint8_t* p, std::uint64_t v) noexcept { std::memcpy(p,
 /// offset) and every system (name, substream flag) in registration order.
 /// O(components + systems), no allocation.
 std::uint64_t snapshotSetupIdentity(const WorldState& ws) noexcept;
+
+/// World::snapshot's body. `seal` false leaves the checksum field 0 (no
+/// pass over the bytes): for bytes only restoreSnapshot(trusted) reads.
+Status writeSnapshot(const World& world, std::span<std::uint8_t> out, bool seal) noexcept;
+/// World::restore's body. `trusted`: the bytes are this build's writer's
+/// output for this world's setup, kept where nothing else writes (a
+/// rollback session's own ring), so the per-byte validation (the checksum,
+/// slot flags, free list, slot columns, padding, relation targets) is
+/// skipped; the header, setup identity and section bounds are still
+/// checked (docs/snapshots.md#trusted-restores). Restoring anything else
+/// trusted is undefined.
+Status restoreSnapshot(World& world, std::span<const std::uint8_t> bytes, bool trusted) noexcept;
 
 }  // namespace laige::detail

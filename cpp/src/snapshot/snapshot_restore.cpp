@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstring>
 
+#include "laige/detail/change_walk.h"
 #include "laige/detail/world_state.h"
 #include "laige/snapshot.h"
 #include "laige/world.h"
@@ -88,7 +89,8 @@ std::size_t paddingAfter(std::uint64_t used) noexcept {
 
 // The header: magic, version, size, checksum, setup. Reads nothing past
 // the header before the size check.
-[[gnu::noinline]] LAIGE_SETUP_CODE Status checkHeader(const detail::WorldState& ws, std::span<const std::uint8_t> b) noexcept {
+[[gnu::noinline]] LAIGE_SETUP_CODE Status checkHeader(const detail::WorldState& ws, std::span<const std::uint8_t> b,
+                                                     bool trusted) noexcept {
   const std::size_t given = b.size();
   // Byte by byte: an empty span may have a null data() (memcmp must not see it).
   for (std::size_t i = 0; i < given && i < 8; ++i) {
@@ -120,7 +122,7 @@ std::size_t paddingAfter(std::uint64_t used) noexcept {
   if (total % 8 != 0 || total < kSnapshotHeaderBytes + detail::kSnapshotCountersBytes) {
     return corrupt("total_size", kSnapshotTotalOffset);
   }
-  if (loadU64(p + kSnapshotChecksumOffset) != snapshotChecksum(b)) {
+  if (!trusted && loadU64(p + kSnapshotChecksumOffset) != snapshotChecksum(b)) {
     return corrupt("checksum", kSnapshotChecksumOffset);
   }
   if (const std::uint32_t cap = loadU32(p + 40); cap != ws.entities.capacity()) {
@@ -211,9 +213,12 @@ bool slotsValid(const RestorePlan& out, const ArchetypePlan& a, std::uint16_t i,
   return false;
 }
 
-// Locates and validates every section after the header.
+// Locates and validates every section after the header. `trusted` (bytes
+// this build's writer made, kept where nothing else writes: a rollback
+// session's ring) locates only: the per-byte checks (slot flags, free list,
+// slot columns, padding) are skipped (docs/snapshots.md#trusted-restores).
 Status plan(const detail::WorldState& ws, std::span<const std::uint8_t> b, RestorePlan& out,
-            SlotSet& seen, SlotOwners& owners) noexcept {
+            SlotSet& seen, SlotOwners& owners, bool trusted) noexcept {
   const std::uint8_t* const base = b.data();
   const std::uint64_t total = b.size();
   const std::uint32_t capacity = ws.entities.capacity();
@@ -261,25 +266,27 @@ Status plan(const detail::WorldState& ws, std::span<const std::uint8_t> b, Resto
   out.generations = base + at;
   out.living = out.generations + genBytes;
   out.freed = out.living + liveBytes;
-  std::uint32_t living = 0;
-  if (Status f = checkSlotFlags(out, at, genBytes, living); !f.ok()) return f;
-  if (!zeros(out.generations + 2 * out.high, paddingAfter(2 * std::uint64_t{out.high}))) return corrupt("padding", at);
-  if (!zeros(out.living + out.high, paddingAfter(out.high))) return corrupt("padding", at + genBytes);
-  if (living != out.live) return corrupt("living_count", at + genBytes);
-  seen.clear();
-  for (std::uint32_t k = 0; k < out.freeCount; ++k) {
-    const std::uint16_t id = loadU16(out.freed + 2 * k);
-    if (id >= out.high || out.living[id] != 0 || !seen.insert(id)) {
-      return corrupt("free_list", at + genBytes + liveBytes + 2 * k);
+  if (!trusted) {
+    std::uint32_t living = 0;
+    if (Status f = checkSlotFlags(out, at, genBytes, living); !f.ok()) return f;
+    if (!zeros(out.generations + 2 * out.high, paddingAfter(2 * std::uint64_t{out.high}))) return corrupt("padding", at);
+    if (!zeros(out.living + out.high, paddingAfter(out.high))) return corrupt("padding", at + genBytes);
+    if (living != out.live) return corrupt("living_count", at + genBytes);
+    seen.clear();
+    for (std::uint32_t k = 0; k < out.freeCount; ++k) {
+      const std::uint16_t id = loadU16(out.freed + 2 * k);
+      if (id >= out.high || out.living[id] != 0 || !seen.insert(id)) {
+        return corrupt("free_list", at + genBytes + liveBytes + 2 * k);
+      }
     }
-  }
-  if (!zeros(out.freed + 2 * out.freeCount, paddingAfter(2 * std::uint64_t{out.freeCount}))) {
-    return corrupt("padding", at + genBytes + liveBytes);
+    if (!zeros(out.freed + 2 * out.freeCount, paddingAfter(2 * std::uint64_t{out.freeCount}))) {
+      return corrupt("padding", at + genBytes + liveBytes);
+    }
   }
   at += genBytes + liveBytes + freeBytes;
 
   // Archetypes: each set once, each slot in at most one, rows ascending.
-  if (out.high != 0) std::memset(owners.owner, 0, std::size_t{out.high} * sizeof(std::uint16_t));
+  if (out.high != 0 && !trusted) std::memset(owners.owner, 0, std::size_t{out.high} * sizeof(std::uint16_t));
   const auto components = static_cast<std::uint32_t>(ws.ecs.components.size());
   std::uint64_t rowsTotal = 0;
   for (std::uint32_t i = 1; i <= out.archetypes; ++i) {
@@ -312,17 +319,17 @@ Status plan(const detail::WorldState& ws, std::span<const std::uint8_t> b, Resto
     at += sigBytes;
     a.slots = base + at;
     std::uint32_t badRow = 0;
-    if (!slotsValid(out, a, static_cast<std::uint16_t>(i), owners, badRow)) {
+    if (!trusted && !slotsValid(out, a, static_cast<std::uint16_t>(i), owners, badRow)) {
       return corrupt("archetype_slots", at + 2 * std::uint64_t{badRow});
     }
-    if (!zeros(a.slots + 2 * a.rows, paddingAfter(2 * std::uint64_t{a.rows}))) return corrupt("padding", at);
+    if (!trusted && !zeros(a.slots + 2 * a.rows, paddingAfter(2 * std::uint64_t{a.rows}))) return corrupt("padding", at);
     at += slotBytes;
     a.columns = base + at;
     for (std::uint32_t k = 0; k < a.componentCount; ++k) {
       const std::uint32_t size = ws.ecs.components[loadU16(a.sig + 2 * k) - 1]->size;
       const std::uint64_t bytes = std::uint64_t{a.rows} * size;
       if (total - at < pad8(bytes)) return corrupt("sections", at);
-      if (!zeros(base + at + bytes, paddingAfter(bytes))) return corrupt("padding", at + bytes);
+      if (!trusted && !zeros(base + at + bytes, paddingAfter(bytes))) return corrupt("padding", at + bytes);
       at += pad8(bytes);
     }
     rowsTotal += a.rows;
@@ -387,6 +394,17 @@ Status plan(const detail::WorldState& ws, std::span<const std::uint8_t> b, Resto
   return Status{};
 }
 
+// True when archetype `a` is packed and holds exactly the snapshot's rows
+// (the same slots in the same order). Branch-free over the rows.
+bool sameRows(const detail::Archetype& a, const ArchetypePlan& p) noexcept {
+  if (a.dirty() || a.rowCount != p.rows) return false;
+  // A size_t index: a 32-bit `2 * r` could wrap, which keeps g++ from vectorising.
+  std::uint32_t diff = 0;
+  const std::size_t rows = p.rows;
+  for (std::size_t r = 0; r < rows; ++r) diff |= a.slots[r] ^ loadU16(p.slots + 2 * r);
+  return diff == 0;
+}
+
 bool sameSignature(const detail::Archetype& a, const ArchetypePlan& p) noexcept {
   if (a.componentCount != p.componentCount) return false;
   for (std::uint32_t k = 0; k < p.componentCount; ++k) {
@@ -397,9 +415,13 @@ bool sameSignature(const detail::Archetype& a, const ArchetypePlan& p) noexcept 
 
 }  // namespace
 
-Status World::restore(std::span<const std::uint8_t> bytes) noexcept {
-  if (!s_) return Status::failure(ErrorCode::InvalidArgument, "world_moved_from");
-  detail::WorldState& ws = *s_;
+Status World::restore(std::span<const std::uint8_t> bytes) noexcept { return detail::restoreSnapshot(*this, bytes, false); }
+
+// Never inlined: World::restore and the rollback session share one body.
+[[gnu::noinline]] Status detail::restoreSnapshot(World& world, std::span<const std::uint8_t> bytes, bool trusted) noexcept {
+  detail::WorldState* state = detail::ChangeAccess::state(world);
+  if (state == nullptr) return Status::failure(ErrorCode::InvalidArgument, "world_moved_from");
+  detail::WorldState& ws = *state;
   detail::EcsState& ecs = ws.ecs;
   // Inside a defer too: its pending commands name handles of the state the
   // restore would replace (docs/commands.md#snapshots).
@@ -411,12 +433,12 @@ Status World::restore(std::span<const std::uint8_t> bytes) noexcept {
   if (bytes.data() == nullptr && !bytes.empty()) return corrupt("buffer", 0);
 
   // 1. Validate everything (no write).
-  if (Status h = checkHeader(ws, bytes); !h.ok()) return h;
+  if (Status h = checkHeader(ws, bytes, trusted); !h.ok()) return h;
   static thread_local RestorePlan plan_;  // 10 KB: off the (small wasm) stack
   static thread_local SlotSet seen;
   static thread_local SlotOwners owners;  // 128 KB, cleared up to the high-water mark per call
   RestorePlan& pl = plan_;
-  if (Status v = plan(ws, bytes, pl, seen, owners); !v.ok()) return v;
+  if (Status v = plan(ws, bytes, pl, seen, owners, trusted); !v.ok()) return v;
   const std::uint64_t changesBytes = bytes.size() - pl.changesAt;
   // Version 2 exactly when a change section follows (a writer never makes
   // another pairing, so restoring one could not be taken again byte for byte).
@@ -425,7 +447,9 @@ Status World::restore(std::span<const std::uint8_t> bytes) noexcept {
         .with("what", "version")
         .with("offset", std::uint64_t{8});
   }
-  if (Status v = checkRelationValues(ws, pl); !v.ok()) return v;
+  if (!trusted) {
+    if (Status v = checkRelationValues(ws, pl); !v.ok()) return v;
+  }
   if (Status v = detail::checkChangesSection(ws, bytes.data() + pl.changesAt, changesBytes, pl.high, pl.changesAt);
       !v.ok()) {
     return v;
@@ -455,6 +479,15 @@ Status World::restore(std::span<const std::uint8_t> bytes) noexcept {
     changed = true;
   }
 
+  // The same placement (a rollback over ticks that moved no entity between
+  // archetypes): every archetype holds the snapshot's slots in its rows, so
+  // archetypeOf and rowOf already say what the snapshot says; only the
+  // columns are copied.
+  bool samePlacement = !changed;
+  for (std::uint32_t i = 1; samePlacement && i <= pl.archetypes; ++i) {
+    samePlacement = sameRows(*ecs.archetypes[i], pl.arch[i]);
+  }
+
   // 3. Write. Nothing below can fail.
   const std::uint32_t oldHigh = ws.entities.highWater();
   detail::EntitiesAccess::assign(ws.entities, pl.high, pl.freeCount, pl.live, pl.generations, pl.living,
@@ -473,7 +506,7 @@ Status World::restore(std::span<const std::uint8_t> bytes) noexcept {
 
   while (ecs.archetypes.size() - 1 > pl.archetypes) ecs.archetypes.pop_back();
   const std::uint32_t clearTo = oldHigh > pl.high ? oldHigh : pl.high;
-  std::memset(ecs.archetypeOf.get(), 0, std::size_t{clearTo} * sizeof(ArchetypeId));
+  if (!samePlacement) std::memset(ecs.archetypeOf.get(), 0, std::size_t{clearTo} * sizeof(ArchetypeId));
   for (std::uint32_t i = 1; i <= pl.archetypes; ++i) {
     if (staged[i]) {
       if (i < ecs.archetypes.size()) ecs.archetypes[i] = std::move(staged[i]);
@@ -482,7 +515,7 @@ Status World::restore(std::span<const std::uint8_t> bytes) noexcept {
     detail::Archetype& a = *ecs.archetypes[i];
     const ArchetypePlan& p = pl.arch[i];
     const std::uint32_t rows = p.rows;
-    for (std::uint32_t r = 0; r < rows; ++r) {
+    for (std::uint32_t r = 0; !samePlacement && r < rows; ++r) {
       const std::uint16_t slot = loadU16(p.slots + 2 * r);
       a.slots[r] = slot;
       ecs.archetypeOf[slot] = static_cast<ArchetypeId>(i);
@@ -490,6 +523,7 @@ Status World::restore(std::span<const std::uint8_t> bytes) noexcept {
     }
     a.rowCount = a.sortedRows = rows;
     a.holes = 0;
+    a.colHashOk = 0;  // the columns are rewritten: no cached hash holds
     const std::uint8_t* col = p.columns;
     for (std::uint32_t k = 0; k < a.componentCount; ++k) {
       const std::size_t n = std::size_t{rows} * a.cols[k].size;

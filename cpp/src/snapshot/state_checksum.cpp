@@ -15,12 +15,22 @@
 // generations, empty archetypes, archetype ids, addresses); only the order
 // and the hash differ: whole columns go to XXH3 at memory speed, where
 // FNV-1a's serial multiply costs about 2 ns a byte.
+//
+// columnChecksum / columnChecksumCached / columnChecksumOfSnapshot (state_hash.h;
+// docs/determinism.md#the-column-checksum): the same stream with section 2
+// replaced by one u64, the XXH3 of section 2's bytes (u32 L and the slot
+// words), and each column of section 3 by one u64, the XXH3 of its bytes.
+// The cached form keeps those hashes where the state lives (per archetype
+// column: Archetype::colHash; the slot section: in Entities), cleared by
+// every write path, so a tick that wrote one column hashes that column and
+// the few words around it.
 #include <cstring>
 
 #define XXH_INLINE_ALL
 #define XXH_STATIC_LINKING_ONLY
 #include <xxhash.h>
 
+#include "laige/detail/change_walk.h"
 #include "laige/detail/world_state.h"
 #include "snapshot/snapshot_changes.h"
 #include "laige/snapshot.h"
@@ -40,13 +50,18 @@ namespace {
   XXH3_64bits_update(&state, p, n);
 }
 
+// The one site of XXH3's reset and of its digest (the digest inlines the
+// last stripes' accumulate loop: kilobytes of wasm per site).
+[[gnu::noinline]] void xxh3Reset(XXH3_state_t& state) noexcept { XXH3_64bits_reset(&state); }
+[[gnu::noinline]] std::uint64_t xxh3Digest(const XXH3_state_t& state) noexcept { return XXH3_64bits_digest(&state); }
+
 // XXH3 over a stream fed in pieces: small numbers are gathered in a buffer,
 // large runs go to XXH3 directly. XXH3's streaming result does not depend
 // on how the input is cut, so the value is 64-bit XXH3 (seed 0) of the whole
 // byte sequence.
 class ChecksumStream {
  public:
-  ChecksumStream() noexcept { XXH3_64bits_reset(&state_); }
+  ChecksumStream() noexcept { xxh3Reset(state_); }
   void u32(std::uint32_t v) noexcept { put(&v, 4); }
   void u64(std::uint64_t v) noexcept { put(&v, 8); }
   void bytes(const void* p, std::size_t n) noexcept {
@@ -60,7 +75,7 @@ class ChecksumStream {
   }
   [[nodiscard]] std::uint64_t value() noexcept {
     flush();
-    return XXH3_64bits_digest(&state_);
+    return xxh3Digest(state_);
   }
 
  private:
@@ -80,8 +95,10 @@ class ChecksumStream {
 };
 
 // Section 2 from a generation table and living flags of `high` slots.
-void feedSlots(ChecksumStream& st, const std::uint16_t* gens, const std::uint8_t* living,
-               std::uint32_t high) noexcept {
+// `gens`: `high` little-endian u16 (the world's table, or a snapshot's
+// bytes, which carry no alignment promise: read through loadU16).
+[[gnu::noinline]] void feedSlots(ChecksumStream& st, const std::uint8_t* gens, const std::uint8_t* living,
+                                 std::uint32_t high) noexcept {
   std::uint32_t last = high;
   while (last > 0 && living[last - 1] == 0) --last;
   st.u32(last);
@@ -92,11 +109,11 @@ void feedSlots(ChecksumStream& st, const std::uint16_t* gens, const std::uint8_t
     const std::uint32_t n = last - at < kBlock ? last - at : kBlock;
     // Indexed from block pointers (an `at + i` index could wrap, which
     // keeps g++ from vectorising the loop).
-    const std::uint16_t* g = gens + at;
+    const std::uint8_t* g = gens + 2 * std::size_t{at};
     const std::uint8_t* l = living + at;
-    for (std::uint32_t i = 0; i < n; ++i) {
+    for (std::size_t i = 0; i < n; ++i) {
       const auto mask = static_cast<std::uint32_t>(-static_cast<std::int32_t>(l[i] != 0));
-      words[i] = (0x10000u | g[i]) & mask;
+      words[i] = (0x10000u | detail::loadU16(g + 2 * i)) & mask;
     }
     st.bytes(words, std::size_t{n} * 4);
   }
@@ -175,7 +192,7 @@ bool columnHasNan(const detail::RegisteredComponent& c, const std::uint8_t* data
 
 // One column of `rows` values of `c`: in blocks that stay in L1 between the
 // NaN scan and the hash; a block with a NaN goes through a canonical copy.
-void feedColumn(ChecksumStream& st, const detail::RegisteredComponent& c, const std::uint8_t* data,
+[[gnu::noinline]] void feedColumn(ChecksumStream& st, const detail::RegisteredComponent& c, const std::uint8_t* data,
                 std::uint32_t rows) noexcept {
   const std::size_t total = std::size_t{rows} * c.size;
   if (total == 0) return;
@@ -200,12 +217,23 @@ void feedColumn(ChecksumStream& st, const detail::RegisteredComponent& c, const 
   }
 }
 
-// One archetype as the stream needs it, from the world or from a snapshot.
+// The column stream's value of one column: 64-bit XXH3 (seed 0) of its
+// canonical bytes (docs/determinism.md#the-column-checksum).
+[[gnu::noinline]] std::uint64_t columnHash(const detail::RegisteredComponent& c, const std::uint8_t* data,
+                                           std::uint32_t rows) noexcept {
+  ChecksumStream st;
+  feedColumn(st, c, data, rows);
+  return st.value();
+}
+
+// One archetype as the stream needs it, from the world or from a snapshot;
+// `cache` (the world's archetype, or null) keeps the column hashes.
 struct ArchetypeView {
   std::uint32_t count = 0;
   ComponentTypeId ids[kMaxArchetypeComponents] = {};
   std::uint32_t rows = 0;
   const std::uint8_t* cols[kMaxArchetypeComponents] = {};
+  detail::Archetype* cache = nullptr;
 };
 
 bool idsLess(const ArchetypeView& a, const ArchetypeView& b) noexcept {
@@ -215,18 +243,40 @@ bool idsLess(const ArchetypeView& a, const ArchetypeView& b) noexcept {
   return a.count < b.count;
 }
 
-void feedArchetype(ChecksumStream& st, const detail::EcsState& ecs, const ArchetypeView& a) noexcept {
+// `hashes`: the column stream (one u64 hash per column with bytes, from
+// the archetype's cache when its bit says the hash is current); else the
+// byte stream (the columns themselves).
+[[gnu::noinline]] void feedArchetype(ChecksumStream& st, const detail::EcsState& ecs, const ArchetypeView& a,
+                                    bool hashes) noexcept {
   st.u32(a.count);
   for (std::uint32_t c = 0; c < a.count; ++c) st.u32(a.ids[c]);
   st.u32(a.rows);
-  for (std::uint32_t c = 0; c < a.count; ++c) feedColumn(st, *ecs.components[a.ids[c] - 1], a.cols[c], a.rows);
+  for (std::uint32_t c = 0; c < a.count; ++c) {
+    const detail::RegisteredComponent& comp = *ecs.components[a.ids[c] - 1];
+    if (!hashes) {
+      feedColumn(st, comp, a.cols[c], a.rows);
+      continue;
+    }
+    if (comp.size == 0) continue;
+    const std::uint32_t bit = std::uint32_t{1} << c;
+    if (a.cache == nullptr) {
+      st.u64(columnHash(comp, a.cols[c], a.rows));
+    } else {
+      if ((a.cache->colHashOk & bit) == 0) {
+        a.cache->colHash[c] = columnHash(comp, a.cols[c], a.rows);
+        a.cache->colHashOk |= bit;
+      }
+      st.u64(a.cache->colHash[c]);
+    }
+  }
 }
 
 // Sections 3: `n` non-empty archetypes, each made by view(k, out), fed in
 // signature order (an insertion sort of indices: at most kMaxArchetypes, no
 // allocation, a total order since signatures are unique).
 template <class View>
-void feedArchetypes(ChecksumStream& st, const detail::EcsState& ecs, std::uint32_t n, View&& view) noexcept {
+void feedArchetypes(ChecksumStream& st, const detail::EcsState& ecs, std::uint32_t n, bool hashes,
+                    View&& view) noexcept {
   std::uint16_t order[kMaxArchetypes];
   ArchetypeView a;
   ArchetypeView b;
@@ -243,35 +293,58 @@ void feedArchetypes(ChecksumStream& st, const detail::EcsState& ecs, std::uint32
   }
   for (std::uint32_t k = 0; k < n; ++k) {
     view(order[k], a);
-    feedArchetype(st, ecs, a);
+    feedArchetype(st, ecs, a, hashes);
   }
 }
 
-}  // namespace
+// The checksum of a world (null: moved from, the empty world): the byte
+// stream (stateChecksum), or the column stream with or without the cache.
+enum class Stream : std::uint8_t { Bytes, Columns, ColumnsCached };
 
-std::uint64_t World::stateChecksum(std::uint64_t tick) const noexcept {
+// One body for the three entry points below (the module's size budget).
+[[gnu::noinline]] std::uint64_t checksumOfWorld(const detail::WorldState* state, std::uint64_t tick, Stream mode) noexcept {
   ChecksumStream st;
   st.u64(tick);
-  if (!s_) {  // a moved-from world is the empty world
+  if (!state) {  // a moved-from world is the empty world
     st.u64(0);
     st.u32(0);
     st.u32(0);
     return st.value();
   }
-  const Entities& ents = s_->entities;
+  // Inside a live iteration the walk may still write rows after this call
+  // (its Write columns were forgotten when it began): nothing is cached then.
+  if (mode == Stream::ColumnsCached && state->ecs.guard.active) mode = Stream::Columns;
+  const Entities& ents = state->entities;
   st.u64(ents.length());
-  feedSlots(st, ents.generations(), ents.livingFlags(), ents.highWater());
+  if (mode == Stream::Bytes) {
+    feedSlots(st, reinterpret_cast<const std::uint8_t*>(ents.generations()), ents.livingFlags(), ents.highWater());
+  } else {
+    // The column stream: the slot section as one hash, kept while no
+    // entity is spawned, despawned or restored.
+    std::uint64_t slots = 0;
+    if (mode != Stream::ColumnsCached || !detail::EntitiesAccess::cachedSlotsHash(ents, slots)) {
+      ChecksumStream inner;
+      feedSlots(inner, reinterpret_cast<const std::uint8_t*>(ents.generations()), ents.livingFlags(),
+                ents.highWater());
+      slots = inner.value();
+      if (mode == Stream::ColumnsCached) {
+        detail::EntitiesAccess::cacheSlotsHash(const_cast<Entities&>(ents), slots);
+      }
+    }
+    st.u64(slots);
+  }
   // Normalised through the world's own state (the logical state does not
   // change, only the row order becomes the canonical one), as stateHash.
-  detail::EcsState& ecs = const_cast<detail::WorldState&>(*s_).ecs;
+  detail::EcsState& ecs = const_cast<detail::WorldState&>(*state).ecs;
   detail::normalizeAll(ecs);
-  const detail::Archetype* live[kMaxArchetypes];
+  detail::Archetype* live[kMaxArchetypes];
   std::uint32_t n = 0;
   for (std::size_t i = 1; i < ecs.archetypes.size(); ++i) {
     if (ecs.archetypes[i]->rowCount != 0) live[n++] = ecs.archetypes[i].get();
   }
-  feedArchetypes(st, ecs, n, [&](std::uint32_t k, ArchetypeView& v) noexcept {
+  feedArchetypes(st, ecs, n, mode != Stream::Bytes, [&](std::uint32_t k, ArchetypeView& v) noexcept {
     const detail::Archetype& a = *live[k];
+    v.cache = mode == Stream::ColumnsCached ? live[k] : nullptr;
     v.count = a.componentCount;
     v.rows = a.rowCount;
     for (std::uint32_t c = 0; c < a.componentCount; ++c) {
@@ -279,7 +352,7 @@ std::uint64_t World::stateChecksum(std::uint64_t tick) const noexcept {
       v.cols[c] = a.cols[c].data;
     }
   });
-  const detail::SystemRegistry& reg = s_->systems;
+  const detail::SystemRegistry& reg = state->systems;
   st.u32(reg.count);
   for (std::uint32_t id = 1; id <= reg.count; ++id) {
     const detail::SystemRecord& rec = reg.at(id);
@@ -290,16 +363,17 @@ std::uint64_t World::stateChecksum(std::uint64_t tick) const noexcept {
   }
   // The change state while it is in use, as the state hash folds it in
   // (docs/changes.md#snapshots): a world that never used it is unchanged.
-  if (s_->changes.inUse()) st.u64(detail::changesDigest(*s_));
+  if (state->changes.inUse()) st.u64(detail::changesDigest(*state));
   return st.value();
 }
 
-Result<std::uint64_t> World::stateChecksumOfSnapshot(std::span<const std::uint8_t> bytes) const noexcept {
+[[gnu::noinline]] Result<std::uint64_t> checksumOfSnapshot(const detail::WorldState* state,
+                                                          std::span<const std::uint8_t> bytes, bool hashes) noexcept {
   using detail::loadU16;
   using detail::loadU32;
   using detail::loadU64;
   using detail::pad8;
-  if (!s_) return Status::failure(ErrorCode::InvalidArgument, "world_moved_from");
+  if (!state) return Status::failure(ErrorCode::InvalidArgument, "world_moved_from");
   const auto truncated = [&](std::uint64_t needed) {
     return Status::failure(ErrorCode::MalformedInput, "snapshot_truncated")
         .with("needed", needed)
@@ -321,7 +395,7 @@ Result<std::uint64_t> World::stateChecksumOfSnapshot(std::span<const std::uint8_
         .with("supported", kSnapshotFormatVersion);
   }
   if (loadU64(base + kSnapshotTotalOffset) != size) return corrupt("total_size", kSnapshotTotalOffset);
-  const detail::WorldState& ws = *s_;
+  const detail::WorldState& ws = *state;
   const std::uint64_t identity = detail::snapshotSetupIdentity(ws);
   if (loadU64(base + kSnapshotIdentityOffset) != identity) {
     return Status::failure(ErrorCode::InvalidArgument, "snapshot_setup_mismatch")
@@ -380,28 +454,14 @@ Result<std::uint64_t> World::stateChecksumOfSnapshot(std::span<const std::uint8_
   ChecksumStream st;
   st.u64(loadU64(counters));  // the ticks run: the tick the state is after
   st.u64(loadU32(counters + 24));
-  // The generation table as u16 values: copied in blocks, since the
-  // snapshot's bytes carry no alignment promise.
+  // The slot section (the column stream takes it as one hash).
   {
-    const std::uint8_t* living = base + static_cast<std::size_t>(livingAt);
-    std::uint32_t last = high;
-    while (last > 0 && living[last - 1] == 0) --last;
-    st.u32(last);
-    const std::uint8_t* gens = base + static_cast<std::size_t>(gensAt);
-    constexpr std::uint32_t kBlock = 1024;
-    std::uint32_t words[kBlock];
-    for (std::uint32_t s = 0; s < last; s += kBlock) {
-      const std::uint32_t k = last - s < kBlock ? last - s : kBlock;
-      const std::uint8_t* g = gens + 2 * std::size_t{s};
-      const std::uint8_t* l = living + s;
-      for (std::uint32_t i = 0; i < k; ++i) {
-        const auto mask = static_cast<std::uint32_t>(-static_cast<std::int32_t>(l[i] != 0));
-        words[i] = (0x10000u | loadU16(g + 2 * std::size_t{i})) & mask;
-      }
-      st.bytes(words, std::size_t{k} * 4);
-    }
+    ChecksumStream inner;
+    feedSlots(hashes ? inner : st, base + static_cast<std::size_t>(gensAt), base + static_cast<std::size_t>(livingAt),
+              high);
+    if (hashes) st.u64(inner.value());
   }
-  feedArchetypes(st, ecs, n, [&](std::uint32_t k, ArchetypeView& v) noexcept {
+  feedArchetypes(st, ecs, n, hashes, [&](std::uint32_t k, ArchetypeView& v) noexcept {
     const Section& s = sections[k];
     v.count = s.count;
     v.rows = s.rows;
@@ -430,6 +490,28 @@ Result<std::uint64_t> World::stateChecksumOfSnapshot(std::span<const std::uint8_
     st.u64(digest);
   }
   return st.value();
+}
+
+}  // namespace
+
+std::uint64_t World::stateChecksum(std::uint64_t tick) const noexcept {
+  return checksumOfWorld(s_.get(), tick, Stream::Bytes);
+}
+
+Result<std::uint64_t> World::stateChecksumOfSnapshot(std::span<const std::uint8_t> bytes) const noexcept {
+  return checksumOfSnapshot(s_.get(), bytes, false);
+}
+
+std::uint64_t columnChecksum(const World& world, std::uint64_t tick) noexcept {
+  return checksumOfWorld(detail::ChangeAccess::state(world), tick, Stream::Columns);
+}
+
+std::uint64_t columnChecksumCached(World& world, std::uint64_t tick) noexcept {
+  return checksumOfWorld(detail::ChangeAccess::state(world), tick, Stream::ColumnsCached);
+}
+
+Result<std::uint64_t> columnChecksumOfSnapshot(const World& world, std::span<const std::uint8_t> bytes) noexcept {
+  return checksumOfSnapshot(detail::ChangeAccess::state(world), bytes, true);
 }
 
 }  // namespace laige

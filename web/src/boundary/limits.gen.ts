@@ -8,7 +8,7 @@ export const RELATION_ENUMS = {
 
 /** @internal The rollback options with a value from a list: the values (a value crosses as its index), the default. */
 export const ROLLBACK_ENUMS = {
-  checksum: { values: ['fast', 'stateHash'], default: 'fast' },
+  checksum: { values: ['fast', 'stateHash', 'columns'], default: 'fast' },
 } as const;
 
 /** @internal The rollback options: min, max, default. */
@@ -28,4 +28,4 @@ export const LOOP_LIMITS = {
 } as const;
 
 /** @internal The manifest the module must have been built from (raw.limitsTable()). */
-export const LIMITS_TABLE = "relation:onTargetDestroyed=remove|destroy/remove;rollback:checksum=fast|stateHash/fast;rollback:players=1..8/2,depth=1..120/12,maxInputBytes=0..255/16,inputLead=1..1024/32,hashHistory=1..4096/64,maxCombinedBytes=1..1048576/0;loop:tickRateHz=20..120/60,maxCatchUpTicks=1..4294967295/5";
+export const LIMITS_TABLE = "relation:onTargetDestroyed=remove|destroy/remove;rollback:checksum=fast|stateHash|columns/fast;rollback:players=1..8/2,depth=1..120/12,maxInputBytes=0..255/16,inputLead=1..1024/32,hashHistory=1..4096/64,maxCombinedBytes=1..1048576/0;loop:tickRateHz=20..120/60,maxCatchUpTicks=1..4294967295/5";

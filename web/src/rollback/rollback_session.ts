@@ -78,11 +78,14 @@ export interface RollbackSessionOptions {
   /**
    * The checksum kept of every confirmed tick (what two peers compare;
    * docs/rollback.md#checksums): 'fast' (default: the C++ World::stateChecksum, 64-bit XXH3 over the
-   * canonical state, computed only for ticks that become confirmed) or
-   * 'stateHash' (World.stateHash, FNV-1a-64, after every tick run). Every
-   * peer of a session must use the same.
+   * canonical state, computed only for ticks that become confirmed),
+   * 'stateHash' (World.stateHash, FNV-1a-64, after every tick run) or
+   * 'columns' (the C++ columnChecksumCached on 'fast''s schedule: one hash
+   * per column kept in the world, only the columns written since hashed
+   * again; docs/determinism.md#the-column-checksum). Every peer of a
+   * session must use the same.
    */
-  checksum?: 'fast' | 'stateHash';
+  checksum?: 'fast' | 'stateHash' | 'columns';
 }
 
 /** A confirmed tick and its checksum (options.checksum of the state after it: the fast checksum, or World.stateHash). */

@@ -77,6 +77,13 @@ struct Archetype {
   std::uint32_t rowCapacity = 0;
   std::uint32_t sortedRows = 0;
   std::uint32_t holes = 0;
+  // The column checksum's cache (docs/determinism.md#the-column-checksum;
+  // state_checksum.cpp): bit k set when colHash[k] is the hash of column
+  // k's live rows as they are now. Every path that writes a column or
+  // changes the rows clears bits (appendRow and removeRow clear all; a Write
+  // ref, a Write walk, an overwrite and markChanged clear the column's bit),
+  // so a set bit is never stale. One store next to rowCount.
+  std::uint32_t colHashOk = 0;
   // Change-tracking bounds (docs/changes.md#cost; change_ticks.cpp): per
   // column the newest per-entity mark made while in this archetype and the
   // stamp of the last unfiltered Write walk over it (which applies to every
@@ -87,6 +94,7 @@ struct Archetype {
   std::uint32_t bulkTick[kMaxArchetypeComponents] = {};
   std::uint32_t moveInTick = 0;
   bool hasBulk = false;
+  std::uint64_t colHash[kMaxArchetypeComponents] = {};
 
   Archetype() noexcept;
   /// Live rows (rows minus tombstones).
@@ -177,6 +185,7 @@ inline std::uint32_t appendRow(EcsState& s, Archetype& a, std::uint32_t slot) no
   if (a.rowCount == a.rowCapacity && !makeRoom(s, a)) return kAppendFailed;
   const std::uint32_t r = a.rowCount++;
   a.slots[r] = slot;
+  a.colHashOk = 0;
   // Appending above the sorted prefix's last slot extends the prefix, so
   // ascending creation never needs a normalisation.
   if (a.sortedRows == r && (r == 0 || (a.slots[r - 1] != kTombstone && a.slots[r - 1] < slot))) {
@@ -187,6 +196,7 @@ inline std::uint32_t appendRow(EcsState& s, Archetype& a, std::uint32_t slot) no
 /// Removes row `row`: pops it (and any tombstones below it) when it is the
 /// last row, else tombstones it. O(1) amortised.
 inline void removeRow(Archetype& a, std::uint32_t row) noexcept {
+  a.colHashOk = 0;
   if (row + 1 == a.rowCount) {
     --a.rowCount;
     // Pop the tombstones the popped row uncovers: each is popped once.
@@ -244,6 +254,14 @@ std::unique_ptr<Archetype> buildArchetype(EcsState& s, const ComponentTypeId* si
 bool reserveArchetypeRows(EcsState& s, Archetype& a, std::uint32_t rows) noexcept;
 /// Forgets every cached add/remove edge (after a restore changed the table).
 void resetArchetypeEdges(EcsState& s) noexcept;
+/// Forgets the cached column hash of component `c` of slot `slot`'s
+/// archetype (a Write ref, an overwrite, markChanged). O(1).
+inline void forgetColumnHash(EcsState& s, std::uint32_t slot, ComponentTypeId c) noexcept {
+  const ArchetypeId aid = s.archetypeOf[slot];
+  if (aid == kNoArchetype || c > kMaxComponentTypes) return;
+  Archetype& a = *s.archetypes[aid];
+  if (a.colOf[c] != 0) a.colHashOk &= ~(std::uint32_t{1} << (a.colOf[c] - 1u));
+}
 
 }  // namespace laige::detail
 
