@@ -534,7 +534,7 @@ async function start() {
     const o = document.createElement('option');
     o.value = n;
     const ts = liveScenarios[n];
-    o.textContent = ts?.golden ? `${n} (TypeScript systems, native golden of ${ts.golden})` : ts?.tsOnly ? `${n} (TypeScript systems, golden from Node)` : `${n} (C++ in wasm)`;
+    o.textContent = ts?.golden ? `${n} (TypeScript, native golden)` : ts?.tsOnly ? `${n} (TypeScript systems, golden from Node)` : `${n} (C++ in wasm)`;
     sel.append(o);
   }
   const first = names.includes(params.get('scenario')) ? params.get('scenario') : 'swarm';
