@@ -220,7 +220,9 @@ TEST(Prefabs, ModelTestAgainstAPlainReference) {
       expectSame(r, ref, step);
       if (HasFatalFailure()) return;
       // The state after 1,500 ops: the TypeScript port (tests/ts/prefabs.test.ts) reaches the same hashes.
-      if (step + 1 == 1500) EXPECT_EQ(r.w.stateHash(0), kGolden[seed - 1]) << "golden state hash, seed " << seed;
+      if (step + 1 == 1500) {
+        EXPECT_EQ(r.w.stateHash(0), kGolden[seed - 1]) << "golden state hash, seed " << seed;
+      }
     }
     EXPECT_TRUE(checkRelations(r.w).ok());
   }
