@@ -21,6 +21,7 @@
 #include "laige/snapshot.h"
 #include "laige/system.h"
 #include "laige/world.h"
+#include "support/archetype_order.h"
 #include "support/counting_allocator.h"
 
 namespace laige {
@@ -90,15 +91,7 @@ std::uint64_t referenceChecksum(World& w, std::uint64_t tick) {
     const Entity e = w.handleAt(static_cast<std::uint16_t>(id));
     put<std::uint32_t>(s, w.isValid(e) ? 0x10000u | e.generation() : 0u);
   }
-  std::vector<ArchetypeId> order;
-  for (std::uint32_t a = 1; a <= w.archetypeCount(); ++a) {
-    if (w.archetypeRowCount(static_cast<ArchetypeId>(a)) != 0) order.push_back(static_cast<ArchetypeId>(a));
-  }
-  std::sort(order.begin(), order.end(), [&](ArchetypeId x, ArchetypeId y) {
-    const auto cx = w.archetypeComponents(x);
-    const auto cy = w.archetypeComponents(y);
-    return std::lexicographical_compare(cx.begin(), cx.end(), cy.begin(), cy.end());
-  });
+  const std::vector<ArchetypeId> order = test::nonEmptyArchetypesInSignatureOrder(w);
   for (const ArchetypeId a : order) {
     const auto comps = w.archetypeComponents(a);
     put<std::uint32_t>(s, static_cast<std::uint32_t>(comps.size()));

@@ -17,6 +17,7 @@
 #include "laige/prng.h"
 #include "laige/system.h"
 #include "laige/world.h"
+#include "support/archetype_order.h"
 #include "support/counting_allocator.h"
 
 namespace laige {
@@ -86,15 +87,7 @@ std::uint64_t referenceHash(World& w, std::uint64_t tick, bool withSystems) {
     const Entity e = w.handleAt(static_cast<std::uint16_t>(id));
     if (w.isValid(e)) h = fnv1a64Word(h, (std::uint64_t{e.id()} << 16) | e.generation());
   }
-  std::vector<ArchetypeId> order;
-  for (std::uint32_t a = 1; a <= w.archetypeCount(); ++a) {
-    if (w.archetypeRowCount(static_cast<ArchetypeId>(a)) != 0) order.push_back(static_cast<ArchetypeId>(a));
-  }
-  std::sort(order.begin(), order.end(), [&](ArchetypeId x, ArchetypeId y) {
-    const auto cx = w.archetypeComponents(x);
-    const auto cy = w.archetypeComponents(y);
-    return std::lexicographical_compare(cx.begin(), cx.end(), cy.begin(), cy.end());
-  });
+  const std::vector<ArchetypeId> order = test::nonEmptyArchetypesInSignatureOrder(w);
   for (const ArchetypeId a : order) {
     const auto comps = w.archetypeComponents(a);
     for (const ComponentTypeId c : comps) h = fnv1a64Word(h, c);

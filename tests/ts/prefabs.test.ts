@@ -10,6 +10,7 @@ import { type Entity, LaigeError, type Relation, type World } from '../../dist/i
 import { sim, thrown } from './support/sim.js';
 import { DOCUMENTED_REASONS } from './support/reasons.js';
 import { RefPrng } from './support/synthetic.js';
+import { byteInput, expectConfirmedHashes, lateRemoteSession, noLatencyHashes } from './support/rollback_net.js';
 
 /** Expects fn to throw `reason` (with `fields` among its fields) and to leave the state hash and the entity count as they were. */
 function refused(w: World, fn: () => unknown, reason: string, fields: Record<string, unknown> = {}): LaigeError {
@@ -207,7 +208,7 @@ describe('rollback', () => {
   it('a rollback session whose systems instantiate (deferred), destroy and run a cascade pass every tick confirms the no-latency run\'s hashes', () => {
     const TICKS = 90;
     const LATE = 4;
-    const input = (p: number, t: number) => Uint8Array.of((Math.imul(t + 1, 0x9e3779b1) >>> (8 + p * 5)) & 0xff);
+    const input = byteInput;
     const game = () => {
       const { w, ChildOf, Hull, Gun, tank: t, turret, muzzle } = tank(512);
       const Depth = w.registerComponent('Depth', { d: 'i32' });
@@ -235,31 +236,16 @@ describe('rollback', () => {
       });
       return { w, Depth };
     };
-    const lengthPrefixed = (parts: Uint8Array[]) => Uint8Array.from(parts.flatMap((b) => [b.length, ...b]));
     const ref = game();
-    const refHashes: bigint[] = [0n];
-    for (let t = 1; t <= TICKS; t++) {
-      ref.w.runSystems(lengthPrefixed([input(0, t), input(1, t)]));
-      refHashes.push(ref.w.stateHash(t));
-    }
+    const refHashes = noLatencyHashes(ref.w, TICKS, input);
     // The pass ran: every instance has its depth, the templates keep theirs.
     const depths = new Set<number>();
     ref.w.query({ dep: ref.Depth.read }).each((_e, { dep }) => { depths.add(dep.d); });
     expect([...depths].sort()).toEqual([0, 1, 2]);
     const { w } = game();
-    const s = sim.createRollbackSession(w, { players: 2, localPlayer: 0, depth: 12, maxInputBytes: 1, checksum: 'stateHash', hashHistory: 256 });
-    for (let t = 1; t <= TICKS; t++) {
-      s.setLocalInput(t, input(0, t));
-      if (t > LATE) s.addRemoteInput(1, t - LATE, input(1, t - LATE));
-      s.advance();
-    }
-    for (let t = TICKS - LATE + 1; t <= TICKS; t++) s.addRemoteInput(1, t, input(1, t));
-    s.setLocalInput(TICKS + 1, input(0, TICKS + 1));
-    s.advance();
+    const s = lateRemoteSession(w, TICKS, LATE, input);
     expect(s.stats.rollbacks).toBeGreaterThan(10);
-    for (let t = 1; t <= TICKS; t++) {
-      if (s.confirmedHash(t) !== refHashes[t]) expect(`tick ${t}: ${s.confirmedHash(t).toString(16)}`).toBe(`tick ${t}: ${refHashes[t]!.toString(16)}`);
-    }
+    expectConfirmedHashes(s, refHashes, TICKS);
     w.checkRelations();
     s.dispose();
   });

@@ -9,6 +9,7 @@ import { type Entity, LaigeError, type Relation, type World } from '../../dist/i
 import { sim, thrown } from './support/sim.js';
 import { DOCUMENTED_REASONS } from './support/reasons.js';
 import { RefPrng } from './support/synthetic.js';
+import { byteInput, expectConfirmedHashes, lateRemoteSession, noLatencyHashes } from './support/rollback_net.js';
 
 function refusal(fn: () => unknown): LaigeError {
   const e = thrown(fn);
@@ -303,7 +304,7 @@ describe('snapshots and rollback keep relations exact', () => {
   it('a rollback session whose system reparents and cascade-destroys every tick confirms the no-latency run\'s hashes', () => {
     const TICKS = 120;
     const LATE = 5;
-    const input = (p: number, t: number) => Uint8Array.of((Math.imul(t + 1, 0x9e3779b1) >>> (8 + p * 5)) & 0xff);
+    const input = byteInput;
     const game = () => {
       const w = sim.createWorld({ capacity: 256, seed: 0x5eedn });
       const ChildOf = w.registerRelation('ChildOf', { onTargetDestroyed: 'destroy' });
@@ -329,29 +330,12 @@ describe('snapshots and rollback keep relations exact', () => {
       });
       return w;
     };
-    const lengthPrefixed = (parts: Uint8Array[]) => Uint8Array.from(parts.flatMap((b) => [b.length, ...b]));
     const ref = game();
-    const refHashes: bigint[] = [0n];
-    for (let t = 1; t <= TICKS; t++) {
-      ref.runSystems(lengthPrefixed([input(0, t), input(1, t)]));
-      refHashes.push(ref.stateHash(t));
-      ref.checkRelations();
-    }
+    const refHashes = noLatencyHashes(ref, TICKS, input, () => ref.checkRelations());
     const w = game();
-    const s = sim.createRollbackSession(w, { players: 2, localPlayer: 0, depth: 12, maxInputBytes: 1, checksum: 'stateHash', hashHistory: 256 });
-    for (let t = 1; t <= TICKS; t++) {
-      s.setLocalInput(t, input(0, t));
-      if (t > LATE) s.addRemoteInput(1, t - LATE, input(1, t - LATE));
-      s.advance();
-      w.checkRelations();
-    }
-    for (let t = TICKS - LATE + 1; t <= TICKS; t++) s.addRemoteInput(1, t, input(1, t));
-    s.setLocalInput(TICKS + 1, input(0, TICKS + 1));
-    s.advance();
+    const s = lateRemoteSession(w, TICKS, LATE, input, () => w.checkRelations());
     expect(s.stats.rollbacks).toBeGreaterThan(10);
-    for (let t = 1; t <= TICKS; t++) {
-      if (s.confirmedHash(t) !== refHashes[t]) expect(`tick ${t}: ${s.confirmedHash(t).toString(16)}`).toBe(`tick ${t}: ${refHashes[t]!.toString(16)}`);
-    }
+    expectConfirmedHashes(s, refHashes, TICKS);
     s.dispose();
     w.dispose();
     ref.dispose();

@@ -6,6 +6,8 @@
 // network on a seeded PRNG: per-message latency 0..maxLatency ticks
 // (jitter, hence reordering), duplicates, and the messages due in one tick
 // delivered shuffled.
+import { expect } from 'vitest';
+import type { RollbackSession, World } from '../../../dist/index.js';
 import { sim } from './sim.js';
 
 /** The "lowbias32" integer mix, as the C++ test helper computes it (rollback.test.ts builds its own test inputs with it). */
@@ -85,5 +87,49 @@ export class SimNetwork {
       [due[i - 1], due[j]] = [due[j]!, due[i - 1]!];
     }
     return due;
+  }
+}
+
+/** A one-byte input per player and tick (the relations and prefabs rollback tests). */
+export function byteInput(player: number, tick: number): Uint8Array {
+  return Uint8Array.of((Math.imul(tick + 1, 0x9e3779b1) >>> (8 + player * 5)) & 0xff);
+}
+
+/** The no-latency run: `w` stepped with both players' inputs every tick, combined length-prefixed as a session does; its hashes by tick (index 0: 0n). `afterTick` runs after every tick. */
+export function noLatencyHashes(w: World, ticks: number, input: (player: number, tick: number) => Uint8Array, afterTick?: () => void): bigint[] {
+  const hashes: bigint[] = [0n];
+  for (let t = 1; t <= ticks; t++) {
+    w.runSystems(Uint8Array.from([input(0, t), input(1, t)].flatMap((b) => [b.length, ...b])));
+    hashes.push(w.stateHash(t));
+    afterTick?.();
+  }
+  return hashes;
+}
+
+/**
+ * A two-player session over `w` (local player 0, StateHash checksums) whose
+ * remote input arrives `late` ticks late for `ticks` ticks; then the rest
+ * arrives and it advances once more, so every tick up to `ticks` is
+ * confirmed. `afterTick` runs after every advance. The caller disposes it.
+ */
+export function lateRemoteSession(w: World, ticks: number, late: number, input: (player: number, tick: number) => Uint8Array,
+  afterTick?: () => void): RollbackSession {
+  const s = sim.createRollbackSession(w, { players: 2, localPlayer: 0, depth: 12, maxInputBytes: 1, checksum: 'stateHash', hashHistory: 256 });
+  for (let t = 1; t <= ticks; t++) {
+    s.setLocalInput(t, input(0, t));
+    if (t > late) s.addRemoteInput(1, t - late, input(1, t - late));
+    s.advance();
+    afterTick?.();
+  }
+  for (let t = ticks - late + 1; t <= ticks; t++) s.addRemoteInput(1, t, input(1, t));
+  s.setLocalInput(ticks + 1, input(0, ticks + 1));
+  s.advance();
+  return s;
+}
+
+/** Every confirmed hash 1..ticks equals the reference (a failure names the tick). */
+export function expectConfirmedHashes(s: RollbackSession, reference: readonly bigint[], ticks: number): void {
+  for (let t = 1; t <= ticks; t++) {
+    if (s.confirmedHash(t) !== reference[t]) expect(`tick ${t}: ${s.confirmedHash(t).toString(16)}`).toBe(`tick ${t}: ${reference[t]!.toString(16)}`);
   }
 }
