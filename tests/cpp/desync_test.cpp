@@ -249,6 +249,46 @@ TEST(DesyncReport, NamesTheTickSystemEntityAndFieldOfAOneBitDivergence) {
     }
     EXPECT_TRUE(named) << "seed " << seed << " slot " << fault.slot;
     EXPECT_EQ(r.differences, items.size());
+
+    // The same from B's tree answers and checkpoints only (as from a remote peer).
+    std::vector<DesyncTreeItem> rows;
+    std::vector<std::uint8_t> scratch(2 * stateTreeLeafCapacity(a));
+    const Result<DesyncReport> remote = desyncReportFromTree(
+        a, stateTreeSourceOf(b), systemCheckpoints(b), scratch, 64,
+        [](void* c, const DesyncTreeItem& d) noexcept { static_cast<std::vector<DesyncTreeItem>*>(c)->push_back(d); },
+        &rows);
+    ASSERT_TRUE(remote.ok()) << remote.status().reason();
+    EXPECT_EQ(remote.value().tick, fault.tick);
+    EXPECT_EQ(remote.value().firstSystem.value, fault.system) << "seed " << seed;
+    bool rowNamed = false;
+    for (const DesyncTreeItem& d : rows) {
+      if (d.row.slot != fault.slot || d.row.componentId != flipped) continue;
+      rowNamed = true;
+      EXPECT_EQ(d.field, fault.field);
+      EXPECT_EQ(d.fieldName, a.componentInfo(flipped).value().fields[fault.field].name);
+    }
+    EXPECT_TRUE(rowNamed) << "seed " << seed;
+  }
+}
+
+TEST(SystemCheckpoints, ARestoredTickRunAgainRecordsTheSameCheckpoints) {
+  SystemSchedule sched;
+  World w = makeDesyncWorld(400, 21, nullptr, sched);
+  ASSERT_TRUE(setSystemCheckpoints(w, true).ok());
+  for (int i = 0; i < 10; ++i) ASSERT_TRUE(w.runSystems(sched).ok());
+  std::vector<std::uint8_t> snap(w.snapshotSize());
+  ASSERT_TRUE(w.snapshot(snap).ok());
+  std::vector<std::vector<SystemCheckpoint>> first;
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_TRUE(w.runSystems(sched).ok());
+    first.emplace_back(systemCheckpoints(w).begin(), systemCheckpoints(w).end());
+  }
+  ASSERT_TRUE(w.restore(snap).ok());
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_TRUE(w.runSystems(sched).ok());
+    const std::span<const SystemCheckpoint> again = systemCheckpoints(w);
+    ASSERT_EQ(again.size(), first[i].size());
+    for (std::size_t k = 0; k < again.size(); ++k) EXPECT_EQ(again[k].checksum, first[i][k].checksum) << i << " " << k;
   }
 }
 
@@ -297,6 +337,14 @@ TEST(DesyncReport, BadInputRefused) {
   EXPECT_EQ(calls, 0);
   EXPECT_EQ(a.stateHash(1), ha);
   EXPECT_EQ(b.stateHash(0), hb);
+  std::vector<std::uint8_t> scratch(2 * stateTreeLeafCapacity(a));
+  const auto none = [](void*, const DesyncTreeItem&) noexcept {};
+  EXPECT_STREQ(desyncReportFromTree(c, stateTreeSourceOf(a), {}, scratch, 10, none, nullptr).status().reason(),
+               "world_moved_from");
+  EXPECT_STREQ(desyncReportFromTree(a, stateTreeSourceOf(b), {}, std::span(scratch).first(8), 10, none, nullptr)
+                   .status()
+                   .reason(),
+               "state_tree_buffer_too_small");
   // Without checkpoints the report still names the differences.
   ASSERT_TRUE(b.runSystems(sb).ok());
   DHp* hp = nullptr;

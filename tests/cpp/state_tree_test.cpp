@@ -127,6 +127,15 @@ TEST(StateTree, KnownAnswer) {
   ASSERT_TRUE(w.addComponent(a, DPos{1, -2}).ok());
   ASSERT_TRUE(w.addComponent(b, TTag{}).ok());
   ASSERT_TRUE(w.addComponent(b, TFloat{0.5f}).ok());
+  // A tag contributes its slots, a float its canonical bytes.
+  std::vector<std::uint8_t> leaf(stateTreeLeafCapacity(w));
+  for (std::uint32_t p = 0; p <= 3; ++p) {
+    const std::vector<std::uint8_t> ref = referenceChunk(w, p, 0);
+    const Result<std::size_t> n = stateTreeLeaf(w, {3, p, 0}, leaf);
+    ASSERT_TRUE(n.ok());
+    ASSERT_EQ(n.value(), ref.size()) << p;
+    EXPECT_EQ(std::memcmp(leaf.data(), ref.data(), ref.size()), 0) << p;
+  }
   EXPECT_EQ(stateTreeRoot(w, 7), 0xcda1081b0201f055ull) << std::hex << stateTreeRoot(w, 7);
   World gone = std::move(w);
   World empty = World::create(10).takeValue();

@@ -252,6 +252,33 @@ struct DesyncReport {
 template <class F>
 Result<DesyncReport> desyncReport(const World& a, const World& b, std::uint32_t maxItems, F&& fn) noexcept;
 
+/// One difference of a report against a remote peer's tree: the row
+/// findDifferingRows found, plus the first differing field of a component
+/// row (kNoField for entity and systems rows, and rows one side lacks).
+struct DesyncTreeItem {
+  StateTreeDifference row;
+  std::uint32_t field = kNoField;
+  /// The field's name (a view into the local world's registry).
+  std::string_view fieldName;
+};
+
+/// The report of a local world against a remote peer at the same tick,
+/// from the remote's tree answers (`remote`, e.g. requests over the
+/// network) and its checkpoints of that tick (`remoteCheckpoints`, empty
+/// when it has none): the first differing system as desyncReport (from the
+/// local checkpoints of systemTicksRun() against the remote ones), then
+/// findDifferingRows(local, stateTreeSourceOf(local), remote, ...) with
+/// the first differing field of each row, at most `maxItems` passed to fn.
+/// `differences` counts the rows; checksumA is the local stateChecksum,
+/// checksumB 0 (the remote's is the caller's). Errors: a moved-from world
+/// -> InvalidArgument world_moved_from; findDifferingRows' errors. No
+/// allocation, no log.
+Result<DesyncReport> desyncReportFromTree(const World& local, const StateTreeSource& remote,
+                                          std::span<const SystemCheckpoint> remoteCheckpoints,
+                                          std::span<std::uint8_t> scratch, std::uint32_t maxItems,
+                                          void (*fn)(void* context, const DesyncTreeItem& item) noexcept,
+                                          void* context) noexcept;
+
 /// The first index at which two per-tick checksum histories differ, or -1
 /// (equal over the common length): with a[i] and b[i] the checksums after
 /// the same tick t0 + i, the first differing tick is t0 + the index.

@@ -25,6 +25,56 @@ LAIGE_SETUP_CODE std::uint32_t firstDifferingField(const World& world, Component
   return kNoField;
 }
 
+namespace {
+
+struct TreeSink {
+  const World* local;
+  void (*fn)(void*, const DesyncTreeItem&) noexcept;
+  void* context;
+};
+
+void forwardRow(void* context, const StateTreeDifference& row) noexcept {
+  const TreeSink& sink = *static_cast<const TreeSink*>(context);
+  DesyncTreeItem item;
+  item.row = row;
+  if (row.componentId != 0) {
+    item.field = firstDifferingField(*sink.local, row.componentId, row.bytesA, row.bytesB);
+    if (item.field != kNoField) {
+      item.fieldName = sink.local->componentInfo(row.componentId).value().fields[item.field].name;
+    }
+  }
+  if (sink.fn != nullptr) sink.fn(sink.context, item);
+}
+
+}  // namespace
+
+LAIGE_SETUP_CODE Result<DesyncReport> desyncReportFromTree(
+    const World& local, const StateTreeSource& remote, std::span<const SystemCheckpoint> remoteCheckpoints,
+    std::span<std::uint8_t> scratch, std::uint32_t maxItems, void (*fn)(void*, const DesyncTreeItem&) noexcept,
+    void* context) noexcept {
+  if (detail::ChangeAccess::state(local) == nullptr) {
+    return Status::failure(ErrorCode::InvalidArgument, "world_moved_from");
+  }
+  DesyncReport report;
+  report.tick = local.systemTicksRun();
+  if (report.tick != 0 && systemCheckpointTick(local) == report.tick && !remoteCheckpoints.empty()) {
+    report.checkpointsCompared = true;
+    const std::span<const SystemCheckpoint> mine = systemCheckpoints(local);
+    const std::int32_t at = firstDifferingCheckpoint(mine, remoteCheckpoints);
+    if (at >= 0 && static_cast<std::size_t>(at) < mine.size()) {
+      report.firstSystem = SystemId{mine[static_cast<std::size_t>(at)].system};
+      report.firstSystemPosition = static_cast<std::uint32_t>(at);
+    }
+  }
+  TreeSink sink{&local, fn, context};
+  const Result<std::uint32_t> rows =
+      findDifferingRows(local, stateTreeSourceOf(local), remote, scratch, maxItems, &forwardRow, &sink);
+  if (!rows.ok()) return rows.status();
+  report.differences = rows.value();
+  report.checksumA = local.stateChecksum(report.tick);
+  return report;
+}
+
 namespace detail {
 
 LAIGE_SETUP_CODE Result<DesyncReport> desyncReportImpl(const World& a, const World& b, std::uint32_t maxItems,
