@@ -55,8 +55,9 @@ Status setSystemCheckpoints(World& world, bool on) noexcept;
 /// The checkpoints of the last tick run with them on, in run order (one per
 /// scheduled system); empty when none was run. Read during a tick (from a
 /// system), it holds the previous tick's until the first system of this
-/// one finished, then this tick's so far. The view is valid until the next runSystems
-/// or the world's destruction. O(1), no allocation, no log.
+/// one finished, then this tick's so far. Empty for a moved-from world.
+/// The view is valid until the next runSystems or the world's destruction.
+/// O(1), no allocation, no log.
 [[nodiscard]] std::span<const SystemCheckpoint> systemCheckpoints(const World& world) noexcept;
 /// The tick (SystemContext::tick) systemCheckpoints() belongs to; 0 when empty.
 [[nodiscard]] std::uint64_t systemCheckpointTick(const World& world) noexcept;
@@ -101,8 +102,9 @@ struct StateTreeNode {
   std::uint32_t index = 0;
 };
 
-/// The root hash: XXH3 of (u64 tick, u64 live count, u64 change digest or
-/// 0, the parts' hashes). Two worlds with equal live state (as the state
+/// The root hash: XXH3 of (u64 tick, u64 live count, u64 change-tracking
+/// digest or 0 while change tracking is unused, u32 part count, the parts'
+/// hashes), every number little-endian. Two worlds with equal live state (as the state
 /// checksum defines it) at the same tick have equal roots. A pure function
 /// of the state; identical natively and in wasm; const (no normalisation).
 /// O(parts x highest live slot + live component bytes), no allocation.

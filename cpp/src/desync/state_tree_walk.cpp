@@ -140,7 +140,7 @@ LAIGE_SETUP_CODE Result<std::uint32_t> findDifferingRows(const World& layout, co
       st = w.leaf(StateTreeNode{1, p, 0}, 0, 4, kStateTreeSystemBytes - 4, 1, kMaxSystems + 1);
       continue;
     }
-    const std::uint32_t extra = p == 0 ? 4 : ws->ecs.components[p - 1]->size;
+    const std::uint32_t extra = p == 0 ? kStateTreeEntityRowBytes - 4 : ws->ecs.components[p - 1]->size;
     std::uint64_t groupsA[kStateTreeFanout];
     std::uint64_t groupsB[kStateTreeFanout];
     st = w.children(StateTreeNode{1, p, 0}, groupsA, groupsB, kStateTreeFanout);
