@@ -90,7 +90,7 @@ TEST(StateTree, EveryNodeMatchesThePlainReference) {
         const Result<std::size_t> n = stateTreeLeaf(w, {3, p, g * 32 + k}, leaf);
         ASSERT_TRUE(n.ok());
         ASSERT_EQ(n.value(), ref.size());
-        EXPECT_EQ(std::memcmp(leaf.data(), ref.data(), ref.size()), 0);
+        EXPECT_TRUE(ref.empty() || std::memcmp(leaf.data(), ref.data(), ref.size()) == 0);
         EXPECT_EQ(chunks[k], hashOf(ref)) << p << " " << g << " " << k;
       }
       EXPECT_EQ(groups[g], combine(chunks));
@@ -112,7 +112,7 @@ TEST(StateTree, EveryNodeMatchesThePlainReference) {
     }
   }
   ASSERT_EQ(n.value(), ref.size());
-  EXPECT_EQ(std::memcmp(leaf.data(), ref.data(), ref.size()), 0);
+  EXPECT_TRUE(ref.empty() || std::memcmp(leaf.data(), ref.data(), ref.size()) == 0);
   EXPECT_EQ(root[parts - 1], hashOf(ref));
 }
 
@@ -134,7 +134,7 @@ TEST(StateTree, KnownAnswer) {
     const Result<std::size_t> n = stateTreeLeaf(w, {3, p, 0}, leaf);
     ASSERT_TRUE(n.ok());
     ASSERT_EQ(n.value(), ref.size()) << p;
-    EXPECT_EQ(std::memcmp(leaf.data(), ref.data(), ref.size()), 0) << p;
+    EXPECT_TRUE(ref.empty() || std::memcmp(leaf.data(), ref.data(), ref.size()) == 0) << p;
   }
   EXPECT_EQ(stateTreeRoot(w, 7), 0xcda1081b0201f055ull) << std::hex << stateTreeRoot(w, 7);
   World gone = std::move(w);
