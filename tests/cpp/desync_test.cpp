@@ -96,6 +96,20 @@ TEST(SystemCheckpoints, EqualTheChecksumFromScratchAfterEverySystem) {
   gProbe = nullptr;
 }
 
+// The same values natively and in wasm (this test runs in both).
+TEST(SystemCheckpoints, KnownAnswer) {
+  SystemSchedule sched;
+  World w = makeDesyncWorld(200, 42, nullptr, sched);
+  ASSERT_TRUE(setSystemCheckpoints(w, true).ok());
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(w.runSystems(sched).ok());
+  const std::span<const SystemCheckpoint> cps = systemCheckpoints(w);
+  ASSERT_EQ(cps.size(), 3u);
+  EXPECT_EQ(cps[0].checksum, 0x734c4ae93cc4924cull) << std::hex << cps[0].checksum;
+  EXPECT_EQ(cps[1].checksum, 0x96dc6773a2fd8f15ull) << std::hex << cps[1].checksum;
+  EXPECT_EQ(cps[2].checksum, 0x771602a7bcda6a29ull) << std::hex << cps[2].checksum;
+  EXPECT_EQ(stateTreeRoot(w, 3), 0xd2fc0d29bbe1c9e0ull) << std::hex << stateTreeRoot(w, 3);
+}
+
 TEST(SystemCheckpoints, LeaveTheStateHashStreamUnchanged) {
   SystemSchedule sa;
   SystemSchedule sb;
