@@ -328,7 +328,8 @@ TEST(TrustedRestore, EqualsTheValidatedRestore) {
     EXPECT_EQ(a.create().value(), b.create().value());
     // The unsealed bytes differ from the sealed ones only in the checksum field.
     std::vector<std::uint8_t> sealed = target;
-    std::memset(sealed.data() + kSnapshotChecksumOffset, 0, 8);
+    ASSERT_GE(sealed.size(), kSnapshotChecksumOffset + 8);
+    std::fill_n(sealed.begin() + kSnapshotChecksumOffset, 8, std::uint8_t{0});
     EXPECT_EQ(sealed, unsealed);
   }
 }
