@@ -11,7 +11,8 @@
 // wrong_type.
 
 import { FX_MAX, FX_MIN, type Fx, wrongType } from './fx_raw.js';
-import { atanRaw, expLogRaw, trigRaw } from './fx_q30.js';
+import { expLogRaw, trigRaw } from './fx_q30.js';
+import { asinAcosRaw, atan2Raw, logRaw, tanRaw } from './fx_real.js';
 
 const MAX = FX_MAX;
 const MIN = FX_MIN;
@@ -54,23 +55,23 @@ export const fxMath = Object.freeze({
   /** tan(x) = sin / cos rounded once, saturated near the poles. */
   tan(x: Fx): Fx {
     if (typeof x !== 'number') wrongType('fx.tan', 'a', x);
-    return trigRaw(x | 0, 2);
+    return tanRaw(x | 0);
   },
   /** atan2(y, x) in (-pi, pi]; atan2(0, 0) = 0. */
   atan2(y: Fx, x: Fx): Fx {
     if (typeof y !== 'number') wrongType('fx.atan2', 'a', y);
     if (typeof x !== 'number') wrongType('fx.atan2', 'b', x);
-    return atanRaw(y | 0, x | 0, 0);
+    return atan2Raw(y | 0, x | 0);
   },
   /** asin(x); x clamped to [-1, 1]. */
   asin(x: Fx): Fx {
     if (typeof x !== 'number') wrongType('fx.asin', 'a', x);
-    return atanRaw(x | 0, 0, 1);
+    return asinAcosRaw(x | 0, false);
   },
   /** acos(x); x clamped to [-1, 1]. */
   acos(x: Fx): Fx {
     if (typeof x !== 'number') wrongType('fx.acos', 'a', x);
-    return atanRaw(x | 0, 0, 2);
+    return asinAcosRaw(x | 0, true);
   },
   /** e^x, saturated. */
   exp(x: Fx): Fx {
@@ -81,7 +82,7 @@ export const fxMath = Object.freeze({
   log(x: Fx): Fx {
     if (typeof x !== 'number') wrongType('fx.log', 'a', x);
     x |= 0;
-    return x <= 0 ? MIN : expLogRaw(x, 0, 1);
+    return x <= 0 ? MIN : logRaw(x);
   },
   /** x^y; pow(x, 0) = 1, pow(0, y<0) = MAX, negative x with fractional y = 0. */
   pow(x: Fx, y: Fx): Fx {
