@@ -134,12 +134,14 @@ export function trigRaw(x: number, fn: number): number {
     // quadrants 0..3 is s, c, -s, -c, odd for x < 0; cos is c, -s, -c, s.
     const v = fn === 0 ? s + (c - s) * (k & 1) : c + (s - c) * (k & 1);
     const neg = fn === 0 ? ((k >> 1) ^ (x >>> 31)) & 1 : ((k + 1) >> 1) & 1;
-    // raw(v) = sign(v) floor((|v| + 2^13) / 2^14); the integer v is within
-    // TRIG_SLACK of v: decided unless |v| + 2^13 is within it of a multiple of 2^14
-    const w = (Math.abs(v) + 8192) * INV14;
+    // raw = round(sv / 2^14) half away from zero for the signed sv, which
+    // floor((sv + 2^13) / 2^14) equals but at the halves; the integer sv is
+    // within TRIG_SLACK of sv: decided unless sv + 2^13 is within it of a
+    // multiple of 2^14 (no Math.sign or abs: a branch on a random sign)
+    const w = (v * (1 - 2 * neg) + 8192) * INV14;
     const f = Math.floor(w);
     const d = w - f;
-    if (d >= TRIG_SLACK * INV14 && d <= 1 - TRIG_SLACK * INV14) return (f * Math.sign(v) * (1 - 2 * neg)) | 0;
+    if (d >= TRIG_SLACK * INV14 && d <= 1 - TRIG_SLACK * INV14) return f | 0;
     return trigExact(x, fn);
   }
   // tan = num / den: s / c in even quadrants, c / -s in odd ones, odd

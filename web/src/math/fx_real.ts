@@ -95,16 +95,21 @@ export function asinAcosRaw(x: number, acos: boolean): number {
   return atanRaw(x, 0, acos ? 2 : 1);
 }
 
-// tan: the reduction and both series as in trigRaw (fx_q30.ts), whose
-// integer s and c are within TRIG_SLACK = 4 of these real ones. The C++
-// result is round-half-up(an' 2^16 / ad') for the integer numerator and
-// denominator, so |an' 2^16 / ad' - q| <= 1.01 S (2^16 + q) / ad for q =
-// an 2^16 / ad and ad >= 1024. Even quadrants: ad = |c| >= 0.7 2^30; odd:
-// an = |c| >= 0.7 2^30 and ad = an 2^16 / q. So the distance is below
-// TAN_D0 + TAN_D1 q + TAN_D2 q^2 (S = 4; 1.02 for the binary64 roundings).
-const TAN_D0 = (1.02 * 4 * 65536) / (0.7 * 1073741824);
-const TAN_D1 = (1.02 * 4) / (0.7 * 1073741824);
-const TAN_D2 = (1.02 * 4) / (0.7 * 70368744177664);
+// tan: the reduction and both series as in trigRaw (fx_q30.ts). The C++
+// integer s and c are within S_s = 0.6 + 1.5 |r| / 2^30 and S_c = 2 of these
+// real ones (each mulRound step within 1/2, carried through the series by
+// z / 2^30 <= 0.617: the sine's last step is mulRound(u, r) with u within
+// 1.39, so its error shrinks with r, near the poles of tan). The C++ result
+// is round-half-up(an' 2^16 / ad') of the integer numerator and denominator,
+// within (2^16 S_num + q S_den) / (ad - S_den) of q = an 2^16 / ad. Even
+// quadrants (num = s, den = c >= 0.7 2^30, q <= 2^16): below
+// 2^16 1.7 / (0.7 2^30) + q 2 / (0.7 2^30); odd ones (num = c >= 0.7 2^30,
+// den = s >= 0.9 |r|, ad = an 2^16 / q): below q 2 / (0.7 2^30) + q 1.67 /
+// 2^30 + q^2 0.6 / (0.7 2^46). TAN_D0 + TAN_D1 q + TAN_D2 q^2 covers both,
+// times 1.01 (ad >= 1024, and the binary64 roundings).
+const TAN_D0 = (1.01 * 1.7 * 65536) / (0.7 * 1073741824);
+const TAN_D1 = (1.01 * (2 / 0.7 + 1.67)) / 1073741824;
+const TAN_D2 = (1.01 * 0.6) / (0.7 * 70368744177664);
 const HALF_PI_Q37 = 215888603272;
 const QUARTER_PI_Q37 = 107944301636;
 const INV_HALF_PI_Q37 = 1 / HALF_PI_Q37;
@@ -129,21 +134,22 @@ export function tanRaw(x: number): number {
   const s = r + p * zs * r * 9.313225746154785e-10;
   const qc = ((((COS_R[0]! * zs + COS_R[1]!) * zs + COS_R[2]!) * zs + COS_R[3]!) * zs + COS_R[4]!) * zs + COS_R[5]!;
   const c = qc * zs + COS_R[6]!;
-  // s / c in even quadrants, c / -s in odd ones, odd in x (no branch on them)
+  // s / c in even quadrants, c / -s in odd ones, odd in x: no branch on
+  // them (unpredictable; Math.sign too), the quotient signed
   const odd = k & 1;
   const num = s + (c - s) * odd;
   const den = c + (-s - c) * odd;
+  const qs = (num * 65536 * ((x >> 31) | 1)) / den;
+  const aq = Math.abs(qs);
+  const dq = TAN_D0 + aq * (TAN_D1 + aq * TAN_D2);
+  // round half away from zero (C++) and floor(qs + 1/2) differ only at halves,
+  // which the check keeps out: decided unless qs is within dq of a half
+  const w = qs + 0.5;
+  const f = Math.floor(w);
+  const e = w - f;
   const ad = Math.abs(den);
-  if (ad >= 1024) {
-    const q = (Math.abs(num) * 65536) / ad;
-    const dq = TAN_D0 + q * (TAN_D1 + q * TAN_D2);
-    const lo = Math.floor(q - dq + 0.5);
-    if (lo === Math.floor(q + dq + 0.5) || lo >= 2147483648) {
-      const neg = (num < 0) !== (den < 0) !== (x < 0);
-      if (lo >= 2147483648) return neg ? -2147483648 : 2147483647;
-      return (neg ? -lo : lo) | 0;
-    }
-  }
+  if (e >= dq && e <= 1 - dq && ad >= 1024) return (f > 2147483647 ? 2147483647 : f < -2147483648 ? -2147483648 : f) | 0;
+  if (aq - dq >= 2147483648 && ad >= 1024) return qs < 0 ? -2147483648 : 2147483647; // saturated either way
   return trigRaw(x, 2);
 }
 
