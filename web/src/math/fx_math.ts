@@ -66,12 +66,12 @@ export const fxMath = Object.freeze({
   /** asin(x); x clamped to [-1, 1]. */
   asin(x: Fx): Fx {
     if (typeof x !== 'number') wrongType('fx.asin', 'a', x);
-    return asinAcosRaw(x | 0, false);
+    return asinAcosRaw(x | 0, 0);
   },
   /** acos(x); x clamped to [-1, 1]. */
   acos(x: Fx): Fx {
     if (typeof x !== 'number') wrongType('fx.acos', 'a', x);
-    return asinAcosRaw(x | 0, true);
+    return asinAcosRaw(x | 0, 1);
   },
   /** e^x, saturated. */
   exp(x: Fx): Fx {

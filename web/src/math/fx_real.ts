@@ -62,37 +62,42 @@ function atanQ30Real(lo: number, hi: number): number {
   return ATAN_T[b]! + d * (ATAN_T[b + 1]! + d * (ATAN_T[b + 2]! + d * (ATAN_T[b + 3]! + d * ATAN_T[b + 4]!)));
 }
 
+// The angle's last steps (pi/2 - a when swapped, pi - a for x < 0, the
+// sign) without a branch (the signs and the swap are unpredictable): flags
+// 0 or 1 from the int32 sign bits, and ay > ax as -floor((ax - ay) / 2^32)
+// (|ax - ay| <= 2^31). The raw is then floor((v + 2^13) / 2^14) of the
+// signed angle v, as round half away from zero but at the halves, which the
+// check keeps out.
+const INV32 = 1 / 4294967296;
+
 /** FixedMathFunctions::atan2 of raw int32 values, as raw. */
 export function atan2Raw(y: number, x: number): number {
   const ay = Math.abs(y);
   const ax = Math.abs(x);
-  let a = atanQ30Real(Math.min(ay, ax), Math.max(ay, ax)); // NaN for (0, 0): the exact path
-  if (ay > ax) a = HALF_PI_Q30 - a;
-  if (x < 0) a = PI_Q30 - a;
-  // a >= 0: raw = floor((a + 2^13) / 2^14), signed by y; decided unless a is within the slack of a half
-  const w = (a + 8192) * INV14;
+  const a = atanQ30Real(Math.min(ay, ax), Math.max(ay, ax)); // NaN for (0, 0): the exact path
+  const b = a - Math.floor((ax - ay) * INV32) * (HALF_PI_Q30 - 2 * a); // ay > ax: pi/2 - a
+  const c = b + (x >>> 31) * (PI_Q30 - 2 * b); // x < 0: pi - b
+  const w = (c * (1 - 2 * (y >>> 31)) + 8192) * INV14;
   const f = Math.floor(w);
   const e = w - f;
-  if (e >= ATAN_SLACK && e <= 1 - ATAN_SLACK) return (y < 0 ? -f : f) | 0;
+  if (e >= ATAN_SLACK && e <= 1 - ATAN_SLACK) return f | 0;
   return atanRaw(y, x, 0);
 }
 
-/** asin (acos = false) or acos (acos = true) of the raw int32 x, as raw (FixedMathFunctions::asin, acos). */
-export function asinAcosRaw(x: number, acos: boolean): number {
+/** asin (acos = 0) or acos (acos = 1) of the raw int32 x, as raw (FixedMathFunctions::asin, acos). */
+export function asinAcosRaw(x: number, acos: number): number {
   // asinQ30: atanQ30(a 2^8, floor(sqrt((2^32 - a^2) 2^16))) with a = min(|x|, 2^16); the root
   // is exact (fx_q30.ts, atanRaw)
   const a = Math.min(Math.abs(x), 65536);
   const ay = a * 256;
   const ax = Math.floor(Math.sqrt((4294967296 - a * a) * 65536));
-  let v = atanQ30Real(Math.min(ay, ax), Math.max(ay, ax));
-  if (ay > ax) v = HALF_PI_Q30 - v;
-  if (x < 0) v = -v;
-  if (acos) v = HALF_PI_Q30 - v; // in [0, pi 2^30]
-  const w = (Math.abs(v) + 8192) * INV14;
+  const t = atanQ30Real(Math.min(ay, ax), Math.max(ay, ax));
+  const b = (t - Math.floor((ax - ay) * INV32) * (HALF_PI_Q30 - 2 * t)) * (1 - 2 * (x >>> 31)); // asin
+  const w = (b + acos * (HALF_PI_Q30 - 2 * b) + 8192) * INV14; // acos: pi/2 - asin
   const f = Math.floor(w);
   const e = w - f;
-  if (e >= ATAN_SLACK && e <= 1 - ATAN_SLACK) return (v < 0 ? -f : f) | 0;
-  return atanRaw(x, 0, acos ? 2 : 1);
+  if (e >= ATAN_SLACK && e <= 1 - ATAN_SLACK) return f | 0;
+  return atanRaw(x, 0, 1 + acos);
 }
 
 // tan: the reduction and both series as in trigRaw (fx_q30.ts). The C++
@@ -166,17 +171,17 @@ const SQRT2_Q30 = 1518500250;
 export function logRaw(x: number): number {
   const msb = 31 - Math.clz32(x);
   const m = x << (30 - msb);
-  const big = m > SQRT2_Q30 ? 1 : 0; // log of m / 2 instead: e + 1
+  const big = (SQRT2_Q30 - m) >>> 31; // m > sqrt2: log of m / 2 instead, e + 1
   const e = msb - 16 + big;
   const s = ((m - 1073741824 * (1 + big)) * 1073741824) / (m + 1073741824 * (1 + big));
   const ws = s * s * 8.673617379884035e-19; // s^2 / 2^60
   let p = ((LOG_C[0]! * ws + LOG_C[1]!) * ws + LOG_C[2]!) * ws + LOG_C[3]!;
   p = (p * ws + LOG_C[4]!) * ws + LOG_C[5]!;
   const l = e * LN2_Q30 + 2 * s + p * ws * s * 9.313225746154785e-10;
-  // raw = round(l / 2^14), half away from zero: decided unless |l| is within the slack of a half
-  const w = (Math.abs(l) + 8192) * INV14;
+  // raw = round(l / 2^14) half away from zero, = floor((l + 2^13) / 2^14) but at the halves (as atan2)
+  const w = (l + 8192) * INV14;
   const f = Math.floor(w);
   const d = w - f;
-  if (d >= LOG_SLACK * INV14 && d <= 1 - LOG_SLACK * INV14) return (l < 0 ? -f : f) | 0;
+  if (d >= LOG_SLACK * INV14 && d <= 1 - LOG_SLACK * INV14) return f | 0;
   return expLogRaw(x, 0, 1);
 }
