@@ -13,7 +13,7 @@
 // ratios with their checks (atan: a 65-entry Taylor table instead of the
 // second division; log: the mantissa ratio without its floor).
 
-import { HALF_PI_Q30, PI_Q30, atanRaw, expLogRaw, trigRaw } from './fx_q30.js';
+import { HALF_PI_Q30, PI_Q30, atanExact, expLogExact, trigExact } from './fx_q30.js';
 
 const INV14 = 1 / 16384;
 
@@ -81,13 +81,13 @@ export function atan2Raw(y: number, x: number): number {
   const f = Math.floor(w);
   const e = w - f;
   if (e >= ATAN_SLACK && e <= 1 - ATAN_SLACK) return f | 0;
-  return atanRaw(y, x, 0);
+  return atanExact(y, x, 0);
 }
 
 /** asin (acos = 0) or acos (acos = 1) of the raw int32 x, as raw (FixedMathFunctions::asin, acos). */
 export function asinAcosRaw(x: number, acos: number): number {
   // asinQ30: atanQ30(a 2^8, floor(sqrt((2^32 - a^2) 2^16))) with a = min(|x|, 2^16); the root
-  // is exact (fx_q30.ts, atanRaw)
+  // is exact (fx_q30.ts, atanExact)
   const a = Math.min(Math.abs(x), 65536);
   const ay = a * 256;
   const ax = Math.floor(Math.sqrt((4294967296 - a * a) * 65536));
@@ -97,7 +97,7 @@ export function asinAcosRaw(x: number, acos: number): number {
   const f = Math.floor(w);
   const e = w - f;
   if (e >= ATAN_SLACK && e <= 1 - ATAN_SLACK) return f | 0;
-  return atanRaw(x, 0, 1 + acos);
+  return atanExact(x, 0, 1 + acos);
 }
 
 // tan: the reduction and both series as in trigRaw (fx_q30.ts). The C++
@@ -155,7 +155,7 @@ export function tanRaw(x: number): number {
   const ad = Math.abs(den);
   if (e >= dq && e <= 1 - dq && ad >= 1024) return (f > 2147483647 ? 2147483647 : f < -2147483648 ? -2147483648 : f) | 0;
   if (aq - dq >= 2147483648 && ad >= 1024) return qs < 0 ? -2147483648 : 2147483647; // saturated either way
-  return trigRaw(x, 2);
+  return trigExact(x, 2);
 }
 
 // log: with s = num / den the mantissa ratio in real arithmetic, the C++
@@ -183,5 +183,5 @@ export function logRaw(x: number): number {
   const f = Math.floor(w);
   const d = w - f;
   if (d >= LOG_SLACK * INV14 && d <= 1 - LOG_SLACK * INV14) return f | 0;
-  return expLogRaw(x, 0, 1);
+  return expLogExact(x, 0, 1);
 }
