@@ -1,5 +1,5 @@
-// The real first passes of fx.tan, atan2, asin, acos, log and the rounding
-// of fx.sin and cos (web/src/math/fx_real.ts, fx_q30.ts) against the exact
+// The real first passes of fx.tan, atan2, asin, acos, log, pow and the
+// rounding of fx.sin and cos (web/src/math/fx_real.ts, fx_q30.ts) against the exact
 // integer kernels they fall back to (trigExact, atanExact, expLogExact, which
 // tests/ts/fx_sweep.test.ts compares with the C++ functions) over dense
 // input sets: every raw of wide ranges and every raw next to the places
@@ -7,7 +7,7 @@
 // and the swap of atan, the mantissa split of log).
 import { describe, expect, it } from 'vitest';
 import { fx } from '../../dist/math/fx.js';
-import { atanExact, expLogExact, mr30, mrs, trigExact } from '../../dist/math/fx_q30.js';
+import { atanExact, expLogExact, mr30, mrs, powRaw, trigExact } from '../../dist/math/fx_q30.js';
 
 type Fn1 = (x: number) => number;
 
@@ -109,6 +109,24 @@ describe('the real first passes equal the exact integer kernels', () => {
       }
     }
     expect(differences('log', fx.log, exact, edges)).toEqual([]);
+  });
+
+  it('pow (its log now unfloored): random pairs at every scale, integral y, x next to powers of two', { timeout: 300_000 }, () => {
+    const bad: string[] = [];
+    const check = (x: number, y: number) => {
+      const got = powRaw(x, y);
+      const want = expLogExact(x, y, 2);
+      if (got !== want && bad.length < 5) bad.push(`powRaw(${x}, ${y}) = ${got}, exact ${want}`);
+    };
+    for (let i = 0; i < 1_000_000; i++) {
+      const x = (next() >>> ((i >>> 2) % 31)) | 1;
+      const y = next() >> (11 + (i % 21));
+      check(x, y || 1);
+      check(x, (y >> 4) * 65536 || 65536);
+      const e = (next() >>> 0) % 31;
+      check(Math.min(2147483647, 2 ** e + (next() % 8)) || 1, y || 1);
+    }
+    expect(bad).toEqual([]);
   });
 
   it("tan's premise: the integer sin and cos series within 0.6 + 1.5 |r| / 2^30 and 2 of the real ones", () => {

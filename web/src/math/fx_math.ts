@@ -11,7 +11,7 @@
 // wrong_type.
 
 import { FX_MAX, FX_MIN, type Fx, wrongType } from './fx_raw.js';
-import { expLogRaw, trigRaw } from './fx_q30.js';
+import { expRaw, powRaw, trigRaw } from './fx_q30.js';
 import { asinAcosRaw, atan2Raw, logRaw, tanRaw } from './fx_real.js';
 
 const MAX = FX_MAX;
@@ -76,7 +76,7 @@ export const fxMath = Object.freeze({
   /** e^x, saturated. */
   exp(x: Fx): Fx {
     if (typeof x !== 'number') wrongType('fx.exp', 'a', x);
-    return expLogRaw(x | 0, 0, 0);
+    return expRaw(x | 0);
   },
   /** Natural log; x <= 0 gives MIN. */
   log(x: Fx): Fx {
@@ -92,9 +92,9 @@ export const fxMath = Object.freeze({
     y |= 0;
     if (y === 0) return 65536;
     if (x === 0) return y > 0 ? 0 : MAX;
-    if (x > 0) return expLogRaw(x, y, 2);
+    if (x > 0) return powRaw(x, y);
     if ((y & 0xffff) !== 0) return 0;
-    const r = expLogRaw(x, y, 2); // of -x
+    const r = powRaw(x, y); // of -x
     return ((y >> 16) & 1) !== 0 ? -r | 0 : r;
   },
   /** sqrt(x*x + y*y) to 1/2 raw unit (exact 64-bit integer root), saturated. */

@@ -267,6 +267,8 @@ for (let sh = 1; sh <= 40; sh++) {
 // step within 1/2, carried by r / 2^30) is within 0.77 of the real one, log's
 // (s exact, w within 1/2, w <= 0.0295 2^30) within 0.7 (pow's log); EXP_LOG_SLACK = 2.
 const EXP_LOG_SLACK = 2;
+// log with the ratio s unfloored (fx_real.ts, logRaw): within 0.7 + 2.07 of the integer one.
+const POW_LOG_SLACK = 5;
 
 /** exp's series in real arithmetic (Q30) of r = round(d / 2^16), d the reduced Q46 argument. */
 function expSeriesQ30(d: number): number {
@@ -278,53 +280,54 @@ function expSeriesQ30(d: number): number {
 }
 
 /**
- * exp(x) (fn 0) or pow(x, y) (fn 2) of raw int32 values, as raw; pow needs
- * x != 0 and y != 0 (the callers handle the rest). The exact reduction, then
- * the series in real arithmetic where that decides the result; else
- * expLogExact. (log: fx_real.ts.)
+ * exp(x) of the raw int32 x, as raw: the exact reduction, then the series in
+ * real arithmetic where that decides the result; else expLogExact. (A
+ * function of its own, not a branch of powRaw's: V8 then compiles each for
+ * its one caller.)
  */
-export function expLogRaw(x: number, y: number, fn: number): number {
-  if (fn === 0) {
-    const a = x * 16384;
-    if (a > 11811160064) return 2147483647;
-    if (a < -18253611008) return 0;
-    const n = a * 65536;
-    const k = Math.floor((n + HALF_LN2_Q46) / LN2_Q46);
-    const sh = 14 - k;
-    if (sh >= 1 && sh <= 40) {
-      const e = expSeriesQ30(n - k * LN2_Q46);
-      const lo = Math.floor((e - EXP_LOG_SLACK + EXP_HALF[sh]!) * EXP_SCALE[sh]!);
-      if (lo === Math.floor((e + EXP_LOG_SLACK + EXP_HALF[sh]!) * EXP_SCALE[sh]!)) return lo;
-    }
-    return expLogExact(x, y, 0);
+export function expRaw(x: number): number {
+  const a = x * 16384;
+  if (a > 11811160064) return 2147483647;
+  if (a < -18253611008) return 0;
+  const n = a * 65536;
+  const k = Math.floor((n + HALF_LN2_Q46) / LN2_Q46);
+  const sh = 14 - k;
+  if (sh >= 1 && sh <= 40) {
+    const e = expSeriesQ30(n - k * LN2_Q46);
+    const lo = Math.floor((e - EXP_LOG_SLACK + EXP_HALF[sh]!) * EXP_SCALE[sh]!);
+    if (lo === Math.floor((e + EXP_LOG_SLACK + EXP_HALF[sh]!) * EXP_SCALE[sh]!)) return lo;
   }
+  return expLogExact(x, 0, 0);
+}
+
+/**
+ * pow(x, y) of raw int32 values, x != 0 and y != 0 (the caller handles the
+ * rest; a negative x is taken as -x, the caller signs the result), as raw:
+ * log's and exp's series in real arithmetic where that decides the result,
+ * else expLogExact.
+ */
+export function powRaw(x: number, y: number): number {
   const ax = x < 0 ? -x : x; // pow of a negative x: of -x (the caller signs it)
   if (ax !== 2147483648) {
+    // log as fx_real.ts logRaw computes it (the mantissa ratio s unfloored,
+    // no branch on m > sqrt2): the integer l is within POW_LOG_SLACK of l
     const msb = 31 - Math.clz32(ax);
     const m = ax << (30 - msb);
-    let e = msb - 16;
-    let num = m - ONE_Q30;
-    let den = m + ONE_Q30;
-    if (m > SQRT2_Q30) {
-      num = m - 2 * ONE_Q30;
-      den = m + 2 * ONE_Q30;
-      e += 1;
-    }
-    const sn = ratioQ30(num < 0 ? -num : num, den);
-    const s = num < 0 ? -sn : sn;
+    const big = (SQRT2_Q30 - m) >>> 31; // m > sqrt2: log of m / 2 instead, e + 1
+    const s = ((m - ONE_Q30 * (1 + big)) * ONE_Q30) / (m + ONE_Q30 * (1 + big));
     const ws = s * s * 8.673617379884035e-19; // s^2 / 2^60
     let p = ((LOG_C[0]! * ws + LOG_C[1]!) * ws + LOG_C[2]!) * ws + LOG_C[3]!;
     p = (p * ws + LOG_C[4]!) * ws + LOG_C[5]!;
-    const l = e * LN2_Q30 + 2 * s + p * ws * s * 9.313225746154785e-10;
-    // pow: the integer l is in [l - 2, l + 2], so a = round(l y / 2^16) is in
+    const l = (msb - 16 + big) * LN2_Q30 + 2 * s + p * ws * s * 9.313225746154785e-10;
+    // the integer l is in [l - 5, l + 5], so a = round(l y / 2^16) is in
     // [aLo, aHi] (monotone in l; widened by 1 for the rounding of the
     // products). If one k reduces both ends, r and then exp's series are
     // monotone in a, and so is the raw result: equal raws at both ends
     // decide it.
-    const p1 = (l - EXP_LOG_SLACK) * y * 1.52587890625e-5;
-    const p2 = (l + EXP_LOG_SLACK) * y * 1.52587890625e-5;
-    const aLo = Math.floor((p1 < p2 ? p1 : p2) + 0.5) - 1;
-    const aHi = Math.floor((p1 < p2 ? p2 : p1) + 0.5) + 1;
+    const p1 = (l - POW_LOG_SLACK) * y * 1.52587890625e-5;
+    const p2 = (l + POW_LOG_SLACK) * y * 1.52587890625e-5;
+    const aLo = Math.floor(Math.min(p1, p2) + 0.5) - 1;
+    const aHi = Math.floor(Math.max(p1, p2) + 0.5) + 1;
     if (aLo > -18253611008 && aHi <= 11811160064) {
       const nLo = aLo * 65536;
       const nHi = aHi * 65536;
@@ -338,7 +341,7 @@ export function expLogRaw(x: number, y: number, fn: number): number {
       }
     }
   }
-  return expLogExact(x, y, fn);
+  return expLogExact(x, y, 2);
 }
 
 /**
