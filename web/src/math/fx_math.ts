@@ -120,7 +120,10 @@ export const fxMath = Object.freeze({
   round(x: Fx): Fx {
     if (typeof x !== 'number') wrongType('fx.round', 'a', x);
     x |= 0;
-    if (x >= 0) return x >= 0x7fff8000 ? MAX : (x + 0x8000) & ~0xffff;
-    return x <= -0x7fff8000 ? MIN : -((0x8000 - x) & ~0xffff) | 0;
+    // halves away from zero without a branch on the sign (unpredictable):
+    // -floor((-x + 2^15) / 2^16) = floor((x + 2^15 - 1) / 2^16) for x < 0,
+    // the -1 being x >> 31; only the largest x saturate (MIN is exact)
+    const v = Math.floor((x + 0x8000 + (x >> 31)) * 1.52587890625e-5) * 65536;
+    return v > MAX ? MAX : v;
   },
 });
