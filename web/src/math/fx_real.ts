@@ -62,20 +62,21 @@ function atanQ30Real(lo: number, hi: number): number {
   return ATAN_T[b]! + d * (ATAN_T[b + 1]! + d * (ATAN_T[b + 2]! + d * (ATAN_T[b + 3]! + d * ATAN_T[b + 4]!)));
 }
 
-// The angle's last steps (pi/2 - a when swapped, pi - a for x < 0, the
-// sign) without a branch (the signs and the swap are unpredictable): flags
-// 0 or 1 from the int32 sign bits, and ay > ax as -floor((ax - ay) / 2^32)
-// (|ax - ay| <= 2^31). The raw is then floor((v + 2^13) / 2^14) of the
-// signed angle v, as round half away from zero but at the halves, which the
-// check keeps out.
+// The swap and the angle's last steps (pi/2 - a when swapped, pi - a for x <
+// 0, the sign) without a branch (the signs and the swap are unpredictable;
+// V8's Math.min and max of doubles branch): flags 0 or 1 from the int32 sign
+// bits, and sw = (ay > ax) as -floor((ax - ay) / 2^32) (|ax - ay| <= 2^31).
+// The raw is then floor((v + 2^13) / 2^14) of the signed angle v, as round
+// half away from zero but at the halves, which the check keeps out.
 const INV32 = 1 / 4294967296;
 
 /** FixedMathFunctions::atan2 of raw int32 values, as raw. */
 export function atan2Raw(y: number, x: number): number {
   const ay = Math.abs(y);
   const ax = Math.abs(x);
-  const a = atanQ30Real(Math.min(ay, ax), Math.max(ay, ax)); // NaN for (0, 0): the exact path
-  const b = a - Math.floor((ax - ay) * INV32) * (HALF_PI_Q30 - 2 * a); // ay > ax: pi/2 - a
+  const sw = -Math.floor((ax - ay) * INV32);
+  const a = atanQ30Real(ay + sw * (ax - ay), ax + sw * (ay - ax)); // NaN for (0, 0): the exact path
+  const b = a + sw * (HALF_PI_Q30 - 2 * a); // swapped: pi/2 - a
   const c = b + (x >>> 31) * (PI_Q30 - 2 * b); // x < 0: pi - b
   const w = (c * (1 - 2 * (y >>> 31)) + 8192) * INV14;
   const f = Math.floor(w);
@@ -88,11 +89,13 @@ export function atan2Raw(y: number, x: number): number {
 export function asinAcosRaw(x: number, acos: number): number {
   // asinQ30: atanQ30(a 2^8, floor(sqrt((2^32 - a^2) 2^16))) with a = min(|x|, 2^16); the root
   // is exact (fx_q30.ts, atanExact)
-  const a = Math.min(Math.abs(x), 65536);
+  const ab = Math.abs(x);
+  const a = ab > 65536 ? 65536 : ab;
   const ay = a * 256;
   const ax = Math.floor(Math.sqrt((4294967296 - a * a) * 65536));
-  const t = atanQ30Real(Math.min(ay, ax), Math.max(ay, ax));
-  const b = (t - Math.floor((ax - ay) * INV32) * (HALF_PI_Q30 - 2 * t)) * (1 - 2 * (x >>> 31)); // asin
+  const sw = -Math.floor((ax - ay) * INV32);
+  const t = atanQ30Real(ay + sw * (ax - ay), ax + sw * (ay - ax));
+  const b = (t + sw * (HALF_PI_Q30 - 2 * t)) * (1 - 2 * (x >>> 31)); // asin
   const w = (b + acos * (HALF_PI_Q30 - 2 * b) + 8192) * INV14; // acos: pi/2 - asin
   const f = Math.floor(w);
   const e = w - f;
