@@ -16,10 +16,11 @@ const tool = new URL('../../build/native-release/laige-fx-sweep', import.meta.ur
 type Fn = (...args: number[]) => number;
 const FNS = fx as unknown as Record<string, Fn>;
 
-function fromSpec(spec: string, r: number): number {
+function fromSpec(spec: string, r: number, first = 0): number {
   const n = Number(spec.slice(1));
   if (spec[0] === 's') return (r | 0) >> n;
   if (spec[0] === 'u') return (r >>> n) | 0;
+  if (spec[0] === 'd') return (first + ((r | 0) >> n)) | 0;
   return Math.imul((r | 0) >> n, 65536);
 }
 
@@ -49,7 +50,7 @@ function digestOf(line: string, fns: Record<string, Fn>): { count: number; diges
       s ^= s << 13;
       s ^= s >>> 17;
       s ^= s << 5;
-      const b = fromSpec(p[6]!, s >>> 0);
+      const b = fromSpec(p[6]!, s >>> 0, a);
       h = Math.imul(h ^ f(a, b), 16777619);
       count += 1;
     }
