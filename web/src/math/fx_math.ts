@@ -6,7 +6,9 @@
 //
 // No BigInt and no Math.sin: the integer steps of the C++ code run exactly on
 // doubles and 32-bit integer operations (fx_q30.ts explains why each is
-// exact). Raw int32 in, raw int32 out; other numbers are converted with
+// exact), after a first pass in binary64 that decides the result wherever
+// its proven distance to those steps cannot change the rounding (fx_real.ts,
+// fx_q30.ts). Raw int32 in, raw int32 out; other numbers are converted with
 // ToInt32 (`x | 0`) first; a value that is not a number is a LaigeError
 // wrong_type.
 
