@@ -82,14 +82,14 @@ export function setSystemCheckpoints(world: WorldCore, on: unknown): void {
   check(world.raw.worldSetSystemCheckpoints(w, on), where);
 }
 
-/** @internal World.systemCheckpoints (read). */
+/** @internal World.systemCheckpoints (read: allowed anywhere, a log handler included). */
 export function systemCheckpointsOn(world: WorldCore): boolean {
-  return world.raw.worldSystemCheckpointsOn(enter(world, 'systemCheckpoints'));
+  return world.raw.worldSystemCheckpointsOn(world.live(where0('systemCheckpoints')));
 }
 
-/** @internal World.checkpoints(). */
+/** @internal World.checkpoints() (a read of the last tick's table: allowed anywhere). */
 export function systemCheckpoints(world: WorldCore): SystemCheckpoints {
-  const w = enter(world, 'checkpoints');
+  const w = world.live(where0('checkpoints'));
   const r = world.raw.worldSystemCheckpoints(w);
   world.mem.sync();
   const names = new Map<number, string>();
