@@ -15,10 +15,12 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "laige/desync.h"
 #include "laige/logging.h"
 #include "laige/replay.h"
 #include "laige/replay_diff.h"
@@ -43,7 +45,9 @@ constexpr const char kUsage[] =
     "--expect compares that stream with a baseline in the same format.\n"
     "Diff mode replays both logs in lock step (each with its own header's seed) and reports\n"
     "the first tick whose component state differs, with up to <n> (0..64, default 16)\n"
-    "differing items. The scenario that sets the world up comes from --scenario or the\n"
+    "differing items, then the desync report there: the first system after which the\n"
+    "two runs' per-system checkpoints differ and each item's first differing field.\n"
+    "The scenario that sets the world up comes from --scenario or the\n"
     "config's \"scenario\" key.\n"
     "Exit: 0 ok/match/identical, 1 mismatch/divergence, 2 usage, I/O, config, log,\n"
     "identity or engine error.\n";
@@ -282,6 +286,34 @@ void printHex(const std::vector<std::uint8_t>& bytes) {
   }
 }
 
+// The desync report of the two worlds at their first divergent tick
+// (docs/desync.md#the-report): the first system after which their per-system
+// checkpoints differ, then per differing item its first differing field.
+// Lines: `desync first_system=<name|-> position=<n|-> checkpoints=compared|not_compared`
+// and `desync_item slot=<s> component=<c> field=<name|->`.
+void printDesyncReport(const World& a, const World& b, std::uint32_t maxItems) {
+  std::string items;
+  const Result<DesyncReport> r = desyncReport(a, b, maxItems, [&](const DesyncItem& d) {
+    items += "desync_item slot=" + std::to_string(d.item.slot) + " component=" + std::to_string(d.item.componentId) +
+             " field=" + (d.field == kNoField ? std::string("-") : std::string(d.fieldName)) + "\n";
+  });
+  if (r.isError()) {
+    std::fprintf(stderr, "laige-replay: no desync report: %s\n", r.status().reason());
+    return;
+  }
+  const DesyncReport& rep = r.value();
+  const char* name = "-";
+  if (rep.firstSystem.value != 0) {
+    if (auto info = a.system(rep.firstSystem); info.ok() && info.value().def.name != nullptr) name = info.value().def.name;
+  }
+  if (rep.firstSystem.value != 0) {
+    std::printf("desync first_system=%s position=%u checkpoints=compared\n", name, rep.firstSystemPosition);
+  } else {
+    std::printf("desync first_system=- position=- checkpoints=%s\n", rep.checkpointsCompared ? "compared" : "not_compared");
+  }
+  std::fputs(items.c_str(), stdout);
+}
+
 int runDiffMode(const Args& a, const ReplayConfigFile& cfg, const tools::ResolvedScenario& scenario) {
   ReplayLog logA, logB;
   if (!loadLog(a.diffA, logA) || !loadLog(a.diffB, logB)) return kExitError;
@@ -292,6 +324,13 @@ int runDiffMode(const Args& a, const ReplayConfigFile& cfg, const tools::Resolve
   configB.seed = logB.identity.seed;
   World worldA, worldB;
   if (!makeWorld(configA, scenario, worldA) || !makeWorld(configB, scenario, worldB)) return kExitError;
+  // Checkpoints are diagnostics, not state: they change no hash the diff compares.
+  for (World* w : {&worldA, &worldB}) {
+    if (const Status st = setSystemCheckpoints(*w, true); st.isError()) {
+      std::fprintf(stderr, "laige-replay: cannot record checkpoints: %s\n", st.reason());
+      return kExitError;
+    }
+  }
   const std::uint64_t common = logA.frameCount() < logB.frameCount() ? logA.frameCount() : logB.frameCount();
   ReplayProgress p;
   Result<ReplayDiffResult> r =
@@ -320,6 +359,7 @@ int runDiffMode(const Args& a, const ReplayConfigFile& cfg, const tools::Resolve
     if (e.componentId != 0 && e.presentInB) printHex(e.b); else std::fputc('-', stdout);
     std::fputc('\n', stdout);
   }
+  if (!d.identical && !d.lengthDivergence) printDesyncReport(worldA, worldB, a.entryCount);
   if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) return kExitError;
   return d.identical ? kExitOk : kExitMismatch;
 }

@@ -144,6 +144,13 @@ if grep '^item ' out | grep -q -v -E '^item slot=[0-9]+ component=[0-9]+ presenc
   bad "item line grammar"
 else ok; fi
 if [ "$(sed -n 1p out | cut -d' ' -f1)" = replay_diff ] && [ "$(sed -n 2p out)" = frames_a=20 ]; then ok; else bad "diff line order"; fi
+# The desync report at the divergent tick (docs/desync.md#the-report): the
+# perturbed input payload is first read by the scenario's input system.
+want_out "desync first_system=SelftestApplyInput position=0 checkpoints=compared" "desync report names the first system"
+if [ "$(grep -c '^desync_item ' out)" = "$items" ]; then ok; else bad "one desync_item per reported item"; fi
+if grep '^desync_item ' out | grep -q -v -E '^desync_item slot=[0-9]+ component=[0-9]+ field=([A-Za-z_][A-Za-z0-9_]*|-)$'; then
+  bad "desync_item line grammar"
+else ok; fi
 run "$R" --diff a.lgrp b.lgrp --config cfg.json --entries 0; want_rc 1 "--entries 0"
 want_out "reported_items=0" "count only"; if grep -q '^item ' out; then bad "--entries 0 prints no item"; else ok; fi
 run "$R" --diff a.lgrp b.lgrp --config cfg.json --entries 64; want_rc 1 "--entries 64"
