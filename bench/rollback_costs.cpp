@@ -8,6 +8,11 @@
 // Rows (per call):
 //   tick                  World::runSystems alone: the plain tick
 //   memcpy                memcpy of the snapshot's byte count (the copy floor)
+//   memcpy_ring           the same into the slots of a ring laid out as a
+//                         session's (depth + 1 slots of 2 x the bytes, one
+//                         after the other): the copy floor of a ring whose
+//                         slots are no longer in the cache
+//   tick_memcpy_ring      a tick, then memcpy_ring: a predicted advance's floor
 //   xxh3_bytes            64-bit XXH3 of the snapshot's bytes (the hash floor)
 //   state_hash            World::stateHash (FNV-1a-64)
 //   state_checksum        World::stateChecksum (64-bit XXH3, the canonical stream)
@@ -36,9 +41,13 @@
 //                         tick checksummed (Fast, Columns) or every tick
 //                         hashed (StateHash)
 // Floors: tick + memcpy (what an advance must at least do: keep the state
-// and run the tick), tick + memcpy + xxh3 (and hash the state once).
+// and run the tick), tick + memcpy + xxh3 (and hash the state once), the
+// same with the ring's copy (tick_memcpy_ring), and for the rollback
+// 9 x (tick + memcpy_ring) + a trusted restore (+ the confirmed tick's
+// state checksum).
 //
-// Rounds alternate the rows (ROUNDS, default 15); each row's time in a
+// Rounds alternate the rows (ROUNDS, default 15; ROWS=name,name runs only
+// those rows, for a profiler); each row's time in a
 // round is the mean of a block of calls; reported: the best and the median
 // round, and each ratio as the median of the per-round ratios. Asserts
 // nothing; prints `uptime`-style load natively.
@@ -171,9 +180,18 @@ int main() {
   auto plain = makeSim();
   World& w = plain->world;
   const std::size_t bytes = w.snapshotSize();
-  std::vector<std::uint8_t> snapA(bytes), snapB(bytes), copy(bytes);
-  (void)w.snapshot(snapA);
   volatile std::uint64_t sink = 0;
+  std::vector<std::uint8_t> snapA(bytes), snapB(bytes), copy(bytes);
+  // A ring like a session's (depth 12: 13 slots, each 2 x the bytes).
+  constexpr std::size_t kRingSlots = 13;
+  std::vector<std::uint8_t> ring(kRingSlots * 2 * bytes);
+  std::size_t ringNext = 0;
+  const auto copyToRing = [&] {
+    std::memcpy(ring.data() + (ringNext % kRingSlots) * 2 * bytes, snapA.data(), bytes);
+    sink = sink + ring[(ringNext % kRingSlots) * 2 * bytes + bytes / 2];
+    ++ringNext;
+  };
+  (void)w.snapshot(snapA);
 
   // Sessions warmed past the ring depth; the late ones with every tick up
   // to current - 8 given, so each late input confirms one tick.
@@ -195,6 +213,11 @@ int main() {
   std::vector<Row> rows;
   rows.push_back({"tick", 50, [&] { (void)w.runSystems(plain->schedule); }, {}});
   rows.push_back({"memcpy", 50, [&] { std::memcpy(copy.data(), snapA.data(), bytes); sink = sink + copy[bytes / 2]; }, {}});
+  rows.push_back({"memcpy_ring", 50, copyToRing, {}});
+  rows.push_back({"tick_memcpy_ring", 50, [&] {
+                    (void)w.runSystems(plain->schedule);
+                    copyToRing();
+                  }, {}});
   rows.push_back({"xxh3_bytes", 50, [&] { sink = sink + XXH3_64bits(snapA.data(), bytes); }, {}});
   rows.push_back({"state_hash", 5, [&] { sink = sink + w.stateHash(1); }, {}});
   rows.push_back({"state_checksum", 50, [&] { sink = sink + w.stateChecksum(1); }, {}});
@@ -227,6 +250,15 @@ int main() {
   rows.push_back({"advance_rollback_8_columns", 10, [&] { colRoll.late(false); }, {}});
   rows.push_back({"advance_rollback_8_statehash", 2, [&] { hashRoll.late(false); }, {}});
 
+  if (const char* only = std::getenv("ROWS"); only != nullptr) {
+    const std::string list = std::string(",") + only + ",";
+    std::erase_if(rows, [&](const Row& row) {
+      return row.name != "tick" && row.name != "memcpy" && row.name != "restore" && row.name != "xxh3_bytes" &&
+             row.name != "memcpy_ring" && row.name != "tick_memcpy_ring" && row.name != "restore_trusted" &&
+             row.name != "state_checksum" &&
+             list.find("," + row.name + ",") == std::string::npos;
+    });
+  }
   for (int r = -1; r < rounds; ++r) {  // one warm-up round
     for (Row& row : rows) {
       const auto t0 = Clock::now();
@@ -271,8 +303,21 @@ int main() {
               1.0 + ratio(find("memcpy"), {"tick"}) + ratio(find("xxh3_bytes"), {"tick"}));
   std::printf("floor 9x(tick+memcpy)+restore x_tick %.2f\n",
               9.0 * (1.0 + ratio(find("memcpy"), {"tick"})) + ratio(find("restore"), {"tick"}));
+  std::printf("floor tick+memcpy_ring x_tick %.2f\n", ratio(find("tick_memcpy_ring"), {"tick"}));
+  // What a rollback session's 8-tick rollback must at least do: 9 ticks and
+  // 9 copies into its ring, one trusted restore (and, Fast, the checksum of
+  // the tick the late input confirms).
+  const double rollFloor = 9.0 * ratio(find("tick_memcpy_ring"), {"tick"}) + ratio(find("restore_trusted"), {"tick"});
+  std::printf("floor 9x(tick+memcpy_ring)+restore_trusted x_tick %.2f\n", rollFloor);
+  std::printf("floor 9x(tick+memcpy_ring)+restore_trusted+state_checksum x_tick %.2f\n",
+              rollFloor + ratio(find("state_checksum"), {"tick"}));
   (void)tick;
-  std::printf("target snapshot_restore x_memcpy %.2f, trusted %.2f (natively <= 4, wasm <= 6)\n",
-              ratio(find("snapshot_restore"), {"memcpy"}), ratio(find("snapshot_restore_trusted"), {"memcpy"}));
+  const auto has = [&](const char* name) {
+    return std::any_of(rows.begin(), rows.end(), [&](const Row& row) { return row.name == name; });
+  };
+  if (has("snapshot_restore") && has("snapshot_restore_trusted")) {
+    std::printf("target snapshot_restore x_memcpy %.2f, trusted %.2f (natively <= 4, wasm <= 6)\n",
+                ratio(find("snapshot_restore"), {"memcpy"}), ratio(find("snapshot_restore_trusted"), {"memcpy"}));
+  }
   return sink == 42 ? 2 : 0;
 }

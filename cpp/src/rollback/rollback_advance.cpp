@@ -142,7 +142,17 @@ Status rollAndRun(detail::RollbackState& s, std::uint64_t& rolledBack) noexcept 
   rolledBack = s.current - from + 1;
   for (std::uint64_t t = from; t <= next; ++t) {
     if (t > from) {
-      if (Status st = takeSnapshot(s, static_cast<std::uint32_t>((t - 1) % ring)); st.isError()) return st;
+      const auto slot = static_cast<std::uint32_t>((t - 1) % ring);
+      if (t <= s.givenByAll) {
+        // Every player's input for tick t is known and t runs with it, so
+        // no input can miss at t or before again: nothing will restore the
+        // state after t - 1, and its checksum (t - 1 <= givenByAll) is
+        // taken by runTick, not from the ring. Its snapshot is skipped;
+        // the slot is marked empty so that nothing reads its old bytes.
+        s.snapSize[slot] = 0;
+      } else if (Status st = takeSnapshot(s, slot); st.isError()) {
+        return st;
+      }
     }
     // Ticks run before are re-simulated: observers see the flag (docs/changes.md#rollback).
     setResimulating(*s.world, t < next);

@@ -50,6 +50,12 @@ std::uint64_t archetypeSectionBytes(const Archetype& a) noexcept {
 }  // namespace
 
 std::uint64_t snapshotSetupIdentity(const WorldState& ws) noexcept {
+  // Registrations only append (a component's, a system's and a relation's
+  // record never changes once made), so the counts name the setup: the
+  // value is computed once per setup, not per snapshot, restore and checksum.
+  const std::uint64_t key = (std::uint64_t{1} << 63) | (std::uint64_t{ws.relations.relations.size()} << 40) |
+                            (std::uint64_t{ws.systems.count} << 20) | std::uint64_t{ws.ecs.components.size()};
+  if (ws.setupIdentityKey == key) return ws.setupIdentity;
   Fnv f;
   f.u32(ws.entities.capacity());
   const EcsState& s = ws.ecs;
@@ -82,6 +88,8 @@ std::uint64_t snapshotSetupIdentity(const WorldState& ws) noexcept {
       f.u32(r.onTargetDestroyed);
     }
   }
+  ws.setupIdentity = f.h;
+  ws.setupIdentityKey = key;
   return f.h;
 }
 
@@ -243,14 +251,16 @@ Status World::snapshot(std::span<std::uint8_t> out) const noexcept { return deta
     }
     zeroTail(p, std::uint64_t{a.componentCount} * 2);
     p += detail::pad8(std::uint64_t{a.componentCount} * 2);
-    // Narrowed in blocks through a local buffer: a store through `p` (bytes)
-    // may alias a.slots, which keeps the compiler from vectorising a direct loop.
-    for (std::uint32_t r = 0; r < rows; r += 1024) {
-      std::uint16_t narrow[1024];
-      const std::uint32_t k = rows - r < 1024 ? rows - r : 1024;
-      const std::uint32_t* from = a.slots + r;
-      for (std::uint32_t j = 0; j < k; ++j) narrow[j] = static_cast<std::uint16_t>(from[j]);
-      std::memcpy(p + 2 * std::size_t{r}, narrow, std::size_t{k} * 2);
+    // Narrowed straight into the output: `to` is declared not to alias
+    // a.slots (a byte store could, which would keep the compiler from
+    // vectorising the loop).
+    {
+      std::uint8_t* __restrict to = p;
+      const std::uint32_t* __restrict from = a.slots;
+      for (std::size_t j = 0; j < rows; ++j) {
+        const auto v = static_cast<std::uint16_t>(from[j]);
+        std::memcpy(to + 2 * j, &v, 2);
+      }
     }
     zeroTail(p, std::uint64_t{rows} * 2);
     p += detail::pad8(std::uint64_t{rows} * 2);

@@ -109,6 +109,10 @@ struct WorldState {
   ChangeState changes;
   // Relations' derived reverse index (laige/relations.h).
   RelationState relations;
+  // The snapshot setup identity and the registration counts it was computed
+  // for (snapshot.cpp: snapshotSetupIdentity; 0 = none yet).
+  mutable std::uint64_t setupIdentity = 0;
+  mutable std::uint64_t setupIdentityKey = 0;
   /// True while a phase is open: a system runs, an each is live, a defer is open.
   [[nodiscard]] bool commandPhaseOpen() const noexcept {
     return systems.current != 0 || ecs.guard.active || deferDepth != 0;
