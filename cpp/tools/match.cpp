@@ -1,6 +1,7 @@
 // match.cpp - one match of `laige-peer --serve` (match.h).
 #include "match.h"
 
+#include <algorithm>
 #include <cstring>
 #include <span>
 #include <utility>
@@ -288,19 +289,23 @@ Result<Match> Match::create(std::string_view id, const Scenario& scenario, std::
   s->id.assign(id);
   s->players = players;
   s->options = options;
+  // Clamped: a zero would divide by zero in the rings' indexing.
+  s->options.snapshotEvery = std::clamp<std::uint32_t>(options.snapshotEvery, 1, 3600);
+  s->options.hashHistory = std::clamp<std::uint32_t>(options.hashHistory, 1, 4096);
+  s->options.reconnectTicks = std::min<std::uint32_t>(options.reconnectTicks, 1000000);
   const PlayerInputGenerator* g = findPlayerInputGenerator(scenario.name);
   s->maxInputBytes = g != nullptr ? g->maxInputBytes : kMaxMatchInputBytes;
   s->combine = g != nullptr && g->concatenate ? &RollbackSession::combineConcatenated
                                               : &RollbackSession::combineLengthPrefixed;
   s->pendingBytes.resize(std::size_t{kMatchInputLead} * players * s->maxInputBytes);
   s->pendingSize.resize(std::size_t{kMatchInputLead} * players);
-  s->confirmedBytes.resize(std::size_t{options.snapshotEvery} * players * s->maxInputBytes);
-  s->confirmedSize.resize(std::size_t{options.snapshotEvery} * players);
-  s->hashes.resize(options.hashHistory);
+  s->confirmedBytes.resize(std::size_t{s->options.snapshotEvery} * players * s->maxInputBytes);
+  s->confirmedSize.resize(std::size_t{s->options.snapshotEvery} * players);
+  s->hashes.resize(s->options.hashHistory);
   s->hashes[0] = s->run.hash();
   s->combined.resize(std::size_t{players} * (1 + s->maxInputBytes));
   s->stats.players = players;
-  if (!s->keepSnapshot()) return Status::failure(ErrorCode::InvalidArgument, "snapshot_failed");
+  if (!s->keepSnapshot()) return Status::failure(ErrorCode::InvalidArgument, "match_snapshot_failed");
   return Match(std::move(s));
 }
 

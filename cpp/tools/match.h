@@ -12,9 +12,9 @@
 // run, the world's state hash unchanged).
 //
 // The rule for a missing player (docs/netplay-protocol.md#the-reconnect-rule):
-// a player slot that is away (disconnected, inside the reconnect window),
-// dropped (past it, or left), or free (never joined since the match
-// started) gives the EMPTY input for every tick it has not sent; the server
+// a player slot that is away (disconnected, inside the reconnect window) or
+// dropped (past it, or left) gives the EMPTY input for every tick it has
+// not sent (no tick runs before every slot has been joined once); the server
 // sends that filled input to the players like a real one, so every peer
 // runs the same confirmed inputs.
 //
@@ -89,11 +89,13 @@ struct MatchStats {
 class Match {
  public:
   /// Creates the match `id` over `scenario` from `seed` with `players`
-  /// slots (1 .. kMaxMatchPlayers) and keeps the tick-0 snapshot. The
+  /// slots (1 .. kMaxMatchPlayers) and keeps the tick-0 snapshot (options
+  /// out of their ranges are clamped into them). The
   /// players' inputs are combined as RollbackSession's combiners do:
   /// concatenated when the scenario's player-input generator says so (the
   /// `input` scenario), else length-prefixed. Errors: the scenario run's
-  /// creation failure; a snapshot failure. Allocates the run, the input
+  /// creation failure; `match_bad_players` (fields players); a snapshot
+  /// failure (`match_snapshot_failed`). Allocates the run, the input
   /// rings (players x (kMatchInputLead + snapshotEvery) x
   /// kMaxMatchInputBytes) and the snapshot.
   [[nodiscard]] static Result<Match> create(std::string_view id, const Scenario& scenario, std::uint64_t seed,

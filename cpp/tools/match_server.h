@@ -53,7 +53,7 @@ inline constexpr const char* kServeReasons[] = {
     "match_unknown",          "match_exists",         "match_bad_players",  "match_full",
     "match_already_joined",   "match_not_member",     "match_bad_player",   "match_bad_token",
     "match_not_away",         "match_spectator_input", "match_input_too_large", "match_tick_order",
-    "match_input_ahead",      "match_hash_unknown_tick"};
+    "match_input_ahead",      "match_hash_unknown_tick", "match_snapshot_failed"};
 
 class MatchServer {
  public:

@@ -105,6 +105,27 @@ TEST(MatchServer, EveryReplyOfAMatchsLife) {
   EXPECT_EQ(r.at(0).second.rfind("stats server matches=0 lines=", 0), 0u) << r.at(0).second;
 }
 
+TEST(MatchServer, RejoinAfterClosedResumesTheSlotThroughANewConnection) {
+  Inline s;
+  s.ask("1 create duel input 7 2");
+  const std::string token = words(linesFor(s.ask("2 join duel player"), 2).at(0))[4];
+  s.ask("1 input duel 1 " + hex(playerInput(0, 1)));
+  s.ask("2 input duel 1 " + hex(playerInput(1, 1)));
+  s.ask("2 closed");
+  // Player 0 plays tick 2 alone: player 1's input is the empty one.
+  EXPECT_EQ(s.ask("1 input duel 2 " + hex(playerInput(0, 2))),
+            (std::vector<test::ConnLine>{{1, "input duel 1 2 ."}}));
+  const auto r = s.ask("7 rejoin duel 1 " + token);
+  const auto for7 = linesFor(r, 7);
+  ASSERT_GE(for7.size(), 4u);
+  EXPECT_EQ(for7[0], "joined duel player 1 " + token + " 2 input 0x7");
+  EXPECT_EQ(words(for7[1])[0], "snapshot");
+  EXPECT_EQ(words(for7[2])[2], "1");  // the confirmed tail: ticks 1 and 2
+  EXPECT_EQ(words(for7[3])[2], "2");
+  EXPECT_EQ(linesFor(r, 1), std::vector<std::string>{"player duel 1 back 2"});
+  EXPECT_EQ(linesFor(s.ask("7 input duel 3 ."), 1), std::vector<std::string>{"input duel 1 3 ."});
+}
+
 TEST(MatchServer, DrainRefusesNewMatchesAndReportsItInHealth) {
   Inline s;
   s.ask("1 create a input 2");
@@ -243,6 +264,17 @@ std::vector<std::string> workload(int matches, int ticks, bool hostile) {
       if (t % 7 == 0) lines.push_back(conn(m, 1) + " hash " + id + " " + std::to_string(t - 3) + " 0000000000000000");
     }
   }
+  // Player 1 goes away; player 0 plays on (player 1's inputs are filled);
+  // every other match's spectator leaves.
+  for (int m = 0; m < matches; ++m) {
+    const std::string id = "m" + std::to_string(m);
+    lines.push_back(conn(m, 1) + " closed");
+    for (int t = ticks + 1; t <= ticks + 3; ++t) {
+      lines.push_back(conn(m, 0) + " input " + id + " " + std::to_string(t) + " " +
+                      hex(playerInput(0, static_cast<std::uint64_t>(t))));
+    }
+    if (m % 2 == 0) lines.push_back(conn(m, 2) + " leave " + id);
+  }
   return lines;
 }
 
@@ -268,11 +300,11 @@ TEST(MatchServer, ThreadPoolGivesEveryConnectionTheInlineServersLines) {
   const auto got = byConn(out);
   EXPECT_EQ(got.size(), 36u);
   EXPECT_EQ(got, expected);
-  // Each match ran all 40 ticks: its spectator saw 40 confirmed lines.
+  // Each match ran all 43 ticks: its spectator saw 43 confirmed lines.
   for (int m = 0; m < 12; ++m) {
     int confirmed = 0;
     for (const std::string& l : got.at(static_cast<std::uint64_t>(100 + m * 3 + 2))) confirmed += l.rfind("confirmed ", 0) == 0;
-    EXPECT_EQ(confirmed, 40) << m;
+    EXPECT_EQ(confirmed, 43) << m;
   }
 }
 
