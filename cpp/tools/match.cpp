@@ -63,6 +63,10 @@ struct Match::State {
   std::vector<std::uint8_t> combined;
   std::vector<std::uint8_t> snapshot;
   std::uint64_t snapshotTick = 0;
+  // Reused line buffers (a broadcast line is built once, then copied per
+  // member): after the first ticks, relaying and confirming allocate nothing.
+  std::string line;
+  std::string eventLine;
   MatchStats stats;
 
   std::uint64_t confirmed() const noexcept { return run.tick(); }
@@ -90,20 +94,20 @@ struct Match::State {
     out += "error ";
     out += reason;
   }
-  // Appends `line` (no '\n') to every connected player but `except`, and to
+  // Appends `message` (no '\n') to every connected player but `except`, and to
   // the spectators when `spectatorsToo`.
-  void broadcast(std::string_view line, ConnId except, bool spectatorsToo, std::string& out) {
+  void broadcast(std::string_view message, ConnId except, bool spectatorsToo, std::string& out) {
     for (std::uint32_t p = 0; p < players; ++p) {
       if (slot[p].state != SlotState::Connected || slot[p].conn == except) continue;
       to(slot[p].conn, out);
-      out += line;
+      out += message;
       out += '\n';
     }
     if (!spectatorsToo) return;
     for (const ConnId c : spectators) {
       if (c == except) continue;
       to(c, out);
-      out += line;
+      out += message;
       out += '\n';
     }
   }
@@ -130,15 +134,15 @@ struct Match::State {
     }
   }
   void playerEvent(std::uint32_t p, const char* what, ConnId except, std::string& out) {
-    std::string line = "player ";
-    line += id;
-    line += ' ';
-    appendU64(p, line);
-    line += ' ';
-    line += what;
-    line += ' ';
-    appendU64(confirmed(), line);
-    broadcast(line, except, true, out);
+    eventLine = "player ";
+    eventLine += id;
+    eventLine += ' ';
+    appendU64(p, eventLine);
+    eventLine += ' ';
+    eventLine += what;
+    eventLine += ' ';
+    appendU64(confirmed(), eventLine);
+    broadcast(eventLine, except, true, out);
   }
 
   // The join reply's tail: the kept snapshot, the confirmed inputs since
@@ -193,15 +197,14 @@ struct Match::State {
       if (!anyConnected) return;
       RollbackTickInputs inputs;
       inputs.players = players;
-      std::string fill;
       for (std::uint32_t p = 0; p < players; ++p) {
         if (slot[p].nextTick <= t) {
           // The missing-player rule: the empty input, sent like a real one.
           pendingLen(t, p) = 0;
           slot[p].nextTick = t + 1;
-          fill.clear();
-          appendInputLine(p, t, nullptr, 0, fill);
-          broadcast(fill, 0, false, out);
+          line.clear();
+          appendInputLine(p, t, nullptr, 0, line);
+          broadcast(line, 0, false, out);
         }
         inputs.input[p] = std::span<const std::uint8_t>(pending(t, p), pendingLen(t, p));
         std::memcpy(kept(t, p), pending(t, p), pendingLen(t, p));
@@ -215,7 +218,7 @@ struct Match::State {
       if (run.step(in).isError()) return;  // the built-in scenarios do not fail a tick
       hashes[t % options.hashHistory] = run.hash();
       stats.confirmedTick = t;
-      std::string line;
+      line.clear();
       appendConfirmedLine(t, line);
       for (const ConnId c : spectators) {
         to(c, out);
@@ -447,9 +450,9 @@ void Match::input(ConnId conn, std::uint64_t tick, const std::uint8_t* bytes, st
   if (size != 0) std::memcpy(s.pending(tick, p), bytes, size);
   s.pendingLen(tick, p) = static_cast<std::uint8_t>(size);
   slot.nextTick = tick + 1;
-  std::string line;
-  s.appendInputLine(p, tick, bytes, size, line);
-  s.broadcast(line, conn, false, out);
+  s.line.clear();
+  s.appendInputLine(p, tick, bytes, size, s.line);
+  s.broadcast(s.line, conn, false, out);
   s.confirmTicks(out);
 }
 

@@ -127,7 +127,10 @@ class Match {
   /// confirmTicks). No reply to the sender on success. Refusals:
   /// match_not_member, match_spectator_input, match_input_too_large,
   /// match_tick_order (expected, got), match_input_ahead (tick, confirmed,
-  /// lead). Cost per confirmed tick: one runSystems, one stateHash.
+  /// lead). Cost per confirmed tick: one runSystems, one stateHash (and a
+  /// snapshot every snapshotEvery ticks); no allocation once `out` and the
+  /// match's line buffers have grown (a kept snapshot whose size grew
+  /// reallocates).
   void input(ConnId conn, std::uint64_t tick, const std::uint8_t* bytes, std::uint32_t size, std::string& out);
   /// `hash <id> <tick> <hash>`: a member's confirmed hash of `tick`.
   /// Replies `verdict <id> <tick> ok` or `desync <id> <tick> player=<p>

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "support/counting_allocator.h"
 #include "support/serve_lines.h"
 
 namespace laige::serve {
@@ -102,6 +103,45 @@ TEST(Match, TwoPlayersConfirmTicksWithThePlainRunsHashes) {
   EXPECT_EQ(verdict.rfind("22 desync m1 99 player=1 expected=", 0), 0u) << verdict;
   EXPECT_NE(verdict.find(" got=0000000000001234"), std::string::npos) << verdict;
   EXPECT_EQ(m.statsSnapshot().desyncs, 1u);
+}
+
+// The world itself may allocate on some ticks (an archetype growing): the
+// match must add nothing to that, so it is compared with a plain run.
+TEST(Match, RelayingAndConfirmingAllocateNothingBeyondTheWorldOnceWarm) {
+  MatchOptions o;
+  o.snapshotEvery = 1000;  // no snapshot inside the window
+  Match m = startedPair(o);
+  std::string out;
+  out.reserve(1 << 16);
+  std::vector<std::vector<std::uint8_t>> in[2];
+  for (std::uint32_t p = 0; p < 2; ++p) {
+    for (std::uint64_t t = 1; t <= 200; ++t) in[p].push_back(playerInput(p, t));
+  }
+  std::uint64_t matchAllocations = 0;
+  for (std::uint64_t t = 1; t <= 200; ++t) {
+    const laige::test::AllocationWindow window;
+    out.clear();
+    for (std::uint32_t p = 0; p < 2; ++p) {
+      const std::vector<std::uint8_t>& b = in[p][t - 1];
+      m.input(p == 0 ? kA : kB, t, b.data(), static_cast<std::uint32_t>(b.size()), out);
+    }
+    if (t > 50) matchAllocations += window.allocations();
+  }
+  EXPECT_EQ(m.confirmedTick(), 200u);
+  Model model;
+  std::vector<std::uint8_t> all;
+  all.reserve(64);
+  std::uint64_t plainAllocations = 0;
+  for (std::uint64_t t = 1; t <= 200; ++t) {
+    const laige::test::AllocationWindow window;
+    all.clear();
+    all.insert(all.end(), in[0][t - 1].begin(), in[0][t - 1].end());
+    all.insert(all.end(), in[1][t - 1].begin(), in[1][t - 1].end());
+    ASSERT_TRUE(model.run.step(TickInput{all.data(), static_cast<std::uint32_t>(all.size())}).ok());
+    if (t > 50) plainAllocations += window.allocations();
+  }
+  EXPECT_EQ(matchAllocations, plainAllocations);
+  EXPECT_EQ(m.confirmedHash(), model.run.hash());
 }
 
 TEST(Match, NoTickRunsBeforeEveryPlayerJoined) {
