@@ -60,8 +60,13 @@ struct MatchServer::Worker {
   std::size_t requests = 0;  // the queued items that are not `closed`
   bool stop = false;
   std::thread thread;
+  // A match and the connection that created it (its quota of connMatches).
+  struct Hosted {
+    Match match;
+    std::uint64_t creator;
+  };
   // Touched by the owning thread only.
-  std::unordered_map<std::string, Match> matches;
+  std::unordered_map<std::string, Hosted> matches;
   std::vector<std::uint8_t> payload;
   std::vector<Item> batch;
   std::string out;
@@ -83,8 +88,15 @@ struct MatchServer::Worker {
 };
 
 MatchServer::MatchServer(const Options& options, WriteFn sink, void* context)
-    : options_(options), write_(sink), context_(context), connQueued_(new std::atomic<std::uint32_t>[kConnTable]) {
-  for (std::size_t i = 0; i < kConnTable; ++i) connQueued_[i].store(0);
+    : options_(options),
+      write_(sink),
+      context_(context),
+      connQueued_(new std::atomic<std::uint32_t>[kConnTable]),
+      connCreated_(new std::atomic<std::uint32_t>[kConnTable]) {
+  for (std::size_t i = 0; i < kConnTable; ++i) {
+    connQueued_[i].store(0);
+    connCreated_[i].store(0);
+  }
   if (options_.threads > kMaxServeThreads) options_.threads = kMaxServeThreads;
   if (options_.queueLines == 0) options_.queueLines = 1;
   const std::uint32_t n = options_.threads == 0 ? 1 : options_.threads;
@@ -134,6 +146,15 @@ std::string MatchServer::hello() const {
 
 std::atomic<std::uint32_t>& MatchServer::connQueued(std::uint64_t conn) noexcept {
   return connQueued_[conn % kConnTable];
+}
+
+std::atomic<std::uint32_t>& MatchServer::connCreated(std::uint64_t conn) noexcept {
+  return connCreated_[conn % kConnTable];
+}
+
+void MatchServer::releaseMatch(std::uint64_t creator) noexcept {
+  matchCount_.fetch_sub(1);
+  connCreated(creator).fetch_sub(1);
 }
 
 void MatchServer::write(std::string_view batch) {
@@ -212,6 +233,12 @@ void MatchServer::submit(std::string_view line) {
       refuse(conn, "server_draining");
       return;
     }
+    if (connCreated(conn).load() >= options_.connMatches) {
+      std::string f = "max=";
+      appendU64(options_.connMatches, f);
+      refuse(conn, "server_conn_matches", f);
+      return;
+    }
     // Reserved here (the reader is the only creator); a failed create gives it back.
     if (matchCount_.fetch_add(1) >= options_.maxMatches) {
       matchCount_.fetch_sub(1);
@@ -220,6 +247,7 @@ void MatchServer::submit(std::string_view line) {
       refuse(conn, "server_full", f);
       return;
     }
+    connCreated(conn).fetch_add(1);
   }
   Worker& w = *workers_[options_.threads == 0 ? 0 : matchRouteHash(id) % workers_.size()];
   if (options_.threads == 0) {
@@ -239,7 +267,7 @@ void MatchServer::submit(std::string_view line) {
     }
   }
   if (!accepted) {
-    if (verb == "create") matchCount_.fetch_sub(1);
+    if (verb == "create") releaseMatch(conn);
     busy_.fetch_add(1);
     std::string f = "queue=";
     appendU64(options_.queueLines, f);
@@ -324,7 +352,7 @@ void MatchServer::runLine(Worker& w, std::uint64_t conn, std::string_view reques
     std::uint64_t seed = 0;
     std::uint64_t players = 0;
     const Scenario* scenario = words >= 2 ? findScenario(a[0]) : nullptr;
-    const auto release = [this] { matchCount_.fetch_sub(1); };
+    const auto release = [this, conn] { releaseMatch(conn); };
     if (words < 2 || words > 3 || extra || !parseU64(a[words - 1], players) ||
         (words == 3 && !parseU64(a[1], seed))) {
       release();
@@ -361,7 +389,7 @@ void MatchServer::runLine(Worker& w, std::uint64_t conn, std::string_view reques
       peer::appendError(m.status(), out);
       return;
     }
-    Match& match = w.matches.emplace(id, std::move(m).takeValue()).first->second;
+    Match& match = w.matches.emplace(id, Worker::Hosted{std::move(m).takeValue(), conn}).first->second.match;
     appendU64(conn, out);
     out += " created ";
     out += id;
@@ -380,7 +408,7 @@ void MatchServer::runLine(Worker& w, std::uint64_t conn, std::string_view reques
     refuseLine(conn, "match_unknown", {}, out);
     return;
   }
-  Match& match = found->second;
+  Match& match = found->second.match;
   const std::string_view a = nextWord(args);
   const std::string_view b = nextWord(args);
   const bool extra = !nextWord(args).empty();
@@ -415,21 +443,22 @@ void MatchServer::runLine(Worker& w, std::uint64_t conn, std::string_view reques
     match.stats(conn, out);
   }
   if (match.abandoned()) {
+    releaseMatch(found->second.creator);
     w.matches.erase(found);
-    matchCount_.fetch_sub(1);
   }
 }
 
 void MatchServer::runClosed(Worker& w, std::uint64_t conn, std::string& out) {
   for (auto it = w.matches.begin(); it != w.matches.end();) {
-    if (!it->second.isMember(conn)) {
+    Match& match = it->second.match;
+    if (!match.isMember(conn)) {
       ++it;
       continue;
     }
-    it->second.closed(conn, out);
-    if (it->second.abandoned()) {
+    match.closed(conn, out);
+    if (match.abandoned()) {
+      releaseMatch(it->second.creator);
       it = w.matches.erase(it);
-      matchCount_.fetch_sub(1);
     } else {
       ++it;
     }

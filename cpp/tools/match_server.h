@@ -53,7 +53,8 @@ inline constexpr const char* kServeReasons[] = {
     "match_unknown",          "match_exists",         "match_bad_players",  "match_full",
     "match_already_joined",   "match_not_member",     "match_bad_player",   "match_bad_token",
     "match_not_away",         "match_spectator_input", "match_input_too_large", "match_tick_order",
-    "match_input_ahead",      "match_hash_unknown_tick", "match_snapshot_failed"};
+    "match_input_ahead",      "match_hash_unknown_tick", "match_snapshot_failed",
+    "server_conn_matches"};
 
 class MatchServer {
  public:
@@ -69,6 +70,10 @@ class MatchServer {
     std::uint32_t queueLines = 4096;
     /// Lines one connection may have queued at once.
     std::uint32_t connLines = 256;
+    /// Matches one connection may have created and still running
+    /// (`create` past it: server_conn_matches), so one connection cannot
+    /// take the server's whole capacity.
+    std::uint32_t connMatches = 4;
     /// Every match's settings.
     MatchOptions match;
   };
@@ -111,6 +116,9 @@ class MatchServer {
   void runClosed(Worker& w, std::uint64_t conn, std::string& out);
   void workerLoop(Worker& w);
   std::atomic<std::uint32_t>& connQueued(std::uint64_t conn) noexcept;
+  std::atomic<std::uint32_t>& connCreated(std::uint64_t conn) noexcept;
+  // Gives back what the reader reserved for a create (a match that failed or ended).
+  void releaseMatch(std::uint64_t creator) noexcept;
 
   Options options_;
   WriteFn write_;
@@ -118,6 +126,7 @@ class MatchServer {
   std::mutex writeMutex_;
   std::vector<std::unique_ptr<Worker>> workers_;
   std::unique_ptr<std::atomic<std::uint32_t>[]> connQueued_;
+  std::unique_ptr<std::atomic<std::uint32_t>[]> connCreated_;
   std::atomic<std::uint32_t> matchCount_{0};
   std::atomic<bool> draining_{false};
   std::atomic<std::uint64_t> lines_{0};

@@ -211,6 +211,16 @@ TEST_F(ServerRefusal, MatchFullAndServerFull) {
   EXPECT_EQ(one.server.matchCount(), 1u);
 }
 
+TEST_F(ServerRefusal, OneConnectionCannotCreateTheWholeCapacity) {
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(s.ask("1 create c" + std::to_string(i) + " input 2").at(0).second.rfind("created", 0), 0u);
+  expectRefused("1 create c9 input 2", "error server_conn_matches max=4");
+  EXPECT_EQ(s.server.matchCount(), 4u);
+  // Another connection still can; and once one of conn 1's matches ends, conn 1 can again.
+  EXPECT_EQ(s.ask("2 create d input 2").at(0).second, "created d input 0x1a9e7 2");
+  s.ask("1 leave c0");
+  EXPECT_EQ(s.ask("1 create c9 input 2").at(0).second, "created c9 input 0x1a9e7 2");
+}
+
 TEST_F(ServerRefusal, ReplayedAndOutOfOrderTicksAndSpectatorInput) {
   expectRefused("1 input duel 1 " + hex(playerInput(0, 1)), "error match_tick_order expected=2 got=1");
   expectRefused("1 input duel 3 .", "error match_tick_order expected=2 got=3");
