@@ -3,7 +3,7 @@
 // @laige/sim build the page loads: ticks 0..600, `<tick> <16 hex>` lines,
 // written to demo/public/golden/<name>.txt. Run by demo/build.sh.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { loadLaige } from '@laige/sim';
+import { loadLaige } from '@laige/sim/scenarios';
 import { liveScenarios } from './src/scenarios.js';
 
 const out = new URL('./public/golden/', import.meta.url);

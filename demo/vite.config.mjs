@@ -1,5 +1,6 @@
-// Vite config of the @laige/sim demo. The page imports '@laige/sim' as a user
-// would; the alias points at the built package (dist/ + wasm/, `npm run
+// Vite config of the @laige/sim demo. The page imports '@laige/sim/scenarios'
+// (the API with the module that holds the C++ scenarios) as a user would;
+// the aliases point at the built package (dist/ + wasm/, `npm run
 // build`). The native golden streams (tests/golden, written by laige-detcheck
 // of this commit) are copied into public/golden/ whenever Vite starts.
 import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
@@ -21,7 +22,12 @@ export default defineConfig({
   root: here,
   base: './',
   logLevel: 'warn',
-  resolve: { alias: { '@laige/sim': resolve(root, 'dist/index.js') } },
+  resolve: {
+    alias: [
+      { find: /^@laige\/sim$/, replacement: resolve(root, 'dist/index.js') },
+      { find: /^@laige\/sim\/scenarios$/, replacement: resolve(root, 'dist/scenarios.js') },
+    ],
+  },
   build: { outDir: resolve(here, 'dist'), emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 2000 },
   // The same cross-origin isolation as demo/serve.mjs (finer performance.now()).
   server: { host: '127.0.0.1', fs: { allow: [root] }, headers: ISOLATION_HEADERS },

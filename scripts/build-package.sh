@@ -4,7 +4,8 @@
 #   - node_modules: `npm ci` when it is missing or older than the lockfile;
 #   - em++, cmake and ninja: installed through apt (scripts/ensure-deps.sh)
 #     when this is root on Debian, else it stops with the command to run;
-# then builds the wasm module only (wasm/: the module, its .wasm and the
+# then builds the wasm modules only (wasm/: the module, its .wasm, the one
+# with the scenarios (@laige/sim/scenarios) and the
 # base64 copy for @laige/sim/embedded; not the wasm GoogleTest suite) and
 # the TypeScript layer (dist/).
 set -euo pipefail
@@ -36,7 +37,7 @@ fi
 laige_ensure_npm "$root"
 # The boundary first (option limits, binding layouts): the wasm module and dist/ are built from them.
 node scripts/gen-boundary.mjs
-bash scripts/build.sh --progress wasm:wasm-module
+bash scripts/build.sh --progress wasm:wasm-module,wasm-module-scenarios
 echo "laige: building dist/ (tsc)" >&2
 npm run --silent build:ts
 echo "laige: @laige/sim built in $((SECONDS - start)) s: dist/ and wasm/ (npm pack makes the tarball)" >&2

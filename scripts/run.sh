@@ -30,7 +30,7 @@ step "building native release tools and the wasm module (in parallel)"
 node scripts/gen-boundary.mjs
 bash scripts/build.sh --progress native-release:laige-selfcheck,laige-detcheck,laige-replay,laige-peer &
 native=$!
-bash scripts/build.sh --progress wasm:wasm-module,laige-selfcheck &
+bash scripts/build.sh --progress wasm:wasm-module,wasm-module-scenarios,laige-selfcheck &
 wasm=$!
 failed=0
 wait "$native" || failed=1

@@ -69,6 +69,22 @@ declare module '*/laige_wasm.mjs' {
     io: Array<[number, number]>;
   }
 
+  /**
+   * desyncReport's summary (tick and checksums as 16 hex digits; firstSystem 0 when the checkpoints agree or
+   * were not compared) and its items: RawDiffItem plus the first differing field's index (-1: none) and name.
+   */
+  export interface RawDesyncReport {
+    code: Code;
+    tick?: string;
+    checkpointsCompared?: boolean;
+    firstSystem?: number;
+    firstSystemPosition?: number;
+    differences?: number;
+    checksumA?: string;
+    checksumB?: string;
+    items?: (RawDiffItem & { field: number; fieldName: string })[];
+  }
+
   export interface RawDiffItem {
     slot: number;
     componentId: number;
@@ -525,6 +541,34 @@ declare module '*/laige_wasm.mjs' {
     worldRestore(w: Ptr, bytes: Ptr, size: number): Code;
     /** World::structureEpoch() (a double: stays far below 2^53). (export laige_world_structure_epoch) */
     worldStructureEpoch(w: Ptr): number;
+
+    // web/bindings/desync.cpp
+    /**
+     * setSystemCheckpoints(world, on) (docs/desync.md#checkpoints). (export
+     * laige_world_set_system_checkpoints)
+     */
+    worldSetSystemCheckpoints(w: Ptr, on: boolean): Code;
+    /** export laige_world_system_checkpoints_on */
+    worldSystemCheckpointsOn(w: Ptr): boolean;
+    /**
+     * The last tick's checkpoints (tick and checksums as 16 hex digits). (export
+     * laige_world_system_checkpoints)
+     */
+    worldSystemCheckpoints(w: Ptr): { tick: string; items: { system: number; position: number; checksum: string }[] };
+    /** stateTreeRoot(world, tick) as a u64 at `out`. (export laige_world_state_tree_root) */
+    worldStateTreeRoot(w: Ptr, tickLo: number, tickHi: number, out: Ptr): void;
+    /**
+     * stateTreeChildren: the children's hashes as 16 hex digits each. (export
+     * laige_world_state_tree_children)
+     */
+    worldStateTreeChildren(w: Ptr, level: number, part: number, index: number): { code: Code; hashes?: string[] };
+    /** stateTreeLeaf: the leaf's payload. (export laige_world_state_tree_leaf) */
+    worldStateTreeLeaf(w: Ptr, level: number, part: number, index: number): { code: Code; bytes?: number[] };
+    /**
+     * desyncReport(a, b, maxItems): the summary and the items (stateDiff items with the first differing
+     * field). (export laige_world_desync_report)
+     */
+    worldDesyncReport(a: Ptr, b: Ptr, maxItems: number): RawDesyncReport;
 
     // web/bindings/replay.cpp
     /** export laige_replay_writer_create */

@@ -6,7 +6,9 @@
 // load hits all alike; each cell is the best round, and the ratios are of
 // those bests (the median per-round ratio is printed too). The "empty" row
 // is the loop alone (a load and an add): the floor below which no function
-// can go. Prints, asserts nothing.
+// can go; the "call" row is the loop calling a function that returns its
+// argument (`(x) => x` in TypeScript, the empty loop in wasm): the floor of
+// any fx.* call. Prints, asserts nothing.
 //   npm run build:ts && bash scripts/build.sh wasm:laige_fx_math_wasm
 //   node bench/js/fx_math_bench.mjs [rounds]
 import { execSync } from 'node:child_process';
@@ -46,7 +48,7 @@ for (const k of Object.keys(F)) {
 
 const ROWS = [['sin', 'a'], ['cos', 'a'], ['tan', 'a'], ['atan2', 'a', 'b'], ['asin', 'u'], ['acos', 'u'],
   ['exp', 'u'], ['log', 'p'], ['pow', 'p', 'u'], ['hypot', 'a', 'b'], ['floor', 'a'], ['ceil', 'a'], ['round', 'a'],
-  ['empty', 'a']];
+  ['empty', 'a'], ['call', 'a']];
 // One loop function per cell (new Function), so every call site sees one target.
 const fxLoop = (f, two) => new Function('f', 'a', 'b', 'n', two
   ? 'let acc = 0; for (let i = 0; i < n; i++) acc = (acc + f(a[i], b[i])) | 0; return acc;'
@@ -55,19 +57,22 @@ const f32Loop = (f, two) => new Function('f', 'a', 'b', 'n', two
   ? 'let acc = 0; for (let i = 0; i < n; i++) acc += f(a[i], b[i]); return acc;'
   : 'let acc = 0; for (let i = 0; i < n; i++) acc += f(a[i]); return acc;').bind(null, f);
 const emptyLoop = new Function('a', 'b', 'n', 'let acc = 0; for (let i = 0; i < n; i++) acc = (acc + a[i]) | 0; return acc;');
+// one identity function per column (its own feedback), as each fx.* function is only called from its cell
+const identity = () => new Function('x', 'return x;');
+const FLOORS = { empty: true, call: true };
 
 const cells = ROWS.map(([name, A, B], id) => {
   const two = B !== undefined;
   const bKey = B ?? A;
   const ts = name === 'empty' ? () => emptyLoop(X[A], X[bKey], N) : (() => {
-    const l = fxLoop(fx[name], two);
+    const l = fxLoop(name === 'call' ? identity() : fx[name], two);
     return () => l(X[A], X[bKey], N);
   })();
   const tsF = name === 'empty' ? () => emptyLoop(X[A], X[bKey], N) : (() => {
-    const l = f32Loop(f32[name], two);
+    const l = f32Loop(name === 'call' ? identity() : f32[name], two);
     return () => l(F[A], F[bKey], N);
   })();
-  const wid = name === 'empty' ? 99 : id;
+  const wid = FLOORS[name] ? 99 : id;
   return {
     name,
     run: {
@@ -76,7 +81,7 @@ const cells = ROWS.map(([name, A, B], id) => {
       f32Ts: tsF,
       f32Wasm: () => wasm._fxBenchRun(wid, 0, N, ptr[A].f, ptr[bKey].f),
       mathJs: name === 'empty' ? () => emptyLoop(X[A], X[bKey], N) : (() => {
-        const l = f32Loop(Math[name], two);
+        const l = f32Loop(name === 'call' ? identity() : Math[name], two);
         return () => l(F[A], F[bKey], N);
       })(),
     },

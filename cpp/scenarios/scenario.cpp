@@ -4,33 +4,20 @@
 #include <utility>
 
 #include "laige/replay.h"
-#include "scenario_list.h"
 
 namespace laige {
 
-namespace {
-
-// --list order: the reference scenarios first, then the demo scene,
-// the reference tick, the two that exercise fp32 and input, and the
-// relation hierarchy.
-const Scenario* const kScenarios[] = {
-    &scenarios::kHelloScenario,   &scenarios::kSyntheticScenario, &scenarios::kSyntheticPerturbedScenario,
-    &scenarios::kSwarmScenario,   &scenarios::kStressScenario,    &scenarios::kFloatScenario,
-    &scenarios::kInputScenario,   &scenarios::kHierarchyScenario,
-};
-constexpr std::uint32_t kScenarioCount = sizeof(kScenarios) / sizeof(kScenarios[0]);
-
-}  // namespace
-
-std::uint32_t scenarioCount() noexcept { return kScenarioCount; }
+std::uint32_t scenarioCount() noexcept { return scenarioTable().count; }
 
 const Scenario* scenarioAt(std::uint32_t index) noexcept {
-  return index < kScenarioCount ? kScenarios[index] : nullptr;
+  const ScenarioTable t = scenarioTable();
+  return index < t.count ? t.items[index] : nullptr;
 }
 
 const Scenario* findScenario(std::string_view name) noexcept {
-  for (const Scenario* s : kScenarios) {
-    if (name == s->name) return s;
+  const ScenarioTable t = scenarioTable();
+  for (std::uint32_t i = 0; i < t.count; ++i) {
+    if (name == t.items[i]->name) return t.items[i];
   }
   return nullptr;
 }

@@ -64,6 +64,16 @@ struct Scenario {
                          std::uint32_t capacity) noexcept;
 };
 
+/// The registry's table: every built-in scenario in --list order
+/// (cpp/scenarios/scenario_table.cpp). The package's lean wasm module links
+/// a table without any (web/bindings/lean/scenario_table_none.cpp): the
+/// scenarios' code stays out of the module users load by default
+/// (docs/build.md#the-two-wasm-modules).
+struct ScenarioTable {
+  const Scenario* const* items;
+  std::uint32_t count;
+};
+[[nodiscard]] ScenarioTable scenarioTable() noexcept;
 /// How many scenarios the registry holds.
 [[nodiscard]] std::uint32_t scenarioCount() noexcept;
 /// Scenario `index` (0 .. scenarioCount() - 1, in --list order), or nullptr.

@@ -16,7 +16,7 @@
 // netplay view; ?counterBase=N starts its network tick and packet counters
 // at N (what hours of netplay would show: the e2e layout check). window.__demo
 // is the test hook (select, status, perturb, runTicks).
-import { loadLaige, formatEntity } from '@laige/sim';
+import { loadLaige, formatEntity } from '@laige/sim/scenarios';
 import { attractorPayload, liveScenarios } from './scenarios.js';
 import { nativeBuild } from './native.js';
 import { drawFrameGraph, drawWorld } from './canvas.js';

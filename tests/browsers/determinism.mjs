@@ -26,7 +26,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import puppeteer from 'puppeteer-core';
-import { loadLaige } from '@laige/sim';
+import { loadLaige } from '@laige/sim/scenarios';
 import { liveScenarios } from '../../demo/src/scenarios.js';
 import { staticHandler } from '../../demo/serve.mjs';
 import { recordScenarioSession, replayPlans, tsScenarioStream } from './streams.mjs';

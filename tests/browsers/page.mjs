@@ -1,7 +1,7 @@
 // page.mjs - the in-page half of the browser determinism suite: loads the
 // package and exposes window.__laigeCheck for the driver (determinism.mjs).
 // Every method returns plain JSON (streams as `<tick> <16 hex>` text).
-import { f32, fx, loadLaige } from '@laige/sim';
+import { f32, fx, loadLaige } from '@laige/sim/scenarios';
 import { checkMathKat } from './math_kat.mjs';
 import { liveScenarios } from '../../demo/src/scenarios.js';
 import { recordScenarioSession, replayPlans, tsScenarioStream } from './streams.mjs';

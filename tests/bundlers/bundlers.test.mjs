@@ -1,9 +1,10 @@
 // bundlers.test.mjs APP_DIR OUT_DIR - builds the tiny app (app/) against the
 // installed tarball in APP_DIR/node_modules with esbuild, webpack 5, Rollup
 // and Vite, loads each build in headless chromium and checks the page
-// computed the known hashes: `hello` tick 60 as native laige-detcheck wrote
-// it (tests/golden/hello.txt) and the app's own world hash as plain Node 20
-// computes it. No bundler gets configuration beyond entry and output, except
+// computed the known hashes: the app's own world hash as plain Node 20
+// computes it and, through '@laige/sim/scenarios' (webpack), `hello` tick 60
+// as native laige-detcheck wrote it (tests/golden/hello.txt); the module of
+// '@laige/sim' holds no scenario. No bundler gets configuration beyond entry and output, except
 // Rollup, which cannot resolve node_modules or emit `new URL` assets without
 // plugins (@rollup/plugin-node-resolve, @web/rollup-plugin-import-meta-assets).
 // esbuild copies no `new URL` assets: it is built with @laige/sim/embedded,
@@ -41,13 +42,11 @@ const builds = {
     page(out, 'default.js', true);
   },
   async 'webpack 5'(out) {
-    const { default: webpack } = await import('webpack');
-    const stats = await new Promise((ok, fail) => webpack({ mode: 'production', context: appDir, entry: './default.js',
-      output: { path: out, filename: 'main.js' },
-      // docs/bundlers.md#webpacks-size-hint: the module is above the 244 KiB default hint.
-      performance: { maxAssetSize: 300 * 1024 } }, (e, s) => (e ? fail(e) : ok(s))));
-    if (stats.hasErrors() || stats.hasWarnings()) throw new Error(stats.toString({ all: false, errors: true, warnings: true }));
-    page(out, 'main.js', false);
+    await webpackBuild('./default.js', out, {});
+  },
+  async 'webpack 5 (@laige/sim/scenarios)'(out) {
+    // docs/bundlers.md#webpacks-size-hint: the module with the scenarios is above the 244 KiB default hint.
+    await webpackBuild('./scenarios.js', out, { performance: { maxAssetSize: 300 * 1024 } });
   },
   async 'rollup'(out) {
     const { rollup } = await import('rollup');
@@ -67,10 +66,19 @@ const builds = {
   },
 };
 
+async function webpackBuild(entry, out, extra) {
+  const { default: webpack } = await import('webpack');
+  const stats = await new Promise((ok, fail) => webpack({ mode: 'production', context: appDir, entry,
+    output: { path: out, filename: 'main.js' }, ...extra }, (e, s) => (e ? fail(e) : ok(s))));
+  if (stats.hasErrors() || stats.hasWarnings()) throw new Error(stats.toString({ all: false, errors: true, warnings: true }));
+  page(out, 'main.js', false);
+}
+
 const node = JSON.parse(execFileSync(process.execPath, ['node.mjs'], { cwd: appDir, encoding: 'utf8' }));
 let failed = 0;
 const report = (ok, line) => { console.log(`${ok ? 'ok  ' : 'FAIL'} ${line}`); if (!ok) failed++; };
-report(node.hello60 === golden, `node 20 (no bundler): hello@60 ${node.hello60} (native ${golden}), world ${node.world}`);
+report(node.hello60 === null && node.scenarios === 0 && node.withScenarios.hello60 === golden && node.withScenarios.world === node.world,
+  `node 20 (no bundler): world ${node.world}; '@laige/sim' ${node.scenarios} scenarios; '@laige/sim/scenarios' hello@60 ${node.withScenarios.hello60} (native ${golden}), world ${node.withScenarios.world}`);
 
 // One server for every build (outRoot/<build>/): chromium keeps its
 // connections alive, so a server per build would not close until the end.
@@ -100,7 +108,8 @@ try {
       } else if (error) {
         report(false, `${name}: ${error.name} ${error.reason}: ${error.message}`);
       } else {
-        report(result.hello60 === golden && result.world === node.world, `${name}: hello@60 ${result.hello60}, world ${result.world}`);
+        const expected = name.includes('scenarios') ? golden : null;
+        report(result.hello60 === expected && result.world === node.world, `${name}: hello@60 ${result.hello60} (expected ${expected}), world ${result.world}`);
       }
     } catch (e) {
       report(false, `${name}: ${e.message}`);

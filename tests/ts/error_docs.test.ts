@@ -80,7 +80,7 @@ describe('reasons, docs and sentences agree', () => {
   it('no core failure is a bare code (every one is built with its reason)', () => {
     const files = (readdirSync(new URL('cpp/src', root), { recursive: true }) as string[]).filter((f) => f.endsWith('.cpp') && f !== 'errors.cpp')
       .map((f) => `cpp/src/${f}`)
-      .concat(readdirSync(new URL('cpp/scenarios', root)).map((f) => `cpp/scenarios/${f}`), readdirSync(new URL('web/bindings', root)).map((f) => `web/bindings/${f}`));
+      .concat(readdirSync(new URL('cpp/scenarios', root)).map((f) => `cpp/scenarios/${f}`), (readdirSync(new URL('web/bindings', root), { recursive: true }) as string[]).filter((f) => /\.(cpp|h|inc)$/.test(f)).map((f) => `web/bindings/${f}`));
     for (const f of files) {
       const text = readFileSync(new URL(f, root), 'utf8');
       expect(text, f).not.toMatch(/return ErrorCode::\w+;|Status\{ErrorCode::|Status\(ErrorCode::|\.error\(\);\s*$/m);

@@ -10,16 +10,17 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fx } from '../../dist/math/fx.js';
-import { mr30, mrs, ratioQ30 } from '../../dist/math/fx_q30.js';
+import { atanExact, expLogExact, mr30, mrs, ratioQ30, trigExact } from '../../dist/math/fx_q30.js';
 
 const tool = new URL('../../build/native-release/laige-fx-sweep', import.meta.url);
 type Fn = (...args: number[]) => number;
 const FNS = fx as unknown as Record<string, Fn>;
 
-function fromSpec(spec: string, r: number): number {
+function fromSpec(spec: string, r: number, first = 0): number {
   const n = Number(spec.slice(1));
   if (spec[0] === 's') return (r | 0) >> n;
   if (spec[0] === 'u') return (r >>> n) | 0;
+  if (spec[0] === 'd') return (first + ((r | 0) >> n)) | 0;
   return Math.imul((r | 0) >> n, 65536);
 }
 
@@ -49,7 +50,7 @@ function digestOf(line: string, fns: Record<string, Fn>): { count: number; diges
       s ^= s << 13;
       s ^= s >>> 17;
       s ^= s << 5;
-      const b = fromSpec(p[6]!, s >>> 0);
+      const b = fromSpec(p[6]!, s >>> 0, a);
       h = Math.imul(h ^ f(a, b), 16777619);
       count += 1;
     }
@@ -68,6 +69,17 @@ function firstDifference(index: number, fns: Record<string, Fn>, name: string): 
   }
   return 'none';
 }
+
+// The exact integer kernels of fx_q30.ts on their own, as fx.* would call them.
+const EXACT: Record<string, Fn> = {
+  sin: (x) => trigExact(x, 0),
+  cos: (x) => trigExact(x, 1),
+  tan: (x) => trigExact(x, 2),
+  atan2: (y, x) => atanExact(y, x, 0),
+  asin: (x) => atanExact(x, 0, 1),
+  acos: (x) => atanExact(x, 0, 2),
+  log: (x) => (x <= 0 ? -2147483648 : expLogExact(x, 0, 1)),
+};
 
 let cached: string[] | undefined;
 function lines(): string[] {
@@ -96,6 +108,24 @@ describe('fx math functions equal the C++ ones over millions of inputs', () => {
     expect([...seen].sort()).toEqual(['acos', 'asin', 'atan2', 'ceil', 'cos', 'exp', 'floor', 'hypot', 'log', 'pow',
       'round', 'sin', 'tan']);
     expect(total).toBeGreaterThan(40_000_000);
+  });
+
+  it('the exact integer kernels alone (the fallbacks of the real first passes), bit for bit', { timeout: 300_000 }, () => {
+    expect(existsSync(tool), 'build the native-release preset first (laige-fx-sweep)').toBe(true);
+    const bad: string[] = [];
+    let total = 0;
+    lines().forEach((line, index) => {
+      const name = line.split(' ')[1]!;
+      if (!(name in EXACT)) return;
+      const want = line.split(' = ')[1]!.split(' ');
+      const got = digestOf(line, EXACT);
+      total += got.count;
+      if (String(got.count) !== want[0] || got.digest !== want[1]) {
+        bad.push(`${line}: exact kernel ${got.count} ${got.digest}; first difference ${firstDifference(index, EXACT, name)}`);
+      }
+    });
+    expect(bad).toEqual([]);
+    expect(total).toBeGreaterThan(20_000_000);
   });
 
   it('a function wrong at one input in a million gives another digest (the check can fail)', () => {

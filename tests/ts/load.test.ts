@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LaigeError, loadLaige } from '../../dist/index.js';
 import * as embedded from '../../dist/embedded.js';
+import * as withScenarios from '../../dist/scenarios.js';
 
 const wasmPath = new URL('../../wasm/laige_wasm.wasm', import.meta.url);
 const golden = readFileSync(new URL('../golden/hello.txt', import.meta.url), 'utf8').trim().split('\n');
@@ -55,7 +56,11 @@ describe('loadLaige', () => {
   it('loads the package .wasm by default, from a URL and from bytes: the same core', async () => {
     const sims = [await loadLaige(), await loadLaige({ wasmUrl: `${base}/laige_wasm.wasm` }),
       await loadLaige({ wasmBinary: readFileSync(wasmPath) }), await loadLaige({ wasmUrl: wasmPath })];
-    for (const sim of sims) expect(sim.runScenario('hello', { ticks: 10 }).text.trim().split('\n')).toEqual(golden.slice(0, 11));
+    const reference = sampleHash(await withScenarios.loadLaige());
+    for (const sim of sims) {
+      expect(sampleHash(sim)).toBe(reference);
+      expect(sim.scenarios()).toEqual([]);
+    }
   });
 
   it('a 404 is wasm_not_found naming the URL, the status and wasmUrl', async () => {
@@ -153,7 +158,50 @@ describe('initialMemoryBytes: the heap sized at load', () => {
 describe('@laige/sim/embedded', () => {
   it('loads the inlined .wasm: the same core, the same API', async () => {
     const sim = await embedded.loadLaige();
-    expect(sim.runScenario('hello', { ticks: 10 }).text.trim().split('\n')).toEqual(golden.slice(0, 11));
+    expect(sampleHash(sim)).toBe(sampleHash(await loadLaige()));
     expect(embedded.LaigeError).toBe(LaigeError);
   });
 });
+
+describe('@laige/sim/scenarios', () => {
+  it('loads the module with the built-in scenarios: their golden streams, the same API', async () => {
+    const sim = await withScenarios.loadLaige();
+    expect(sim.scenarios().map((s) => s.name)).toContain('hello');
+    expect(sim.runScenario('hello', { ticks: 10 }).text.trim().split('\n')).toEqual(golden.slice(0, 11));
+    expect(withScenarios.LaigeError).toBe(LaigeError);
+  });
+
+  it("the module of '@laige/sim' refuses to run or open a scenario with scenario_unknown and the entry to load", async () => {
+    const sim = await loadLaige();
+    // A player's input is a pure function of (player, tick) that needs no scenario world: both modules answer it alike.
+    expect(sim.scenarioPlayerInput('input', 1, 5)).toEqual((await withScenarios.loadLaige()).scenarioPlayerInput('input', 1, 5));
+    for (const call of [() => sim.runScenario('hello'), () => sim.openScenario('swarm')]) {
+      let err: unknown;
+      try {
+        call();
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(LaigeError);
+      expect((err as LaigeError).reason).toBe('scenario_unknown');
+    }
+    let err: unknown;
+    try {
+      sim.openScenario('swarm');
+    } catch (e) {
+      err = e;
+    }
+    expect((err as LaigeError).fields).toMatchObject({ where: 'openScenario', scenario: 'swarm', scenarios: 0 });
+    expect((err as LaigeError).message).toContain("'@laige/sim/scenarios'");
+  });
+});
+
+/** The state hash of a small TS world: equal in every load of either module. */
+function sampleHash(sim: Awaited<ReturnType<typeof loadLaige>>): bigint {
+  const w = sim.createWorld({ capacity: 64, seed: 0x5eedn });
+  const P = w.registerComponent('P', { x: 'f32', y: 'i32' });
+  for (let i = 0; i < 10; i++) w.add(w.create(), P, { x: i * 0.5, y: -i });
+  const h = w.stateHash(3);
+  w.dispose();
+  return h;
+}

@@ -8,6 +8,7 @@ export { Laige, ScenarioRun } from './laige.js';
 export type { LogRecord, LogLevel, ScenarioInfo, ScenarioOptions, ScenarioStream, OpenScenarioOptions } from './laige.js';
 export type { LoadOptions } from './boundary/wasm_source.js';
 export { World } from './world.js';
+export type { DesyncReport, DesyncItem, StateTreeNode, SystemCheckpoint, SystemCheckpoints } from './desync/desync.js';
 export type {
   WorldOptions, EntityStats, GuardrailStats, ArchetypeStats, StateDiff, StateDiffItem, DiffRelationFields, AnyComponent, AccessList,
   Refs, SchemaOf, Chunk, FieldColumn,

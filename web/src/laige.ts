@@ -1,7 +1,7 @@
 // sim.ts - loadLaige() and the module object: worlds, loops, replays,
 // scenarios and log forwarding over one wasm instance.
 import { LOOP_LIMITS } from './boundary/limits.gen.js';
-import { addFailureSource, coreError, invalid, typeName } from './base/errors.js';
+import { type LaigeError, addFailureSource, coreError, invalid, typeName } from './base/errors.js';
 import { GameLoop, type GameLoopOptions } from './loop/game_loop.js';
 import { type LaigeRawModule, Mem, instantiate } from './boundary/raw.js';
 import { type LoadOptions, type WasmBytes, initialMemoryOf, wasmBytes } from './boundary/wasm_source.js';
@@ -49,6 +49,18 @@ export interface LogRecord {
 /** Log levels, lowest first. */
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'off';
 const LEVELS: readonly LogLevel[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'off'];
+/**
+ * The scenario_unknown error. The module of '@laige/sim' holds no scenario
+ * (docs/build.md#the-two-wasm-modules): then the message names the entry
+ * whose module has them.
+ */
+function unknownScenario(where: string, call: string, name: string, all: ScenarioInfo[]): LaigeError {
+  const which = all.length === 0
+    ? "this module has no built-in scenarios: load the API from '@laige/sim/scenarios' (docs/scenarios.md#loading-the-scenarios)"
+    : `one of ${all.map((s) => s.name).join(', ')}`;
+  return invalid(`${where}: no such scenario (${which})`, 'scenario_unknown', { where: call, scenario: name, scenarios: all.length });
+}
+
 /** Scenario names into wasm memory (scenarioPlayerInput). */
 const nameEncoder = new TextEncoder();
 
@@ -361,7 +373,7 @@ export class Laige {
     if (typeof name !== 'string') throw invalid(`${where}: name must be a string, got ${describe(name)}`, 'wrong_type', { where: 'runScenario', field: 'name', got: typeName(name) });
     if (typeof options !== 'object' || options === null) throw invalid(`${where}: options must be an object, got ${describe(options)}`, 'wrong_type', { where: 'runScenario', field: 'options', got: typeName(options) });
     const info = this.scenarios().find((s) => s.name === name);
-    if (info === undefined) throw invalid(`${where}: no such scenario (one of ${this.scenarios().map((s) => s.name).join(', ')})`, 'scenario_unknown', { where: 'runScenario', scenario: name });
+    if (info === undefined) throw unknownScenario(where, 'runScenario', name, this.scenarios());
     const ticks = options.ticks === undefined ? info.defaultTicks
       : coreRange(`${where}: ticks`, options.ticks, 0, 65536, 'scenario_ticks_invalid', (v) => ({ scenario: name, ticks: v, max_ticks: 65536 }));
     const seed = options.seed === undefined ? info.defaultSeed : u64(`${where}: seed`, options.seed);
@@ -383,7 +395,7 @@ export class Laige {
     if (typeof options !== 'object' || options === null) throw invalid(`${where}: options must be an object, got ${describe(options)}`, 'wrong_type', { where: 'openScenario', field: 'options', got: typeName(options) });
     const all = this.scenarios();
     const info = all.find((s) => s.name === name);
-    if (info === undefined) throw invalid(`${where}: no such scenario (one of ${all.map((s) => s.name).join(', ')})`, 'scenario_unknown', { where: 'openScenario', scenario: name });
+    if (info === undefined) throw unknownScenario(where, 'openScenario', name, all);
     const seed = options.seed === undefined ? info.defaultSeed : u64(`${where}: seed`, options.seed);
     const m = this.mem;
     const code = this.raw.scenarioOpen(name, Number(seed & 0xffffffffn), Number(seed >> 32n), false, m.out);

@@ -5,6 +5,10 @@
 // on it (systems.ts, replay.ts, loop.ts). Every argument is validated here
 // before it reaches wasm; every failing Status becomes a LaigeError, and a
 // throwing call leaves the world unchanged.
+import {
+  type DesyncReport, type StateTreeNode, type SystemCheckpoints, desyncReport, setSystemCheckpoints, stateTreeChildren, stateTreeLeaf,
+  stateTreeRoot, systemCheckpoints, systemCheckpointsOn,
+} from './desync/desync.js';
 import { readArchetypeStats, readEntityStats, readGuardrailStats } from './boundary/layouts.gen.js';
 import { Component, type Access, type FieldInfo, type RelationHandle } from './component/component.js';
 import {
@@ -641,6 +645,35 @@ export class World implements Disposable {
   stateDiff(other: World, maxItems = 16): StateDiff {
     return diffWorlds(this.#core, coreOf(other), other, maxItems);
   }
+
+  /**
+   * Per-system checkpoints (docs/desync.md#checkpoints): while true, every tick
+   * records after each system the column checksum of the whole state, so two
+   * peers' checkpoints of their first differing tick name the system after
+   * which they differ. Off by default; costs up to about 2x the cheapest tick.
+   */
+  get systemCheckpoints(): boolean { return systemCheckpointsOn(this.#core); }
+  set systemCheckpoints(on: boolean) { setSystemCheckpoints(this.#core, on); }
+
+  /** The checkpoints of the last tick run with systemCheckpoints on, in run order. */
+  checkpoints(): SystemCheckpoints { return systemCheckpoints(this.#core); }
+
+  /** The state hash tree's root at `tick` (docs/desync.md#the-state-hash-tree): equal live state, equal root. */
+  stateTreeRoot(tick: number | bigint): bigint { return stateTreeRoot(this.#core, tick); }
+
+  /** The hashes of a tree node's children (what a peer sends for the nodes that differ). */
+  stateTreeChildren(node: StateTreeNode): bigint[] { return stateTreeChildren(this.#core, node); }
+
+  /** A leaf chunk's payload (its hash is XXH3 of these bytes): the rows a peer sends once the walk reached them. */
+  stateTreeLeaf(node: StateTreeNode): Uint8Array { return stateTreeLeaf(this.#core, node); }
+
+  /**
+   * The desync report of this world (A) against `other` (B) at the same tick
+   * (docs/desync.md#the-report): the first system after which their
+   * checkpoints differ, and every differing (entity, component) with its
+   * first differing field and both values.
+   */
+  desyncReport(other: World, maxItems = 16): DesyncReport { return desyncReport(this.#core, coreOf(other), other, maxItems); }
 
   /** "World(capacity 1000, 12 entities, 3 components, 4 archetypes, 2 systems)" (console.log and util.inspect show it too). */
   toString(): string {

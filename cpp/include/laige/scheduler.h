@@ -34,4 +34,16 @@ struct SystemSchedule {
   std::uint32_t order[kMaxSystems] = {};
 };
 
+/// One per-system checkpoint (laige/desync.h, `docs/desync.md#checkpoints`):
+/// the column checksum of the whole state right after one system of a tick
+/// ran (its commands applied, its observers drained). Fixed-width, 16 bytes.
+struct SystemCheckpoint {
+  /// The system (a SystemId value).
+  std::uint32_t system = 0;
+  /// Its position in the tick's run order (0 = ran first).
+  std::uint32_t position = 0;
+  /// columnChecksum(world, tick) of the state after it.
+  std::uint64_t checksum = 0;
+};
+
 }  // namespace laige

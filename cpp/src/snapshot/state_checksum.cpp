@@ -37,6 +37,7 @@
 #include "laige/state_hash.h"
 #include "laige/world.h"
 #include "snapshot/snapshot_internal.h"
+#include "snapshot/xxh3_sites.h"
 
 namespace laige {
 
@@ -493,6 +494,19 @@ enum class Stream : std::uint8_t { Bytes, Columns, ColumnsCached };
 }
 
 }  // namespace
+
+// The sites above for the state tree (snapshot/xxh3_sites.h): thin
+// wrappers, so the module (which does not use the tree) is unchanged.
+namespace detail {
+static_assert(sizeof(XXH3_state_t) <= kXxh3StateBytes && alignof(XXH3_state_t) <= 64);
+void xxh3SiteReset(void* state) noexcept { xxh3Reset(*static_cast<XXH3_state_t*>(state)); }
+void xxh3SiteUpdate(void* state, const void* p, std::size_t n) noexcept {
+  xxh3Update(*static_cast<XXH3_state_t*>(state), p, n);
+}
+std::uint64_t xxh3SiteDigest(const void* state) noexcept { return xxh3Digest(*static_cast<const XXH3_state_t*>(state)); }
+void canonicaliseValue(const RegisteredComponent& c, std::uint8_t* value) noexcept { canonicalise(c, value); }
+bool componentHasFloats(const RegisteredComponent& c) noexcept { return hasFloats(c); }
+}  // namespace detail
 
 std::uint64_t World::stateChecksum(std::uint64_t tick) const noexcept {
   return checksumOfWorld(s_.get(), tick, Stream::Bytes);

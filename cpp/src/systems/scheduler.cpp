@@ -233,6 +233,8 @@ Status World::runSystems(const SystemSchedule& schedule, const TickInput& input)
     }
     const std::int64_t end = clock(clockContext);
     detail::recordSystemTiming(rec, id, end - start);
+    // Outside the measured window: a checkpoint is the caller's cost, not the system's.
+    if (reg.checkpointsOn) [[unlikely]] detail::recordSystemCheckpoint(*this, id, slot, tick);
   }
   reg.running = false;
   ++reg.ticksRun;

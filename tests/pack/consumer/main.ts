@@ -2,6 +2,7 @@
 // surface, type-checked strictly and run under node.
 import { loadLaige, LaigeError, fx, formatEntity, type Entity } from '@laige/sim';
 import { loadLaige as loadEmbedded } from '@laige/sim/embedded';
+import { loadLaige as loadWithScenarios } from '@laige/sim/scenarios';
 
 const sim = await loadLaige();
 const world = sim.createWorld({ capacity: 10_000, seed: 0x1f055eedn });
@@ -29,7 +30,16 @@ loop.frame(0);
 loop.frame(50);
 const ticks = loop.currentTick;
 const hash: bigint = world.stateHash(ticks);
-const stream = sim.runScenario('hello', { ticks: 3 });
+// The built-in scenarios are in the module of '@laige/sim/scenarios' only.
+let noScenarios = false;
+try {
+  sim.runScenario('hello', { ticks: 3 });
+} catch (err) {
+  noScenarios = err instanceof LaigeError && err.reason === 'scenario_unknown' && err.fields.scenarios === 0;
+}
+if (!noScenarios || sim.scenarios().length !== 0) throw new Error("'@laige/sim' should hold no scenario");
+const withScenarios = await loadWithScenarios();
+const stream = withScenarios.runScenario('hello', { ticks: 3 });
 let rejected = false;
 try {
   world.destroy(0xdead0001);
@@ -43,4 +53,4 @@ console.log(stream.text.trimEnd());
 
 // The entry with the .wasm inlined: the same API and types.
 const embedded = await loadEmbedded();
-if (embedded.runScenario('hello', { ticks: 3 }).hashes.length !== 4) throw new Error('embedded entry');
+if (embedded.createWorld({ capacity: 16, seed: 0x1f055eedn }).stateHash(0) !== sim.createWorld({ capacity: 16, seed: 0x1f055eedn }).stateHash(0)) throw new Error('embedded entry');

@@ -10,7 +10,8 @@
 //     two-argument fn of <count> pairs from xorshift32(seed): for each pair
 //     the next two words r, each turned into a raw by its spec: sN is
 //     int32(r) >> N, uN is r >> N (unsigned), iN is (int32(r) >> N) * 65536
-//     (an integral value)
+//     (an integral value), dN (second only) is the first plus int32(r) >> N,
+//     wrapped to int32 (pairs next to the diagonal |y| = |x|)
 // digest: FNV-1a over the results as 32-bit words (h = (h ^ raw) * 16777619
 // mod 2^32, from 2166136261), in hex.
 #include <cstdint>
@@ -58,11 +59,14 @@ std::int32_t apply2(const std::string& fn, std::int32_t a, std::int32_t b) {
   std::fprintf(stderr, "fx_sweep: unknown function %s\n", fn.c_str());
   std::exit(2);
 }
-std::int32_t fromSpec(const char* spec, std::uint32_t r) {
+std::int32_t fromSpec(const char* spec, std::uint32_t r, std::int32_t first = 0) {
   const int n = std::atoi(spec + 1);
   switch (spec[0]) {
     case 's': return static_cast<std::int32_t>(r) >> n;
     case 'u': return static_cast<std::int32_t>(r >> n);
+    case 'd':
+      return static_cast<std::int32_t>(static_cast<std::uint32_t>(first) +
+                                       static_cast<std::uint32_t>(static_cast<std::int32_t>(r) >> n));
     default: return static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::int32_t>(r) >> n) << 16);
   }
 }
@@ -81,6 +85,13 @@ std::vector<Segment> segments() {
     range(fn, -1048576, 1048575, 1);            // every raw in [-16, 16)
     range(fn, kMax - 131071, kMax, 1);          // both ends
     range(fn, kMin, kMin + 131071, 1);
+  }
+  // tan next to its poles, where the TypeScript bound is tightest: every raw
+  // within 4096 of round(k pi/2 2^16), k odd, both signs
+  for (const std::int64_t k : {1, 3, 5, 7, 63, 1001, 10001, 20859}) {
+    const auto c = static_cast<std::int64_t>(static_cast<double>(k) * 3.14159265358979323846 * 32768.0 + 0.5);
+    range("tan", c - 4096, c + 4096, 1);
+    range("tan", -c - 4096, -c + 4096, 1);
   }
   for (const char* fn : {"asin", "acos"}) {
     range(fn, kMin, kMax, 4099);
@@ -101,6 +112,8 @@ std::vector<Segment> segments() {
   rand("atan2", 3, 1 << 19, "s0", "s24");
   rand("atan2", 4, 1 << 19, "s24", "s0");
   rand("atan2", 5, 1 << 18, "s27", "s27");      // tiny raws, many zeros and ties
+  rand("atan2", 15, 1 << 19, "s0", "d28");      // next to the diagonal (the swap): x = y + [-8, 8)
+  rand("atan2", 16, 1 << 19, "s12", "d29");     // the same at [-8, 8), x = y + [-4, 4)
   rand("hypot", 6, 1 << 20, "s0", "s0");
   rand("hypot", 7, 1 << 20, "s8", "s8");
   rand("hypot", 8, 1 << 19, "s16", "s16");
@@ -145,7 +158,7 @@ int main(int argc, char** argv) {
       std::uint32_t state = s.seed;
       for (std::uint32_t k = 0; k < s.count; ++k) {
         const std::int32_t a = fromSpec(s.specA, xorshift32(state));
-        const std::int32_t b = fromSpec(s.specB, xorshift32(state));
+        const std::int32_t b = fromSpec(s.specB, xorshift32(state), a);
         const std::int32_t r = apply2(s.fn, a, b);
         if (only >= 0) std::printf("%d %d = %d\n", a, b, r);
         take(r);

@@ -6,12 +6,15 @@
 //
 // No BigInt and no Math.sin: the integer steps of the C++ code run exactly on
 // doubles and 32-bit integer operations (fx_q30.ts explains why each is
-// exact). Raw int32 in, raw int32 out; other numbers are converted with
+// exact), after a first pass in binary64 that decides the result wherever
+// its proven distance to those steps cannot change the rounding (fx_real.ts,
+// fx_q30.ts). Raw int32 in, raw int32 out; other numbers are converted with
 // ToInt32 (`x | 0`) first; a value that is not a number is a LaigeError
 // wrong_type.
 
 import { FX_MAX, FX_MIN, type Fx, wrongType } from './fx_raw.js';
-import { atanRaw, expLogRaw, trigRaw } from './fx_q30.js';
+import { expRaw, powRaw, trigRaw } from './fx_q30.js';
+import { asinAcosRaw, atan2Raw, logRaw, tanRaw } from './fx_real.js';
 
 const MAX = FX_MAX;
 const MIN = FX_MIN;
@@ -54,34 +57,34 @@ export const fxMath = Object.freeze({
   /** tan(x) = sin / cos rounded once, saturated near the poles. */
   tan(x: Fx): Fx {
     if (typeof x !== 'number') wrongType('fx.tan', 'a', x);
-    return trigRaw(x | 0, 2);
+    return tanRaw(x | 0);
   },
   /** atan2(y, x) in (-pi, pi]; atan2(0, 0) = 0. */
   atan2(y: Fx, x: Fx): Fx {
     if (typeof y !== 'number') wrongType('fx.atan2', 'a', y);
     if (typeof x !== 'number') wrongType('fx.atan2', 'b', x);
-    return atanRaw(y | 0, x | 0, 0);
+    return atan2Raw(y | 0, x | 0);
   },
   /** asin(x); x clamped to [-1, 1]. */
   asin(x: Fx): Fx {
     if (typeof x !== 'number') wrongType('fx.asin', 'a', x);
-    return atanRaw(x | 0, 0, 1);
+    return asinAcosRaw(x | 0, 0);
   },
   /** acos(x); x clamped to [-1, 1]. */
   acos(x: Fx): Fx {
     if (typeof x !== 'number') wrongType('fx.acos', 'a', x);
-    return atanRaw(x | 0, 0, 2);
+    return asinAcosRaw(x | 0, 1);
   },
   /** e^x, saturated. */
   exp(x: Fx): Fx {
     if (typeof x !== 'number') wrongType('fx.exp', 'a', x);
-    return expLogRaw(x | 0, 0, 0);
+    return expRaw(x | 0);
   },
   /** Natural log; x <= 0 gives MIN. */
   log(x: Fx): Fx {
     if (typeof x !== 'number') wrongType('fx.log', 'a', x);
     x |= 0;
-    return x <= 0 ? MIN : expLogRaw(x, 0, 1);
+    return x <= 0 ? MIN : logRaw(x);
   },
   /** x^y; pow(x, 0) = 1, pow(0, y<0) = MAX, negative x with fractional y = 0. */
   pow(x: Fx, y: Fx): Fx {
@@ -91,9 +94,9 @@ export const fxMath = Object.freeze({
     y |= 0;
     if (y === 0) return 65536;
     if (x === 0) return y > 0 ? 0 : MAX;
-    if (x > 0) return expLogRaw(x, y, 2);
+    if (x > 0) return powRaw(x, y);
     if ((y & 0xffff) !== 0) return 0;
-    const r = expLogRaw(x, y, 2); // of -x
+    const r = powRaw(x, y); // of -x
     return ((y >> 16) & 1) !== 0 ? -r | 0 : r;
   },
   /** sqrt(x*x + y*y) to 1/2 raw unit (exact 64-bit integer root), saturated. */
@@ -119,7 +122,10 @@ export const fxMath = Object.freeze({
   round(x: Fx): Fx {
     if (typeof x !== 'number') wrongType('fx.round', 'a', x);
     x |= 0;
-    if (x >= 0) return x >= 0x7fff8000 ? MAX : (x + 0x8000) & ~0xffff;
-    return x <= -0x7fff8000 ? MIN : -((0x8000 - x) & ~0xffff) | 0;
+    // halves away from zero without a branch on the sign (unpredictable):
+    // -floor((-x + 2^15) / 2^16) = floor((x + 2^15 - 1) / 2^16) for x < 0,
+    // the -1 being x >> 31; only the largest x saturate (MIN is exact)
+    const v = Math.floor((x + 0x8000 + (x >> 31)) * 1.52587890625e-5) * 65536;
+    return v > MAX ? MAX : v;
   },
 });

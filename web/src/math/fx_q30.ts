@@ -97,16 +97,12 @@ const COS_C = Float64Array.of(2, -296, 26631, -1491308, 44739243, -536870912, ON
 const TRIG_SLACK = 4;
 const SIN_R = Float64Array.of(-27, 2959, -213044, 8947849, -178956971);
 const COS_R = Float64Array.of(2, -296, 26631, -1491308, 44739243, -536870912, ONE_Q30);
-/** round(v / 2^14), half away from zero, of a real v (monotone in v). */
-function rawOfReal(v: number): number {
-  return v < 0 ? -Math.floor((8192 - v) * INV14) : Math.floor((v + 8192) * INV14);
-}
 
 /**
- * sin (fn 0), cos (fn 1) or tan (fn 2) of the raw int32 x, as raw
- * (FixedMathFunctions::sin, cos, tan over FixedFnCore::reduce and sinCosQ30):
+ * sin (fn 0) or cos (fn 1) of the raw int32 x, as raw
+ * (FixedMathFunctions::sin, cos over FixedFnCore::reduce and sinCosQ30):
  * the reduction exactly, then the series in real arithmetic where that
- * decides the result, else trigExact.
+ * decides the result, else trigExact. (tan: fx_real.ts.)
  */
 export function trigRaw(x: number, fn: number): number {
   const ax = Math.abs(x);
@@ -129,40 +125,26 @@ export function trigRaw(x: number, fn: number): number {
   const s = r + p * zs * r * 9.313225746154785e-10;
   const q = ((((COS_R[0]! * zs + COS_R[1]!) * zs + COS_R[2]!) * zs + COS_R[3]!) * zs + COS_R[4]!) * zs + COS_R[5]!;
   const c = q * zs + COS_R[6]!;
-  if (fn !== 2) {
-    // Without branches on the quadrant or the signs (unpredictable): sin in
-    // quadrants 0..3 is s, c, -s, -c, odd for x < 0; cos is c, -s, -c, s.
-    const v = fn === 0 ? s + (c - s) * (k & 1) : c + (s - c) * (k & 1);
-    const neg = fn === 0 ? ((k >> 1) ^ (x >>> 31)) & 1 : ((k + 1) >> 1) & 1;
-    // raw(v) = sign(v) floor((|v| + 2^13) / 2^14); the integer v is within
-    // TRIG_SLACK of v: decided unless |v| + 2^13 is within it of a multiple of 2^14
-    const w = (Math.abs(v) + 8192) * INV14;
-    const f = Math.floor(w);
-    const d = w - f;
-    if (d >= TRIG_SLACK * INV14 && d <= 1 - TRIG_SLACK * INV14) return (f * Math.sign(v) * (1 - 2 * neg)) | 0;
-    return trigExact(x, fn);
-  }
-  // tan = num / den: s / c in even quadrants, c / -s in odd ones, odd
-  // symmetry for x < 0 (no branch on them); |num| and |den| are within
-  // TRIG_SLACK of the integer ones, and round half up of an 2^16 / ad is
-  // monotone (up in an, down in ad): equal at both ends decides it.
-  const num = s + (c - s) * (k & 1);
-  const den = c + (-s - c) * (k & 1);
-  const an = Math.abs(num);
-  const ad = Math.abs(den);
-  if (an > TRIG_SLACK && ad > TRIG_SLACK) {
-    const lo = Math.floor(((an - TRIG_SLACK) * 65536) / (ad + TRIG_SLACK) + 0.5);
-    if (lo === Math.floor(((an + TRIG_SLACK) * 65536) / (ad - TRIG_SLACK) + 0.5)) {
-      const sign = Math.sign(num) * Math.sign(den) * (1 - 2 * (x >>> 31));
-      if (lo >= 2147483648) return sign < 0 ? -2147483648 : 2147483647;
-      return (lo * sign) | 0;
-    }
-  }
+  // Without branches on the quadrant or the signs (unpredictable): sin in
+  // quadrants 0..3 is s, c, -s, -c, odd for x < 0; cos is c, -s, -c, s.
+  const v = fn === 0 ? s + (c - s) * (k & 1) : c + (s - c) * (k & 1);
+  const neg = fn === 0 ? ((k >> 1) ^ (x >>> 31)) & 1 : ((k + 1) >> 1) & 1;
+  // raw = round(sv / 2^14) half away from zero for the signed sv, which
+  // floor((sv + 2^13) / 2^14) equals but at the halves; the integer sv is
+  // within TRIG_SLACK of sv: decided unless sv + 2^13 is within it of a
+  // multiple of 2^14 (no Math.sign or abs: a branch on a random sign)
+  const w = (v * (1 - 2 * neg) + 8192) * INV14;
+  const f = Math.floor(w);
+  const d = w - f;
+  if (d >= TRIG_SLACK * INV14 && d <= 1 - TRIG_SLACK * INV14) return f | 0;
   return trigExact(x, fn);
 }
 
-/** trigRaw by the exact integer steps. One function without calls, so that V8 compiles it whole (see above). */
-function trigExact(x: number, fn: number): number {
+/**
+ * sin (fn 0), cos (fn 1) or tan (fn 2) of the raw int32 x by the exact
+ * integer steps. One function without calls, so that V8 compiles it whole (see above).
+ */
+export function trigExact(x: number, fn: number): number {
   const ax = x < 0 ? -x : x;
   // k = round(ax / (pi/2)): the numerator ax 2^21 + pi/4 (Q37) is below 2^53
   const k = Math.floor((ax * 2097152 + 107944301636) / 215888603272);
@@ -224,9 +206,10 @@ const ATAN_C = Float64Array.of(119304647, -153391689, 214748365, -357913941); //
 
 /**
  * atan2(y, x) (fn 0), asin(y) (fn 1) or acos(y) (fn 2) of raw int32 values,
- * as raw (FixedMathFunctions::atan2, asin, acos over FixedFnCore::atanQ30).
+ * as raw (FixedMathFunctions::atan2, asin, acos over FixedFnCore::atanQ30),
+ * by the exact integer steps (the real first pass: fx_real.ts).
  */
-export function atanRaw(y: number, x: number, fn: number): number {
+export function atanExact(y: number, x: number, fn: number): number {
   let ay = y < 0 ? -y : y;
   let ax = x < 0 ? -x : x;
   if (fn !== 0) {
@@ -248,14 +231,6 @@ export function atanRaw(y: number, x: number, fn: number): number {
   const den = ONE_Q30 + Math.floor((t * idx + 4) * 0.125);
   const un = ratioQ30(num < 0 ? -num : num, den);
   const u = num < 0 ? -un : un;
-  // As for sin and cos: the integer series (u exact, |u| <= 2^26, w within
-  // 1/2) is within 0.6 of the real one; the angle's last steps (pi/2 - a,
-  // pi - a, signs) are monotone in it. ATAN_SLACK = 2.
-  const ws = u * u * 8.673617379884035e-19; // u^2 / 2^60
-  const pr = ((ATAN_C[0]! * ws + ATAN_C[1]!) * ws + ATAN_C[2]!) * ws + ATAN_C[3]!;
-  const real = ATAN_TABLE[idx]! + u + pr * ws * u * 9.313225746154785e-10;
-  const lo = rawOfReal(angleQ30(real - ATAN_SLACK, swap, y, x, fn));
-  if (lo === rawOfReal(angleQ30(real + ATAN_SLACK, swap, y, x, fn))) return lo | 0;
   const w = Math.floor((u * u + 536870912) * 9.313225746154785e-10); // mr30(u, u) <= 2^52
   let p = ATAN_C[1]! + Math.floor((ATAN_C[0]! * w + 536870912) * 9.313225746154785e-10); // mr30(p, w) < 2^48.9
   p = ATAN_C[2]! + Math.floor((p * w + 536870912) * 9.313225746154785e-10); // mr30(p, w) < 2^49.2
@@ -265,7 +240,6 @@ export function atanRaw(y: number, x: number, fn: number): number {
   return q30ToRaw(angleQ30(ang, swap, y, x, fn));
 }
 
-const ATAN_SLACK = 2;
 /** The result in Q30 from the first-quadrant angle a: atan2 by the signs of y and x, asin by y's, acos = pi/2 - asin. */
 function angleQ30(a: number, swap: boolean, y: number, x: number, fn: number): number {
   if (swap) a = HALF_PI_Q30 - a;
@@ -291,8 +265,10 @@ for (let sh = 1; sh <= 40; sh++) {
 
 // As for sin and cos: exp's integer series (r exact, |r| <= 0.347 2^30, each
 // step within 1/2, carried by r / 2^30) is within 0.77 of the real one, log's
-// (s exact, w within 1/2, w <= 0.0295 2^30) within 0.7; EXP_LOG_SLACK = 2.
+// (s exact, w within 1/2, w <= 0.0295 2^30) within 0.7 (pow's log); EXP_LOG_SLACK = 2.
 const EXP_LOG_SLACK = 2;
+// log with the ratio s unfloored (fx_real.ts, logRaw): within 0.7 + 2.07 of the integer one.
+const POW_LOG_SLACK = 5;
 
 /** exp's series in real arithmetic (Q30) of r = round(d / 2^16), d the reduced Q46 argument. */
 function expSeriesQ30(d: number): number {
@@ -304,58 +280,54 @@ function expSeriesQ30(d: number): number {
 }
 
 /**
- * exp(x) (fn 0), log(x) (fn 1) or pow(x, y) (fn 2) of raw int32 values, as
- * raw; log needs x > 0, pow x != 0 and y != 0 (the callers handle the rest).
- * exp and log: the exact reduction, then the series in real arithmetic where
- * that decides the result; else (and for pow) expLogExact.
+ * exp(x) of the raw int32 x, as raw: the exact reduction, then the series in
+ * real arithmetic where that decides the result; else expLogExact. (A
+ * function of its own, not a branch of powRaw's: V8 then compiles each for
+ * its one caller.)
  */
-export function expLogRaw(x: number, y: number, fn: number): number {
-  if (fn === 0) {
-    const a = x * 16384;
-    if (a > 11811160064) return 2147483647;
-    if (a < -18253611008) return 0;
-    const n = a * 65536;
-    const k = Math.floor((n + HALF_LN2_Q46) / LN2_Q46);
-    const sh = 14 - k;
-    if (sh >= 1 && sh <= 40) {
-      const e = expSeriesQ30(n - k * LN2_Q46);
-      const lo = Math.floor((e - EXP_LOG_SLACK + EXP_HALF[sh]!) * EXP_SCALE[sh]!);
-      if (lo === Math.floor((e + EXP_LOG_SLACK + EXP_HALF[sh]!) * EXP_SCALE[sh]!)) return lo;
-    }
-    return expLogExact(x, y, 0);
+export function expRaw(x: number): number {
+  const a = x * 16384;
+  if (a > 11811160064) return 2147483647;
+  if (a < -18253611008) return 0;
+  const n = a * 65536;
+  const k = Math.floor((n + HALF_LN2_Q46) / LN2_Q46);
+  const sh = 14 - k;
+  if (sh >= 1 && sh <= 40) {
+    const e = expSeriesQ30(n - k * LN2_Q46);
+    const lo = Math.floor((e - EXP_LOG_SLACK + EXP_HALF[sh]!) * EXP_SCALE[sh]!);
+    if (lo === Math.floor((e + EXP_LOG_SLACK + EXP_HALF[sh]!) * EXP_SCALE[sh]!)) return lo;
   }
+  return expLogExact(x, 0, 0);
+}
+
+/**
+ * pow(x, y) of raw int32 values, x != 0 and y != 0 (the caller handles the
+ * rest; a negative x is taken as -x, the caller signs the result), as raw:
+ * log's and exp's series in real arithmetic where that decides the result,
+ * else expLogExact.
+ */
+export function powRaw(x: number, y: number): number {
   const ax = x < 0 ? -x : x; // pow of a negative x: of -x (the caller signs it)
   if (ax !== 2147483648) {
+    // log as fx_real.ts logRaw computes it (the mantissa ratio s unfloored,
+    // no branch on m > sqrt2): the integer l is within POW_LOG_SLACK of l
     const msb = 31 - Math.clz32(ax);
     const m = ax << (30 - msb);
-    let e = msb - 16;
-    let num = m - ONE_Q30;
-    let den = m + ONE_Q30;
-    if (m > SQRT2_Q30) {
-      num = m - 2 * ONE_Q30;
-      den = m + 2 * ONE_Q30;
-      e += 1;
-    }
-    const sn = ratioQ30(num < 0 ? -num : num, den);
-    const s = num < 0 ? -sn : sn;
+    const big = (SQRT2_Q30 - m) >>> 31; // m > sqrt2: log of m / 2 instead, e + 1
+    const s = ((m - ONE_Q30 * (1 + big)) * ONE_Q30) / (m + ONE_Q30 * (1 + big));
     const ws = s * s * 8.673617379884035e-19; // s^2 / 2^60
     let p = ((LOG_C[0]! * ws + LOG_C[1]!) * ws + LOG_C[2]!) * ws + LOG_C[3]!;
     p = (p * ws + LOG_C[4]!) * ws + LOG_C[5]!;
-    const l = e * LN2_Q30 + 2 * s + p * ws * s * 9.313225746154785e-10;
-    if (fn === 1) {
-      const lo = rawOfReal(l - EXP_LOG_SLACK);
-      if (lo === rawOfReal(l + EXP_LOG_SLACK)) return lo | 0;
-      return expLogExact(x, y, fn);
-    }
-    // pow: the integer l is in [l - 2, l + 2], so a = round(l y / 2^16) is in
+    const l = (msb - 16 + big) * LN2_Q30 + 2 * s + p * ws * s * 9.313225746154785e-10;
+    // the integer l is in [l - 5, l + 5], so a = round(l y / 2^16) is in
     // [aLo, aHi] (monotone in l; widened by 1 for the rounding of the
     // products). If one k reduces both ends, r and then exp's series are
     // monotone in a, and so is the raw result: equal raws at both ends
     // decide it.
-    const p1 = (l - EXP_LOG_SLACK) * y * 1.52587890625e-5;
-    const p2 = (l + EXP_LOG_SLACK) * y * 1.52587890625e-5;
-    const aLo = Math.floor((p1 < p2 ? p1 : p2) + 0.5) - 1;
-    const aHi = Math.floor((p1 < p2 ? p2 : p1) + 0.5) + 1;
+    const p1 = (l - POW_LOG_SLACK) * y * 1.52587890625e-5;
+    const p2 = (l + POW_LOG_SLACK) * y * 1.52587890625e-5;
+    const aLo = Math.floor(Math.min(p1, p2) + 0.5) - 1;
+    const aHi = Math.floor(Math.max(p1, p2) + 0.5) + 1;
     if (aLo > -18253611008 && aHi <= 11811160064) {
       const nLo = aLo * 65536;
       const nHi = aHi * 65536;
@@ -369,11 +341,14 @@ export function expLogRaw(x: number, y: number, fn: number): number {
       }
     }
   }
-  return expLogExact(x, y, fn);
+  return expLogExact(x, y, 2);
 }
 
-/** expLogRaw by the exact integer steps: FixedFnCore::logQ30, then mulRoundWide(l, y, 16), then expQ30ToRaw. */
-function expLogExact(x: number, y: number, fn: number): number {
+/**
+ * exp (fn 0), log (fn 1, x > 0) or pow (fn 2) by the exact integer steps:
+ * FixedFnCore::logQ30, then mulRoundWide(l, y, 16), then expQ30ToRaw.
+ */
+export function expLogExact(x: number, y: number, fn: number): number {
   let a = x * 16384; // exp's argument in Q30
   if (fn !== 0) {
     // log(raw / 2^16) in Q30 for raw in [1, 2^31]

@@ -66,7 +66,18 @@ struct SystemRegistry {
   std::uint64_t ticksRun = 0;  // completed runSystems calls (SystemContext::tick - 1)
   TimingClockFn clock = &steadyClockNs;
   void* clockContext = nullptr;
+  // Per-system checkpoints (laige/desync.h): off by default; the table is
+  // allocated (kMaxSystems entries) the first time they are switched on.
+  bool checkpointsOn = false;
+  std::uint32_t checkpointCount = 0;  // entries of checkpointTick recorded so far
+  std::uint64_t checkpointTick = 0;   // the tick they belong to (0 = none)
+  std::unique_ptr<SystemCheckpoint[]> checkpoints;
 };
+
+/// Records the checkpoint after the system at `position` of `tick`
+/// (desync/system_checkpoints.cpp; runSystems calls it when checkpointsOn).
+void recordSystemCheckpoint(World& world, std::uint32_t id, std::uint32_t position,
+                            std::uint64_t tick) noexcept;
 
 /// The budget report (the budget cold path in system_timing.cpp; docs/system_timing.md): counts and
 /// logs budget_overrun and, at >= 3x, budget_critical for a sample that is
