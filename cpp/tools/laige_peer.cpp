@@ -7,6 +7,11 @@
 // session through the driver (docs/rollback.md#native-peer).
 //
 //   laige-peer            speaks the protocol of peer_session.h on stdin/stdout
+//   laige-peer --serve [--threads N] [--max-matches M] [--reconnect-ticks T]
+//              [--snapshot-every K]
+//                         the match server (match_server.h,
+//                         docs/netplay-protocol.md): many matches, one line
+//                         stream multiplexed by connection id
 //   laige-peer --help
 //
 // demo/serve.mjs runs one laige-peer per page session (a WebSocket) and
@@ -17,8 +22,12 @@
 #include <cstring>
 #include <string>
 
+#include <random>
+
 #include "laige/logging.h"
+#include "match_server.h"
 #include "peer_session.h"
+#include "tool_numbers.h"
 
 namespace {
 
@@ -35,7 +44,64 @@ constexpr const char* kUsage =
     "  hash <tick>              -> confirmed <tick> <hash>\n"
     "  stats                    -> stats advances=.. rollbacks=.. ...\n"
     "  quit\n"
-    "A refused request answers `error <reason> [key=value ...]` and changes nothing.\n";
+    "A refused request answers `error <reason> [key=value ...]` and changes nothing.\n"
+    "\n"
+    "usage: laige-peer --serve [--threads N] [--max-matches M] [--reconnect-ticks T] [--snapshot-every K]\n"
+    "  the match server: every line is `<conn> <request>` in, `<conn> <reply>` out\n"
+    "  (docs/netplay-protocol.md): create, join, rejoin, input, hash, leave, stats,\n"
+    "  health, drain, hello; `<conn> closed` when a connection ends.\n";
+
+void writeStdout(void*, std::string_view batch) {
+  // A relay that stopped reading is fatal to the server: nothing can be answered.
+  if (std::fwrite(batch.data(), 1, batch.size(), stdout) != batch.size() || std::fflush(stdout) != 0) {
+    std::fprintf(stderr, "laige-peer: cannot write to stdout\n");
+    std::_Exit(2);
+  }
+}
+
+bool parseServeFlag(const char* text, std::uint64_t lo, std::uint64_t hi, std::uint32_t& out) {
+  std::uint64_t v = 0;
+  if (!laige::tools::parseU64(text, v) || v < lo || v > hi) return false;
+  out = static_cast<std::uint32_t>(v);
+  return true;
+}
+
+// --serve: reads `<conn> <request>` lines until end of input, then finishes
+// every queued line and exits 0.
+int runServer(int argc, char** argv) {
+  using namespace laige::serve;
+  MatchServer::Options options;
+  options.match.tokenSecret = (std::uint64_t{std::random_device{}()} << 32) ^ std::random_device{}();
+  for (int i = 2; i < argc; i += 2) {
+    const char* flag = argv[i];
+    const char* value = i + 1 < argc ? argv[i + 1] : "";
+    bool ok = false;
+    if (std::strcmp(flag, "--threads") == 0) ok = parseServeFlag(value, 1, kMaxServeThreads, options.threads);
+    else if (std::strcmp(flag, "--max-matches") == 0) ok = parseServeFlag(value, 1, 100000, options.maxMatches);
+    else if (std::strcmp(flag, "--reconnect-ticks") == 0) ok = parseServeFlag(value, 0, 1000000, options.match.reconnectTicks);
+    else if (std::strcmp(flag, "--snapshot-every") == 0) ok = parseServeFlag(value, 1, 3600, options.match.snapshotEvery);
+    if (!ok) {
+      std::fprintf(stderr, "laige-peer: bad serve flag: %s %s\n%s", flag, value, kUsage);
+      return 2;
+    }
+  }
+  MatchServer server(options, &writeStdout, nullptr);
+  writeStdout(nullptr, server.hello());
+  std::string line;
+  for (;;) {
+    const int c = std::fgetc(stdin);
+    if (c == EOF) break;
+    if (c != '\n') {
+      // Past the limit only one more byte is kept: the server refuses the line whole.
+      if (line.size() <= kMaxServeLine) line += static_cast<char>(c);
+      continue;
+    }
+    server.submit(line);
+    line.clear();
+  }
+  server.stop();
+  return std::ferror(stdin) != 0 ? 2 : 0;
+}
 
 }  // namespace
 
@@ -44,6 +110,10 @@ int main(int argc, char** argv) {
   if (argc == 2 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
     std::fputs(kUsage, stdout);
     return 0;
+  }
+  if (argc >= 2 && std::strcmp(argv[1], "--serve") == 0) {
+    log::Logger::instance().setGlobalMinimum(log::Level::Warn);
+    return runServer(argc, argv);
   }
   if (argc != 1) {
     std::fprintf(stderr, "laige-peer: unknown argument: %s\n%s", argv[1], kUsage);
