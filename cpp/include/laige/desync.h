@@ -38,7 +38,7 @@ namespace laige {
 /// Switches per-system checkpoints on or off. While on, every runSystems
 /// records after each system (its commands applied, its observers drained,
 /// outside its measured time) columnChecksumCached(world, tick): the
-/// column checksum of the whole state (docs/determinism.md#the-column-checksum),
+/// column checksum of the whole state (`docs/determinism.md#the-column-checksum`),
 /// which hashes again only the columns written since the last one. The
 /// first switch-on allocates the table (kMaxSystems x 16 bytes, the setup
 /// path); after that no tick allocates. Switching off keeps the last

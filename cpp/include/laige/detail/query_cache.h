@@ -69,7 +69,7 @@ struct QueryCache {
   /// The matched archetype ids (ascending id = the visit order).
   IdSet256 matched;
   /// The change stamp of this query's previous filtered run outside
-  /// systems (its "since"; docs/changes.md#since). 0 = never ran.
+  /// systems (its "since"; `docs/changes.md#since`). 0 = never ran.
   std::uint32_t lastRun = 0;
 };
 

@@ -35,7 +35,7 @@ struct CascadeRun;
 inline constexpr std::uint32_t kNoSlot = 0xFFFFFFFFu;
 
 /// One entry of a relation's hierarchy order (the cascade query option,
-/// docs/relations.md#the-cascade-query-option): an entity with a row, its
+/// `docs/relations.md#the-cascade-query-option`): an entity with a row, its
 /// row, and its target's row (parentArch 0: no target, or a target without
 /// components). 16 bytes, read front to back by the pass.
 struct CascadeEntry {
