@@ -4,12 +4,15 @@
 // harness (tests/e2e/harness.mjs) serves the page through staticHandler too.
 // Beside the files it serves the live native peer at /peer (peer_server.mjs:
 // one laige-peer child per page session); LAIGE_DEMO_PEER=off serves the
-// files only, as static hosting would.
+// files only, as static hosting would. With laige-peer built it also serves
+// the match server at /match (match_relay.mjs: one `laige-peer --serve` for
+// every match; docs/netplay-protocol.md), its health at /match/health.
 import { createServer } from 'node:http';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { attachNativePeer } from './peer_server.mjs';
+import { attachMatchServer } from './match_relay.mjs';
 
 const MIME = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css',
@@ -50,6 +53,7 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(
   const host = process.env.LAIGE_DEMO_HOST ?? '127.0.0.1';
   const server = createServer(staticHandler(root));
   const peer = process.env.LAIGE_DEMO_PEER === 'off' ? null : attachNativePeer(server, { log: (m) => console.error(m) });
+  const matches = peer === null || peer.bin === null ? null : attachMatchServer(server, { bin: peer.bin, log: (m) => console.error(m) });
   const wanted = Number(process.env.LAIGE_DEMO_PORT ?? 5173);
   const listen = (port) => {
     server.once('error', (e) => {
@@ -62,10 +66,11 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(
       console.log(peer === null ? 'native peer: off (LAIGE_DEMO_PEER=off)'
         : peer.bin === null ? 'native peer: laige-peer is not built; the page checks against the goldens only'
           : `native peer: ${peer.bin} per page session at ${url.replace(/^http/, 'ws')}peer`);
+      if (matches !== null) console.log(`match server: ${url.replace(/^http/, 'ws')}match (health: ${url}match/health)`);
     });
   };
   listen(wanted);
-  const stop = () => { peer?.close(); server.close(); process.exit(0); };
+  const stop = () => { peer?.close(); matches?.close(); server.close(); process.exit(0); };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }

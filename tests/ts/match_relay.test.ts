@@ -1,0 +1,133 @@
+// The match server behind its WebSocket relay (demo/match_relay.mjs,
+// docs/netplay-protocol.md): two players and a spectator over real sockets
+// play the `input` scenario through one `laige-peer --serve`; every
+// confirmed hash the native server sends equals the wasm run of the same
+// confirmed inputs; verdicts; the relay's own refusals leave the other
+// connections' match going; health and drain over HTTP. The test waits on
+// messages only (no sleeps).
+import { createServer, type Server } from 'node:http';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+// @ts-expect-error - a plain ES module of the demo, no types
+import { attachMatchServer, MAX_MESSAGE } from '../../demo/match_relay.mjs';
+import { sim } from './support/sim.js';
+
+const peerPath = process.env.LAIGE_PEER_BIN ?? fileURLToPath(new URL('../../build/native-release/laige-peer', import.meta.url));
+const havePeer = existsSync(peerPath);
+const inCI = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false';
+if (!havePeer && !inCI) console.warn(`[match_relay] SKIPPED: ${peerPath} is missing (bash scripts/build.sh native-release); in CI a missing binary fails`);
+const TICKS = 60;
+
+const hex = (b: Uint8Array) => (b.length === 0 ? '.' : Buffer.from(b).toString('hex'));
+
+/** A socket whose messages queue until a test takes the one it waits for. */
+class Client {
+  readonly ws: WebSocket;
+  readonly #queue: string[] = [];
+  #wake: (() => void) | null = null;
+  constructor(url: string) {
+    this.ws = new WebSocket(url);
+    this.ws.on('message', (m) => { this.#queue.push(String(m)); this.#wake?.(); });
+  }
+  open(): Promise<void> {
+    return new Promise((ok, fail) => { this.ws.once('open', () => ok()); this.ws.once('error', fail); });
+  }
+  send(line: string): void { this.ws.send(line); }
+  /** The first queued (or coming) message that starts with `prefix`; earlier others are dropped. */
+  async next(prefix: string): Promise<string> {
+    for (;;) {
+      const i = this.#queue.findIndex((m) => m.startsWith(prefix));
+      if (i >= 0) return this.#queue.splice(0, i + 1).at(-1)!;
+      await new Promise<void>((ok) => { this.#wake = ok; });
+      this.#wake = null;
+    }
+  }
+}
+
+describe.skipIf(!havePeer && !inCI)('the match server behind its WebSocket relay', () => {
+  let server: Server;
+  let relay: { ready: Promise<string>; health(): Promise<string | null>; drain(): Promise<string | null>; close(): Promise<void> };
+  let base = '';
+  beforeAll(async () => {
+    server = createServer((_req, res) => { res.writeHead(404).end(); });
+    relay = attachMatchServer(server, { bin: peerPath, threads: 2 });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    const a = server.address();
+    base = `127.0.0.1:${typeof a === 'object' && a !== null ? a.port : 0}`;
+  });
+  afterAll(async () => {
+    await relay.close();
+    await new Promise<void>((ok) => server.close(() => ok()));
+  });
+
+  it('two players and a spectator: the native confirmed hashes equal the wasm run of the same inputs', async () => {
+    expect(await relay.ready).toMatch(/^hello laige-peer-serve 1 .*threads=2/);
+    const [p0, p1, spec] = [0, 1, 2].map(() => new Client(`ws://${base}/match`));
+    await Promise.all([p0, p1, spec].map((c) => c!.open()));
+    p0!.send('create m1 input 2');
+    const created = await p0!.next('created m1');
+    expect(created).toMatch(/^created m1 input 0x[0-9a-f]+ 2$/);
+    // No seed given: the scenario's own, as openScenario's default below.
+    expect(BigInt(created.split(' ')[3]!)).toBe(sim.scenarios().find((s) => s.name === 'input')!.defaultSeed);
+    expect(await p0!.next('joined m1')).toMatch(/^joined m1 player 0 /);
+    p1!.send('join m1 player');
+    expect(await p1!.next('joined m1')).toMatch(/^joined m1 player 1 /);
+    spec!.send('join m1 spectator');
+    await spec!.next('joined m1 spectator');
+    expect(await p0!.next('start m1')).toBe('start m1 0');
+
+    const run = sim.openScenario('input');
+    for (let t = 1; t <= TICKS; t++) {
+      const in0 = sim.scenarioPlayerInput('input', 0, t);
+      const in1 = sim.scenarioPlayerInput('input', 1, t);
+      p0!.send(`input m1 ${t} ${hex(in0)}`);
+      p1!.send(`input m1 ${t} ${hex(in1)}`);
+      const line = await spec!.next(`confirmed m1 ${t} `);
+      const [, , , hash, c0, c1] = line.split(' ');
+      expect([c0, c1]).toEqual([hex(in0), hex(in1)]);
+      // The `input` scenario combines the players' inputs by concatenation.
+      const combined = new Uint8Array(in0.length + in1.length);
+      combined.set(in0);
+      combined.set(in1, in0.length);
+      run.step(combined);
+      expect(hash, `tick ${t}`).toBe(run.stateHash().toString(16).padStart(16, '0'));
+      if (t % 20 === 0) {
+        p0!.send(`hash m1 ${t} ${hash}`);
+        expect(await p0!.next(`verdict m1 ${t}`)).toBe(`verdict m1 ${t} ok`);
+      }
+    }
+    p1!.send(`hash m1 ${TICKS} 0000000000000000`);
+    expect(await p1!.next(`desync m1 ${TICKS}`)).toMatch(new RegExp(`^desync m1 ${TICKS} player=1 expected=[0-9a-f]{16} got=0{16}$`));
+    run.dispose();
+
+    // The relay's own refusals: a line break (which would address another
+    // connection), an oversized message; the match goes on for both players.
+    p0!.send(`input m1 ${TICKS + 1} 00\n2 leave m1`);
+    expect(await p0!.next('error relay_bad_message')).toBe('error relay_bad_message why=line_break');
+    p0!.send(`stats ${'x'.repeat(MAX_MESSAGE)}`);
+    expect(await p0!.next('error relay_message_too_long')).toMatch(/^error relay_message_too_long bytes=\d+ max=\d+$/);
+    p0!.send(`input m1 ${TICKS + 1} .`);
+    p1!.send(`input m1 ${TICKS + 1} .`);
+    expect(await spec!.next(`confirmed m1 ${TICKS + 1} `)).toMatch(/ \. \.$/);
+    p1!.send('stats m1');
+    expect(await p1!.next('stats m1')).toMatch(new RegExp(`tick=${TICKS + 1} players=2 connected=2 spectators=1`));
+    for (const c of [p0, p1, spec]) c!.ws.close();
+  });
+
+  it('health over HTTP, then drain: no new match, 503', async () => {
+    const first = await fetch(`http://${base}/match/health`);
+    expect(first.status).toBe(200);
+    expect(await first.text()).toMatch(/^health ok matches=\d+ capacity=\d+ free=\d+ threads=2/);
+    expect(await relay.drain()).toMatch(/^draining matches=\d+$/);
+    const after = await fetch(`http://${base}/match/health`);
+    expect(after.status).toBe(503);
+    expect(await after.text()).toMatch(/^health draining /);
+    const c = new Client(`ws://${base}/match`);
+    await c.open();
+    c.send('create m2 input 2');
+    expect(await c.next('error')).toMatch(/^error server_draining/);
+    c.ws.close();
+  });
+});
