@@ -38,7 +38,7 @@ const RELAY_CONN = 1;
  * Options: bin (the laige-peer binary; default as the native peer's),
  * threads, maxMatches, reconnectTicks, snapshotEvery (the --serve flags),
  * log (a function for diagnostics).
- * Returns { ready (a promise of the hello line), health(), drain(), connections(), close() }.
+ * Returns { ready (a promise of the hello line), pid, health(), drain(), connections(), close() }.
  */
 export function attachMatchServer(server, { path = '/match', bin = findPeerBinary(), threads, maxMatches, reconnectTicks, snapshotEvery, log = () => {} } = {}) {
   if (bin === null) throw new Error('attachMatchServer: laige-peer is not built (bash scripts/build.sh native-release)');
@@ -139,6 +139,8 @@ export function attachMatchServer(server, { path = '/match', bin = findPeerBinar
 
   return {
     ready,
+    /** The server process's pid (for a load test's CPU and memory figures). */
+    pid: child.pid,
     /** The server's `health` line (null once the child is gone). */
     health: () => ask('health'),
     /** Stops new matches (`draining matches=<n>`); running matches go on. */
