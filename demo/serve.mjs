@@ -72,5 +72,18 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(
   listen(wanted);
   const stop = () => { peer?.close(); matches?.close(); server.close(); process.exit(0); };
   process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  // SIGTERM drains first (docs/scaling.md#draining): no new match, the
+  // running ones play to their end, then the process exits; at most
+  // $LAIGE_DRAIN_SECONDS (default 600) after which it stops anyway.
+  process.on('SIGTERM', async () => {
+    if (matches === null) stop();
+    const deadline = Date.now() + 1000 * Number(process.env.LAIGE_DRAIN_SECONDS ?? 600);
+    console.log(`match server: ${await matches.drain()}`);
+    const poll = async () => {
+      const line = await matches.health();
+      if (line === null || / matches=0 /.test(line) || Date.now() >= deadline) stop();
+      else setTimeout(poll, 1000);
+    };
+    poll();
+  });
 }
