@@ -8,6 +8,8 @@ export { Laige, ScenarioRun } from './laige.js';
 export type { LogRecord, LogLevel, ScenarioInfo, ScenarioOptions, ScenarioStream, OpenScenarioOptions } from './laige.js';
 export type { LoadOptions } from './boundary/wasm_source.js';
 export { World } from './world.js';
+export { MatchClient, parseMatchMessage } from './netplay/match_client.js';
+export type { MatchMessage } from './netplay/match_client.js';
 export type { DesyncReport, DesyncItem, StateTreeNode, SystemCheckpoint, SystemCheckpoints } from './desync/desync.js';
 export type {
   WorldOptions, EntityStats, GuardrailStats, ArchetypeStats, StateDiff, StateDiffItem, DiffRelationFields, AnyComponent, AccessList,
