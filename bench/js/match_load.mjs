@@ -14,12 +14,14 @@
 //   npm run build && bash scripts/build.sh native-release:laige-peer
 //   node bench/js/match_load.mjs [--matches 10,50,100] [--seconds 60] [--hz 60] [--threads 2] [--verify 4]
 //
-// Faults (--faults): every second one extra connection sends garbage (an
-// unknown verb, bad hex for a match it is not in, an oversized line);
-// nothing of that may change a match's stream (the verified matches still
-// equal the wasm run). Killing and rejoining players is not driven here yet
-// (tests/cpp/match_server_test.cpp covers rejoin). Bounded: at most 500
-// matches, 600 seconds.
+// Faults (--faults): every second one player of the next match in turn
+// closes its socket and comes back on a new one with `rejoin` and its token
+// (the ticks it missed are filled with the empty input, as the protocol's
+// reconnect rule says), and one extra connection sends garbage (an unknown
+// verb, bad hex for a match it is not in, an oversized line). Nothing of
+// that may change another match's stream: the verified matches must still
+// equal the wasm run of their confirmed inputs, faults included. Bounded:
+// at most 500 matches, 600 seconds.
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { WebSocket } from 'ws';
@@ -75,16 +77,20 @@ async function runSize(n) {
   const idle = procStat(pid); // the server before any match: its per-match memory is measured above this
   let messages = 0;
   let desyncs = 0;
+  let rejoins = 0;
+  let playerErrors = 0;
   const matches = [];
   for (let m = 0; m < n; m++) {
     const id = `m${m}`;
     const match = { id, tick: 0, confirmed: 0, sent: new Map(), latencies: [], confirmedLines: [], tokens: [], players: [], started: null };
     const onPlayer = (p) => (line) => {
       messages++;
-      if (line.startsWith(`joined ${id} player`)) match.tokens[p] = line.split(' ')[4];
+      if (line.startsWith(`joined ${id} player`)) { match.tokens[p] = line.split(' ')[4]; match.joins = (match.joins ?? 0) + 1; if (match.joins > 2) rejoins++; }
+      else if (line.startsWith('error ')) playerErrors++;
       else if (line.startsWith(`start ${id}`)) match.started?.();
       else if (line.startsWith(`desync ${id}`)) desyncs++;
     };
+    match.onPlayer = onPlayer;
     const started = new Promise((ok) => { match.started = ok; });
     match.players[0] = await connect(url, onPlayer(0));
     match.players[0].send(`create ${id} input 2`);
@@ -125,6 +131,11 @@ async function runSize(n) {
       }
       if (faults && ticks % hz === 0) {
         garbage.send('frobnicate'); garbage.send(`input m0 1 zz`); garbage.send(`stats ${'y'.repeat(1100)}`);
+        const victim = matches[(ticks / hz - 1) % matches.length];
+        const old = victim.players[1];
+        victim.players[1] = { readyState: 3, OPEN: 1 }; // not open: the drive skips it until the rejoin
+        old.close();
+        connect(url, victim.onPlayer(1)).then((ws) => { ws.send(`rejoin ${victim.id} 1 ${victim.tokens[1]}`); victim.players[1] = ws; });
       }
       if (ticks >= total) { clearInterval(timer); done(); }
     }, 1000 / hz);
@@ -162,17 +173,17 @@ async function runSize(n) {
   return {
     n, wall, minHz: perMatch[0], medianHz: q(perMatch, 0.5), p50: q(lat, 0.5), p99: q(lat, 0.99),
     cpu: (100 * (after.cpu - before.cpu)) / wall, rss: after.rss, perMatchKb: (after.rss - idle.rss) / n / 1024,
-    msgs: messages / wall, desyncs, verified,
+    msgs: messages / wall, desyncs, verified, rejoins, playerErrors,
   };
 }
 
 const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 console.log(`match_load: laige-peer --serve --threads ${threads}, ${hz} Hz, ${seconds} s per size, verify ${verify}, faults ${faults ? 'on' : 'off'}; node ${process.version}; load ${load()}`);
-console.log('| matches | ticks/s per match (min / median) | input->confirm p50 / p99 (ms) | server CPU (% of a core) | server RSS (MB; per match KB above the idle server) | messages/s | desyncs | ticks verified in wasm |');
-console.log('|---|---|---|---|---|---|---|---|');
+console.log('| matches | ticks/s per match (min / median) | input->confirm p50 / p99 (ms) | server CPU (% of a core) | server RSS (MB; per match KB above the idle server) | messages/s | desyncs | ticks verified in wasm | rejoins (refusals to players) |');
+console.log('|---|---|---|---|---|---|---|---|---|');
 for (const n of sizes) {
   const r = await runSize(n);
-  console.log(`| ${r.n} | ${r.minHz.toFixed(1)} / ${r.medianHz.toFixed(1)} | ${r.p50.toFixed(2)} / ${r.p99.toFixed(2)} | ${r.cpu.toFixed(0)} | ${(r.rss / 1048576).toFixed(1)}; ${r.perMatchKb.toFixed(0)} | ${r.msgs.toFixed(0)} | ${r.desyncs} | ${r.verified} |`);
+  console.log(`| ${r.n} | ${r.minHz.toFixed(1)} / ${r.medianHz.toFixed(1)} | ${r.p50.toFixed(2)} / ${r.p99.toFixed(2)} | ${r.cpu.toFixed(0)} | ${(r.rss / 1048576).toFixed(1)}; ${r.perMatchKb.toFixed(0)} | ${r.msgs.toFixed(0)} | ${r.desyncs} | ${r.verified} | ${r.rejoins} (${r.playerErrors}) |`);
 }
 console.log(`load after: ${load()}`);
 process.exit(0);
