@@ -5,7 +5,8 @@
 // loopback only. Per N it reports: ticks per second each match held (min,
 // median), the input-to-confirm latency (a tick's last player input sent ->
 // the spectator's `confirmed` line; p50 and p99), the server process's CPU
-// (per cent of one core) and memory (resident set, and per match), messages
+// (per cent of one core; beside it the Node process's own, which runs the
+// relay and every client on one event loop) and memory (resident set, and per match), messages
 // per second through the relay, and desyncs: each match's players report
 // the confirmed hash every 30 ticks, and the first `--verify` matches'
 // confirmed streams are replayed in wasm (openScenario('input') with the
@@ -113,6 +114,7 @@ async function runSize(n) {
   }
   // The drive: every 1/hz s each match's two players send their next tick.
   const before = procStat(pid);
+  const nodeBefore = process.cpuUsage();
   const t0 = performance.now();
   let garbage = null;
   if (faults) garbage = await connect(url, () => { messages++; });
@@ -147,6 +149,7 @@ async function runSize(n) {
   };
   await waitAll();
   const after = procStat(pid);
+  const nodeCpu = process.cpuUsage(nodeBefore);
   const perMatch = matches.map((x) => x.confirmed / wall).sort((a, b) => a - b);
   const lat = matches.flatMap((x) => x.latencies).sort((a, b) => a - b);
   const q = (a, f) => a[Math.min(a.length - 1, Math.floor(f * a.length))] ?? NaN;
@@ -172,18 +175,18 @@ async function runSize(n) {
   server.close();
   return {
     n, wall, minHz: perMatch[0], medianHz: q(perMatch, 0.5), p50: q(lat, 0.5), p99: q(lat, 0.99),
-    cpu: (100 * (after.cpu - before.cpu)) / wall, rss: after.rss, perMatchKb: (after.rss - idle.rss) / n / 1024,
+    cpu: (100 * (after.cpu - before.cpu)) / wall, nodeCpu: (nodeCpu.user + nodeCpu.system) / 1e4 / wall, rss: after.rss, perMatchKb: (after.rss - idle.rss) / n / 1024,
     msgs: messages / wall, desyncs, verified, rejoins, playerErrors,
   };
 }
 
 const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 console.log(`match_load: laige-peer --serve --threads ${threads}, ${hz} Hz, ${seconds} s per size, verify ${verify}, faults ${faults ? 'on' : 'off'}; node ${process.version}; load ${load()}`);
-console.log('| matches | ticks/s per match (min / median) | input->confirm p50 / p99 (ms) | server CPU (% of a core) | server RSS (MB; per match KB above the idle server) | messages/s | desyncs | ticks verified in wasm | rejoins (refusals to players) |');
-console.log('|---|---|---|---|---|---|---|---|---|');
+console.log('| matches | ticks/s per match (min / median) | input->confirm p50 / p99 (ms) | server CPU (% of a core) | relay + clients CPU (one Node thread, %) | server RSS (MB; per match KB above the idle server) | messages/s | desyncs | ticks verified in wasm | rejoins (refusals to players) |');
+console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const n of sizes) {
   const r = await runSize(n);
-  console.log(`| ${r.n} | ${r.minHz.toFixed(1)} / ${r.medianHz.toFixed(1)} | ${r.p50.toFixed(2)} / ${r.p99.toFixed(2)} | ${r.cpu.toFixed(0)} | ${(r.rss / 1048576).toFixed(1)}; ${r.perMatchKb.toFixed(0)} | ${r.msgs.toFixed(0)} | ${r.desyncs} | ${r.verified} | ${r.rejoins} (${r.playerErrors}) |`);
+  console.log(`| ${r.n} | ${r.minHz.toFixed(1)} / ${r.medianHz.toFixed(1)} | ${r.p50.toFixed(2)} / ${r.p99.toFixed(2)} | ${r.cpu.toFixed(0)} | ${r.nodeCpu.toFixed(0)} | ${(r.rss / 1048576).toFixed(1)}; ${r.perMatchKb.toFixed(0)} | ${r.msgs.toFixed(0)} | ${r.desyncs} | ${r.verified} | ${r.rejoins} (${r.playerErrors}) |`);
 }
 console.log(`load after: ${load()}`);
 process.exit(0);
