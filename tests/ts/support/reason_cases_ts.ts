@@ -2,7 +2,7 @@
 // TypeScript layer's own), with the fields the LaigeError must carry; the
 // `disposed` and `used_after_call` cases cover every object the docs list.
 import { expect } from 'vitest';
-import { entityId, fx, loadLaige, type World } from '../../../dist/index.js';
+import { MatchClient, entityId, fx, loadLaige, type World } from '../../../dist/index.js';
 import { type ReasonCase, onWorld, world } from './reason_cases_core.js';
 import { sim } from './sim.js';
 
@@ -70,6 +70,8 @@ export const TS_CASES: ReasonCase[] = [
         other.dispose();
       }
     }) },
+  { reason: 'match_bad_id', what: 'a match id with a space (MatchClient, before anything is sent)', fields: { where: 'MatchClient.join', field: 'match', got: 'bad id' },
+    provoke: () => new MatchClient(() => { throw new Error('nothing may be sent'); }).join('bad id', 'player') },
   { reason: 'foreign_world', what: 'a world of another loadLaige()', fields: { where: 'createGameLoop', field: 'world' },
     provoke: async () => {
       const other = await loadLaige();
