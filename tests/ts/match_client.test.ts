@@ -15,7 +15,7 @@ import { LaigeError, MatchClient, type MatchMessage, type RollbackSession } from
 import { attachMatchServer } from '../../demo/match_relay.mjs';
 import { sim, thrown } from './support/sim.js';
 
-const peerPath = process.env.LAIGE_PEER_BIN ?? fileURLToPath(new URL('../../build/native-release/laige-peer', import.meta.url));
+const peerPath = process.env.LAIGE_PEER_BIN || fileURLToPath(new URL('../../build/native-release/laige-peer', import.meta.url));
 const havePeer = existsSync(peerPath);
 const inCI = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false';
 const TICKS = 90;

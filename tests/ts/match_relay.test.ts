@@ -14,7 +14,7 @@ import { WebSocket } from 'ws';
 import { attachMatchServer, MAX_MESSAGE } from '../../demo/match_relay.mjs';
 import { sim } from './support/sim.js';
 
-const peerPath = process.env.LAIGE_PEER_BIN ?? fileURLToPath(new URL('../../build/native-release/laige-peer', import.meta.url));
+const peerPath = process.env.LAIGE_PEER_BIN || fileURLToPath(new URL('../../build/native-release/laige-peer', import.meta.url));
 const havePeer = existsSync(peerPath);
 const inCI = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false';
 if (!havePeer && !inCI) console.warn(`[match_relay] SKIPPED: ${peerPath} is missing (bash scripts/build.sh native-release); in CI a missing binary fails`);
