@@ -23,8 +23,7 @@
 // new matches (running ones go on).
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { WebSocketServer } from 'ws';
-import { findPeerBinary } from './peer_server.mjs';
+import { findPeerBinary, serveWebSocketAt } from './peer_server.mjs';
 
 /** The longest message a client may send (the server's 1,024-byte line less a 20-digit prefix and its space). */
 export const MAX_MESSAGE = 1024 - 21;
@@ -111,7 +110,7 @@ export function attachMatchServer(server, { path = '/match', bin = findPeerBinar
     for (const h of handlers) h.call(server, req, res);
   });
 
-  const wss = new WebSocketServer({ server, path, maxPayload: 64 * 1024 });
+  const wss = serveWebSocketAt(server, path, { maxPayload: 64 * 1024 });
   wss.on('connection', (ws) => {
     if (exited !== null) {
       ws.close(1011, 'laige-peer --serve exited');
