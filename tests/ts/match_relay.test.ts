@@ -116,6 +116,49 @@ describe.skipIf(!havePeer && !inCI)('the match server behind its WebSocket relay
     for (const c of [p0, p1, spec]) c!.ws.close();
   });
 
+  it('a late join into a 10,000-entity world: the snapshot line is compressed on the wire for a client that offers permessage-deflate, and intact', async () => {
+    const [p0, p1] = [0, 1].map(() => new Client(`ws://${base}/match`));
+    await Promise.all([p0, p1].map((c) => c!.open()));
+    p0!.send('create big stress 2');
+    await p0!.next('joined big');
+    p1!.send('join big player');
+    await p0!.next('start big');
+    for (let t = 1; t <= 3; t++) for (const p of [p0, p1]) p!.send(`input big ${t} .`);
+    const read = async (deflate: boolean): Promise<{ line: string; wire: number }> => {
+      const ws = new WebSocket(`ws://${base}/match`, { perMessageDeflate: deflate });
+      const lines: string[] = [];
+      await new Promise<void>((ok, fail) => { ws.once('open', () => ok()); ws.once('error', fail); });
+      const sock = (ws as unknown as { _socket: { bytesRead: number } })._socket;
+      const before = sock.bytesRead;
+      ws.send('join big spectator'); // the snapshot of tick 0 (one every 60), then ticks 1..3 as they confirm
+      const line = await new Promise<string>((ok) => ws.on('message', (m) => { lines.push(String(m)); if (String(m).startsWith('confirmed big 3 ')) ok(lines.find((l) => l.startsWith('snapshot big '))!); }));
+      const wire = sock.bytesRead - before;
+      ws.close();
+      return { line, wire };
+    };
+    const raw = await read(false);
+    const packed = await read(true);
+    expect(packed.line).toBe(raw.line);
+    const bytes = Buffer.from(raw.line.split(' ')[3]!, 'hex');
+    const world = sim.openScenario('stress');
+    world.world.restore(new Uint8Array(bytes));
+    expect(world.world.entityCount).toBe(10000);
+    world.dispose();
+    expect(raw.wire).toBeGreaterThan(raw.line.length);
+    expect(packed.wire * 4).toBeLessThan(raw.wire);
+    for (const c of [p0, p1]) c!.ws.close();
+  });
+
+  it('a binary message is refused by the relay; the connection goes on', async () => {
+    const c = new Client(`ws://${base}/match`);
+    await c.open();
+    c.ws.send(Buffer.from('hello'));
+    expect(await c.next('error')).toBe('error relay_bad_message why=binary');
+    c.send('hello');
+    expect(await c.next('hello')).toMatch(/^hello laige-peer-serve 1 /);
+    c.ws.close();
+  });
+
   it('health over HTTP, then drain: no new match, 503', async () => {
     const first = await fetch(`http://${base}/match/health`);
     expect(first.status).toBe(200);
