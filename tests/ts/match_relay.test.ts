@@ -174,3 +174,58 @@ describe.skipIf(!havePeer && !inCI)('the match server behind its WebSocket relay
     c.ws.close();
   });
 });
+
+describe.skipIf(!havePeer && !inCI)('spectators behind by --spectator-delay (the relay\'s spectatorDelay)', () => {
+  it('a spectator is sent tick t when t + 10 confirms, never a live tick; it cannot ask a live hash nor send input; the relay passes a bad delay to the server, which refuses to start', async () => {
+    const server = createServer((_req, res) => { res.writeHead(404).end(); });
+    const relay = attachMatchServer(server, { bin: peerPath, threads: 1, spectatorDelay: 10 });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    const a = server.address();
+    const url = `ws://127.0.0.1:${typeof a === 'object' && a !== null ? a.port : 0}/match`;
+    try {
+      expect(await relay.ready).toMatch(/ spectator_delay=10$/);
+      const [p0, p1, spec] = [0, 1, 2].map(() => new Client(url));
+      await Promise.all([p0, p1, spec].map((c) => c!.open()));
+      p0!.send('create d1 input 2');
+      await p0!.next('joined d1');
+      p1!.send('join d1 player');
+      spec!.send('join d1 spectator');
+      await spec!.next('joined d1 spectator');
+      await p0!.next('start d1');
+      const run = sim.openScenario('input');
+      for (let t = 1; t <= 30; t++) {
+        const in0 = sim.scenarioPlayerInput('input', 0, t);
+        const in1 = sim.scenarioPlayerInput('input', 1, t);
+        p0!.send(`input d1 ${t} ${hex(in0)}`);
+        p1!.send(`input d1 ${t} ${hex(in1)}`);
+        if (t <= 10) continue;
+        // Tick t confirmed: the spectator gets tick t - 10, equal to the plain run.
+        const line = await spec!.next('confirmed d1 ');
+        const w = line.split(' ');
+        expect(Number(w[2])).toBe(t - 10);
+        const combined = new Uint8Array([...Buffer.from(w[4]!, 'hex'), ...Buffer.from(w[5]!, 'hex')]);
+        run.step(combined);
+        expect(w[3]).toBe(run.stateHash().toString(16).padStart(16, '0'));
+      }
+      // The players are at 30, the spectator at 20: 21 is live for it.
+      spec!.send(`hash d1 21 ${'0'.repeat(16)}`);
+      expect(await spec!.next('error')).toBe('error match_hash_unknown_tick tick=21 confirmed=20 oldest=0');
+      spec!.send('input d1 31 .');
+      expect(await spec!.next('error')).toBe('error match_spectator_input');
+      spec!.send(`hash d1 20 ${run.stateHash().toString(16).padStart(16, '0')}`);
+      expect(await spec!.next('verdict')).toBe('verdict d1 20 ok');
+      p0!.send('stats d1');
+      expect(await p0!.next('stats d1')).toMatch(/ tick=30 players=2 connected=2 spectators=1 /);
+      run.dispose();
+      for (const c of [p0, p1, spec]) c!.ws.close();
+    } finally {
+      await relay.close();
+      await new Promise<void>((ok) => server.close(() => ok()));
+    }
+    // Bad input: a delay past 3,600 ticks; the server exits (usage, code 2) and the relay reports it gone.
+    const bad = createServer();
+    const broken = attachMatchServer(bad, { bin: peerPath, spectatorDelay: 3601 });
+    expect(await broken.health()).toBeNull();
+    await broken.close();
+  });
+});
