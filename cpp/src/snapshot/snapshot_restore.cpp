@@ -480,15 +480,6 @@ Status World::restore(std::span<const std::uint8_t> bytes) noexcept { return det
     changed = true;
   }
 
-  // The same placement (a rollback over ticks that moved no entity between
-  // archetypes): every archetype holds the snapshot's slots in its rows, so
-  // archetypeOf and rowOf already say what the snapshot says; only the
-  // columns are copied.
-  bool samePlacement = !changed;
-  for (std::uint32_t i = 1; samePlacement && i <= pl.archetypes; ++i) {
-    samePlacement = sameRows(*ecs.archetypes[i], pl.arch[i]);
-  }
-
   // A ring slot written at clock `ringSince` (trusted only): a section whose
   // copy stamp is <= ringSince has not changed since, so the world already
   // holds the slot's bytes for it (kept archetype objects only: a staged
@@ -497,6 +488,17 @@ Status World::restore(std::span<const std::uint8_t> bytes) noexcept { return det
   const bool ring = trusted && ringSince != 0;
   const std::uint64_t now = ring ? detail::noteSnapshotWrites(ws) : 0;
   const auto unchanged = [ring, ringSince](std::uint64_t stamp) noexcept { return ring && stamp <= ringSince; };
+
+  // The same placement (a rollback over ticks that moved no entity between
+  // archetypes): every archetype holds the snapshot's slots in its rows, so
+  // archetypeOf and rowOf already say what the snapshot says; only the
+  // columns are copied.
+  bool samePlacement = !changed;
+  for (std::uint32_t i = 1; samePlacement && i <= pl.archetypes; ++i) {
+    // A ring slot's rows not changed since are the same without looking.
+    const detail::Archetype& a = *ecs.archetypes[i];
+    samePlacement = unchanged(a.copyStamp[detail::kCopyRowsBit]) || sameRows(a, pl.arch[i]);
+  }
 
   // 3. Write. Nothing below can fail.
   const std::uint32_t oldHigh = ws.entities.highWater();
