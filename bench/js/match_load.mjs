@@ -70,7 +70,8 @@ function clientProcess(options) {
   let result;
   const finished = new Promise((ok, fail) => {
     result = { ok, fail };
-    child.once('exit', (code) => fail(new Error(`a client process exited (${code}) before its result`)));
+    // 'close' comes after the IPC channel's last message ('exit' may come before it).
+    child.once('close', (code) => fail(new Error(`a client process exited (${code}) before its result`)));
   });
   const ready = new Promise((ok, fail) => {
     child.on('message', (m) => {
@@ -113,11 +114,12 @@ async function runSize(n) {
   const sum = (k) => results.reduce((a, r) => a + r[k], 0);
   const drive = Math.max(...results.map((r) => r.wall));
   const perMatch = matches.map((x) => x.confirmed / drive).sort((a, b) => a - b);
+  const sentHz = Math.min(...matches.map((x) => x.tick / drive));
   const lat = matches.flatMap((x) => x.latencies).sort((a, b) => a - b);
   const q = (a, f) => a[Math.min(a.length - 1, Math.floor(f * a.length))] ?? NaN;
   const half = rssSamples.slice(Math.floor(rssSamples.length / 2));
   return {
-    n, wall, minHz: perMatch[0], medianHz: q(perMatch, 0.5), p50: q(lat, 0.5), p99: q(lat, 0.99),
+    n, wall, sentHz, minHz: perMatch[0], medianHz: q(perMatch, 0.5), p50: q(lat, 0.5), p99: q(lat, 0.99),
     cpu: (100 * (after.cpu - before.cpu)) / wall, relayCpu: (relayCpu.user + relayCpu.system) / 1e4 / wall,
     clientCpu: (100 * sum('cpuSeconds')) / wall, rss: after.rss, perMatchKb: (after.rss - idle.rss) / n / 1024,
     rssGrowthKb: half.length > 1 ? (half.at(-1) - half[0]) / 1024 : 0,
@@ -128,12 +130,12 @@ async function runSize(n) {
 
 const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 console.log(`match_load: laige-peer --serve --threads ${threads}, ${hz} Hz, ${seconds} s per size, clients in ${procs} processes, verify ${verify}, faults ${faults ? `on (delay 0..${delayMs} ms, drop ${drop})` : 'off'}; node ${process.version}; load ${load()}`);
-console.log('| matches | ticks/s per match (min / median) | input->confirm p50 / p99 (ms) | server CPU (% of a core; per match) | relay CPU (%) | clients CPU (%) | server RSS (MB; per match KB; growth over the 2nd half KB) | messages/s | desyncs | ticks verified in wasm | rejoins / drops / resends (other refusals) |');
-console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+console.log('| matches | ticks/s sent (min) | ticks/s confirmed per match (min / median) | input->confirm p50 / p99 (ms) | server CPU (% of a core; per match) | relay CPU (%) | clients CPU (%) | server RSS (MB; per match KB; growth over the 2nd half KB) | messages/s | desyncs | ticks verified in wasm | rejoins / drops / resends (other refusals) |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
 let failed = false;
 for (const n of sizes) {
   const r = await runSize(n);
-  console.log(`| ${r.n} | ${r.minHz.toFixed(1)} / ${r.medianHz.toFixed(1)} | ${r.p50.toFixed(2)} / ${r.p99.toFixed(2)} | ${r.cpu.toFixed(0)}; ${(r.cpu / r.n).toFixed(2)} | ${r.relayCpu.toFixed(0)} | ${r.clientCpu.toFixed(0)} | ${(r.rss / 1048576).toFixed(1)}; ${r.perMatchKb.toFixed(0)}; ${r.rssGrowthKb.toFixed(0)} | ${r.msgs.toFixed(0)} | ${r.desyncs} | ${r.verified} | ${r.rejoins} / ${r.drops} / ${r.resends} (${r.playerErrors}) |`);
+  console.log(`| ${r.n} | ${r.sentHz.toFixed(1)} | ${r.minHz.toFixed(1)} / ${r.medianHz.toFixed(1)} | ${r.p50.toFixed(2)} / ${r.p99.toFixed(2)} | ${r.cpu.toFixed(0)}; ${(r.cpu / r.n).toFixed(2)} | ${r.relayCpu.toFixed(0)} | ${r.clientCpu.toFixed(0)} | ${(r.rss / 1048576).toFixed(1)}; ${r.perMatchKb.toFixed(0)}; ${r.rssGrowthKb.toFixed(0)} | ${r.msgs.toFixed(0)} | ${r.desyncs} | ${r.verified} | ${r.rejoins} / ${r.drops} / ${r.resends} (${r.playerErrors}) |`);
   if (r.desyncs > 0 || r.verified === 0 || r.playerErrors > 0) failed = true;
 }
 console.log(`load after: ${load()}`);

@@ -187,10 +187,12 @@ async function run(o) {
 }
 
 process.once('message', async (o) => {
+  let reply;
   try {
-    process.send({ type: 'result', result: await run(o) });
+    reply = { type: 'result', result: await run(o) };
   } catch (e) {
-    process.send({ type: 'error', error: e.stack ?? String(e) });
+    reply = { type: 'error', error: e.stack ?? String(e) };
   }
-  process.disconnect();
+  // Disconnect once the reply is written (a large one takes more than one write).
+  process.send(reply, () => process.disconnect());
 });
