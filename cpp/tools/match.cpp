@@ -294,15 +294,6 @@ struct Match::State {
   }
 };
 
-bool validMatchId(std::string_view id) noexcept {
-  if (id.empty() || id.size() > kMaxMatchIdBytes) return false;
-  for (const char c : id) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
-    if (!ok) return false;
-  }
-  return true;
-}
-
 Result<Match> Match::create(std::string_view id, const Scenario& scenario, std::uint64_t seed, std::uint32_t players,
                             const MatchOptions& options) noexcept {
   if (players == 0 || players > kMaxMatchPlayers) {

@@ -130,6 +130,16 @@ void MatchServer::stop() {
   for (auto& w : workers_) w->thread.join();
 }
 
+// (declared in match.h: the id rule of every match)
+bool validMatchId(std::string_view id) noexcept {
+  if (id.empty() || id.size() > kMaxMatchIdBytes) return false;
+  for (const char c : id) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
 std::string MatchServer::hello() const {
   std::string s = "0 hello laige-peer-serve ";
   appendU64(kServeProtocolVersion, s);

@@ -125,7 +125,8 @@ describe.skipIf(!havePeer && !inCI)('the match server behind its WebSocket relay
     await p0!.next('start big');
     for (let t = 1; t <= 3; t++) for (const p of [p0, p1]) p!.send(`input big ${t} .`);
     const read = async (deflate: boolean): Promise<{ line: string; wire: number }> => {
-      const ws = new WebSocket(`ws://${base}/match`, { perMessageDeflate: deflate });
+      // (the tests' ws typings declare the one-argument constructor only)
+      const ws = new (WebSocket as unknown as new (url: string, options: { perMessageDeflate: boolean }) => WebSocket)(`ws://${base}/match`, { perMessageDeflate: deflate });
       const lines: string[] = [];
       await new Promise<void>((ok, fail) => { ws.once('open', () => ok()); ws.once('error', fail); });
       const sock = (ws as unknown as { _socket: { bytesRead: number } })._socket;
@@ -152,7 +153,7 @@ describe.skipIf(!havePeer && !inCI)('the match server behind its WebSocket relay
   it('a binary message is refused by the relay; the connection goes on', async () => {
     const c = new Client(`ws://${base}/match`);
     await c.open();
-    c.ws.send(Buffer.from('hello'));
+    (c.ws as unknown as { send(data: Uint8Array): void }).send(Buffer.from('hello'));
     expect(await c.next('error')).toBe('error relay_bad_message why=binary');
     c.send('hello');
     expect(await c.next('hello')).toMatch(/^hello laige-peer-serve 1 /);
