@@ -132,7 +132,8 @@ int main(int argc, char** argv) {
     if (c == EOF) break;
     if (c != '\n') {
       // Past the limit only the length is kept: the request is refused whole.
-      if (line.size() <= peer::kMaxRequestLine) line += static_cast<char>(c);
+      // (a `desync <hex>` line may be longer: peer_session.cpp applies each limit).
+      if (line.size() <= peer::kMaxDesyncLine) line += static_cast<char>(c);
       else tooLong = true;
       continue;
     }

@@ -144,5 +144,7 @@ struct JsWorld {
 };
 
 inline JsWorld& W(std::uintptr_t w) { return *at<JsWorld>(w); }
+// The laige::RollbackSession of a rollbackCreate pointer (rollback.cpp).
+laige::RollbackSession& rollbackSessionAt(std::uintptr_t s);
 
 }  // namespace laige_wasm
