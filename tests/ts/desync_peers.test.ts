@@ -117,7 +117,7 @@ describe('the desync exchange between two TypeScript peers', () => {
     expect(reasonOf(() => b.session.receiveDesync(request(99, 3, 0, 0, 0)))).toBe('desync_message_unknown_kind');
     expect(reasonOf(() => b.session.receiveDesync(new Uint8Array((1 << 19) + 1)))).toBe('desync_message_too_large');
     expect(reasonOf(() => b.session.receiveDesync('hello' as unknown as Uint8Array))).toBe('wrong_type');
-    expect(reasonOf(() => b.session.receiveDesync(header(5, 3, 20)))).toBe('desync_answer_unexpected');
+    expect(reasonOf(() => b.session.receiveDesync(header(5, 3, 32)))).toBe('desync_answer_unexpected');
     expect(b.outbox.length).toBe(0);
     // A tick not confirmed: refused here, and the asker is told (an Error message).
     expect(reasonOf(() => b.session.receiveDesync(request(2, 99, 0, 0, 0)))).toBe('desync_tick_unavailable');
@@ -126,6 +126,8 @@ describe('the desync exchange between two TypeScript peers', () => {
     // Outside the tree (tick 2 is confirmed and pinned by the first of these).
     expect(reasonOf(() => b.session.receiveDesync(request(2, 2, 0, 9, 0)))).toBe('state_tree_node_invalid');
     expect(reasonOf(() => b.session.receiveDesync(request(2, 2, 3, 1, 0)))).toBe('state_tree_node_is_leaf');
+    expect(b.outbox.map((m) => m[0])).toEqual([7, 7]);  // each refusal answered with an Error message
+    b.outbox.length = 0;
     // A peer that is not walking itself follows a request to another tick.
     b.session.receiveDesync(request(2, 1, 0, 0, 0));
     expect(b.outbox.length).toBe(1);

@@ -37,6 +37,7 @@
 #include "laige/prng.h"
 #include "laige/replay.h"
 #include "laige/replay_diff.h"
+#include "laige/rollback.h"
 #include "laige/sim.h"
 #include "laige/state_hash.h"
 #include "laige/system.h"

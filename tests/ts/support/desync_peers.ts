@@ -111,12 +111,12 @@ export function pump(a: Peer, b: Peer): void {
 
 /**
  * Runs both peers, inputs delivered `lag` ticks late, each one's confirmed
- * checksums handed to the other the tick after; stops once a report
- * arrived (or after maxTicks).
+ * checksums handed to the other the tick after, from the next tick on;
+ * stops once a report arrived (or after tick maxTicks).
  */
 export function runPeers(a: Peer, b: Peer, maxTicks: number, lag = 2): void {
   const peers = [a, b];
-  for (let t = 1; t <= maxTicks && a.reports.length + b.reports.length === 0; t++) {
+  for (let t = a.session.currentTick + 1; t <= maxTicks && a.reports.length + b.reports.length === 0; t++) {
     for (let i = 0; i < 2; i++) {
       const p = peers[i]!;
       p.session.setLocalInput(t, inputOf(i, t));
