@@ -4,7 +4,6 @@
 // exchange's outgoing messages wait in a queue the TypeScript side drains
 // after every call (desyncExchangeNextMessage) and hands to the user's
 // send function. Diagnostics only: every function here is cold.
-#include <deque>
 #include <vector>
 
 #include "common.h"
@@ -19,7 +18,8 @@ namespace {
 struct JsExchange {
   laige::DesyncExchange exchange;
   laige::RollbackSession* session = nullptr;
-  std::deque<std::vector<std::uint8_t>> outbox;
+  std::vector<std::vector<std::uint8_t>> outbox;  // from `next` on: not handed out yet
+  std::size_t next = 0;
   std::vector<std::uint8_t> current;  // the message desyncExchangeNextMessage returned last
 };
 
@@ -61,9 +61,10 @@ std::uint32_t desyncExchangeReceive(std::uintptr_t x, std::uintptr_t data, std::
 std::span<const std::uint8_t> desyncExchangeNextMessage(std::uintptr_t x) {
   JsExchange& js = *at<JsExchange>(x);
   js.current.clear();
-  if (!js.outbox.empty()) {
-    js.current = std::move(js.outbox.front());
-    js.outbox.pop_front();
+  if (js.next < js.outbox.size()) js.current = std::move(js.outbox[js.next++]);
+  if (js.next == js.outbox.size()) {
+    js.outbox.clear();
+    js.next = 0;
   }
   return {js.current.data(), js.current.size()};
 }

@@ -11,8 +11,6 @@
 // of round trips is the tree's depth, not the number of nodes.
 #include <algorithm>
 #include <cstring>
-#include <map>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -77,12 +75,23 @@ struct DesyncExchange::State {
   bool isPinned = false;
   bool started = false;
   bool failed = false;
-  // The remote's answers, by request key.
-  std::map<std::uint64_t, std::vector<std::uint64_t>> children;
-  std::map<std::uint64_t, std::vector<std::uint8_t>> leaves;
+  // The remote's answers, by request key (a few dozen: a plain list).
+  struct Answer {
+    std::uint64_t key = 0;
+    std::vector<std::uint64_t> hashes;
+    std::vector<std::uint8_t> bytes;
+  };
+  std::vector<Answer> answers;
+  const Answer* answerOf(std::uint64_t key) const noexcept {
+    for (const Answer& a : answers) {
+      if (a.key == key) return &a;
+    }
+    return nullptr;
+  }
   std::vector<SystemCheckpoint> remoteCheckpoints;
   bool haveCheckpoints = false;
-  std::set<std::uint64_t> outstanding;
+  std::vector<std::uint64_t> outstanding;  // request keys not answered yet
+  bool waitingFor(std::uint64_t key) const noexcept { return std::find(outstanding.begin(), outstanding.end(), key) != outstanding.end(); }
   // One walk pass: the nodes it found no answer for, the rows it found.
   std::vector<std::pair<DesyncMessageKind, StateTreeNode>> missing;
   std::vector<DesyncExchangeItem> items;
@@ -115,7 +124,8 @@ struct DesyncExchange::State {
   }
   void request(DesyncMessageKind kind, StateTreeNode n) {
     const std::uint64_t key = keyOf(kind, n);
-    if (!outstanding.insert(key).second) return;
+    if (waitingFor(key) || answerOf(key) != nullptr) return;
+    outstanding.push_back(key);
     begin(kind, pinned.tick);
     if (kind != DesyncMessageKind::CheckpointsRequest) node(out, n);
     send();
@@ -203,31 +213,31 @@ struct DesyncExchange::State {
   // missing (and answered with the local hashes, so not descended into).
   static Result<std::uint32_t> remoteChildren(void* context, StateTreeNode n, std::span<std::uint64_t> out) noexcept {
     State& s = *static_cast<State*>(context);
-    const auto it = s.children.find(keyOf(DesyncMessageKind::ChildrenRequest, n));
-    if (it == s.children.end()) {
+    const Answer* it = s.answerOf(keyOf(DesyncMessageKind::ChildrenRequest, n));
+    if (it == nullptr) {
       s.missing.emplace_back(DesyncMessageKind::ChildrenRequest, n);
       return stateTreeChildren(s.scratch, n, out);
     }
-    if (it->second.size() > out.size()) {
+    if (it->hashes.size() > out.size()) {
       return Status::failure(ErrorCode::BudgetExhausted, "state_tree_buffer_too_small")
-          .with("needed", static_cast<std::uint64_t>(it->second.size()))
+          .with("needed", static_cast<std::uint64_t>(it->hashes.size()))
           .with("given", static_cast<std::uint64_t>(out.size()));
     }
-    std::copy(it->second.begin(), it->second.end(), out.begin());
-    return static_cast<std::uint32_t>(it->second.size());
+    std::copy(it->hashes.begin(), it->hashes.end(), out.begin());
+    return static_cast<std::uint32_t>(it->hashes.size());
   }
   static Result<std::size_t> remoteLeaf(void* context, StateTreeNode n, std::span<std::uint8_t> out) noexcept {
     State& s = *static_cast<State*>(context);
-    const auto it = s.leaves.find(keyOf(DesyncMessageKind::LeafRequest, n));
-    if (it == s.leaves.end()) {
+    const Answer* it = s.answerOf(keyOf(DesyncMessageKind::LeafRequest, n));
+    if (it == nullptr) {
       s.missing.emplace_back(DesyncMessageKind::LeafRequest, n);
       return stateTreeLeaf(s.scratch, n, out);
     }
-    if (it->second.size() > out.size()) {
+    if (it->bytes.size() > out.size()) {
       return Status::failure(ErrorCode::MalformedInput, "state_tree_leaf_malformed").with("side", "b").with("part", n.part).with("index", n.index);
     }
-    std::copy(it->second.begin(), it->second.end(), out.begin());
-    return it->second.size();
+    std::copy(it->bytes.begin(), it->bytes.end(), out.begin());
+    return it->bytes.size();
   }
   static void collect(void* context, const StateTreeDifference& d) noexcept {
     State& s = *static_cast<State*>(context);
@@ -303,7 +313,7 @@ struct DesyncExchange::State {
                                     : kind == DesyncMessageKind::Children  ? DesyncMessageKind::ChildrenRequest
                                                                            : DesyncMessageKind::LeafRequest;
     const std::uint64_t key = keyOf(asked, kind == DesyncMessageKind::Checkpoints ? StateTreeNode{} : n);
-    if (!started || failed || hasReport || tick != pinned.tick || outstanding.count(key) == 0) {
+    if (!started || failed || hasReport || tick != pinned.tick || !waitingFor(key)) {
       return Status::failure(ErrorCode::InvalidArgument, "desync_answer_unexpected")
           .with("kind", static_cast<std::uint32_t>(kind))
           .with("tick", tick);
@@ -324,21 +334,21 @@ struct DesyncExchange::State {
       std::vector<std::uint64_t> h(count);
       for (std::uint32_t i = 0; i < count; ++i) h[i] = getU64(body + 8 * i);
       stats.hashesReceived += count;
-      children[key] = std::move(h);
+      answers.push_back(Answer{key, std::move(h), {}});
     } else {
       if (count != size) return malformed(total, static_cast<std::uint32_t>(kind), "count");
       // The payload must hash to the chunk hash the remote sent with its parent.
       const std::uint64_t parentKey = keyOf(DesyncMessageKind::ChildrenRequest,
                                             n.level == 3 ? StateTreeNode{2, n.part, n.index / kStateTreeFanout} : StateTreeNode{});
-      const auto parent = children.find(parentKey);
+      const Answer* parent = answerOf(parentKey);
       const std::uint32_t at = n.level == 3 ? n.index % kStateTreeFanout : n.part;
-      if (parent != children.end() && at < parent->second.size() && parent->second[at] != xxh3(body, size)) {
+      if (parent != nullptr && at < parent->hashes.size() && parent->hashes[at] != xxh3(body, size)) {
         return Status::failure(ErrorCode::MalformedInput, "state_tree_leaf_malformed").with("side", "b").with("part", n.part).with("index", n.index);
       }
       stats.leafBytesReceived += size;
-      leaves[key] = std::vector<std::uint8_t>(body, body + size);
+      answers.push_back(Answer{key, {}, std::vector<std::uint8_t>(body, body + size)});
     }
-    outstanding.erase(key);
+    outstanding.erase(std::find(outstanding.begin(), outstanding.end(), key));
     if (outstanding.empty()) return walk();
     return Status{};
   }
