@@ -19,7 +19,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
-#include <string>
+#include <string_view>
 #include <vector>
 
 #include "laige/desync.h"
@@ -108,9 +108,10 @@ struct DesyncExchangeItem {
   Entity entityA{};
   Entity entityB{};
   /// The first differing field (kNoField for entity and systems rows and
-  /// rows one side lacks) and its name.
+  /// rows one side lacks) and its name (a view into the pinned world's
+  /// registry: valid while the exchange lives).
   std::uint32_t field = kNoField;
-  std::string fieldName;
+  std::string_view fieldName;
 };
 
 /// What an exchange sent and received.

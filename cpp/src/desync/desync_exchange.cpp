@@ -11,7 +11,6 @@
 // of round trips is the tree's depth, not the number of nodes.
 #include <algorithm>
 #include <cstring>
-#include <string>
 #include <vector>
 
 #include "laige/desync.h"
@@ -70,7 +69,7 @@ void noSystem(World&, SystemContext&) {}
 struct DesyncExchange::State {
   Options o;
   World scratch;
-  std::vector<std::string> systemNames;  // the scratch world's SystemDef names point here
+  std::vector<char> systemNames;  // the scratch world's SystemDef names point here (NUL-terminated, back to back)
   DesyncPin pinned;
   bool isPinned = false;
   bool started = false;
@@ -264,7 +263,7 @@ struct DesyncExchange::State {
     if (d.componentId != 0) {
       item.field = firstDifferingField(s.scratch, d.componentId, d.bytesA, d.bytesB);
       if (item.field != kNoField) {
-        item.fieldName = std::string(s.scratch.componentInfo(d.componentId).value().fields[item.field].name);
+        item.fieldName = s.scratch.componentInfo(d.componentId).value().fields[item.field].name;
       }
     }
     s.items.push_back(std::move(item));
@@ -423,11 +422,17 @@ Status buildScratch(const World& like, DesyncExchange::State& s) noexcept {
     ro.onTargetDestroyed = static_cast<OnTargetDestroyed>(r.onTargetDestroyed);
     if (Status st = registerRelation(scratch, r.component, ro); st.isError()) return st;
   }
-  s.systemNames.reserve(like.systemCount());
-  for (std::uint32_t id = 1; id <= like.systemCount(); ++id) s.systemNames.emplace_back(like.system(SystemId{id}).value().def.name);
-  for (const std::string& name : s.systemNames) {
+  std::size_t total = 0;
+  for (std::uint32_t id = 1; id <= like.systemCount(); ++id) total += std::strlen(like.system(SystemId{id}).value().def.name) + 1;
+  s.systemNames.assign(total, '\0');  // sized once: the names never move
+  std::size_t at = 0;
+  for (std::uint32_t id = 1; id <= like.systemCount(); ++id) {
+    const char* name = like.system(SystemId{id}).value().def.name;
+    const std::size_t n = std::strlen(name);
+    std::memcpy(s.systemNames.data() + at, name, n);
     SystemDef def;
-    def.name = name.c_str();
+    def.name = s.systemNames.data() + at;
+    at += n + 1;
     def.run = &noSystem;
     def.budgetMs = fpx16_16::fromInt32(1);
     if (Result<SystemId> r = scratch.registerSystem(def, nullptr, 0); !r.ok()) return r.status();
