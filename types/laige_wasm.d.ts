@@ -34,6 +34,45 @@ declare module '*/laige_wasm.mjs' {
   }
 
   /**
+   * desyncExchangeReport: the counters; the report fields once ready is true (hex64 strings for tick and
+   * checksumA).
+   */
+  export interface RawExchangeReport {
+    ready: boolean;
+    pinnedTick: string;
+    messagesSent: number;
+    messagesReceived: number;
+    bytesSent: number;
+    bytesReceived: number;
+    hashesReceived: number;
+    leafBytesReceived: number;
+    tick?: string;
+    checkpointsCompared?: boolean;
+    firstSystem?: number;
+    firstSystemName?: string;
+    firstSystemPosition?: number;
+    differences?: number;
+    checksumA?: string;
+    systemsPart?: number;
+    items?: RawExchangeItem[];
+  }
+
+  export interface RawExchangeItem {
+    part: number;
+    slot: number;
+    componentId: number;
+    size: number;
+    presentInA: boolean;
+    presentInB: boolean;
+    entityA: number;
+    entityB: number;
+    bytesA: number[] | null;
+    bytesB: number[] | null;
+    field: number;
+    fieldName: string;
+  }
+
+  /**
    * The last failing Status a binding returned (lastFailure()): its code, reason (the core's stable event
    * name) and fields (integers as numbers, as strings above 15 digits).
    */
@@ -569,6 +608,29 @@ declare module '*/laige_wasm.mjs' {
      * field). (export laige_world_desync_report)
      */
     worldDesyncReport(a: Ptr, b: Ptr, maxItems: number): RawDesyncReport;
+
+    // web/bindings/desync_exchange.cpp
+    /**
+     * A DesyncExchange for worlds of w's setup, pinning through rollback session `session` (0 = none); its
+     * pointer as a u32 at `out`. (export laige_desync_exchange_create)
+     */
+    desyncExchangeCreate(w: Ptr, session: Ptr, maxItems: number, out: Ptr): Code;
+    /** export laige_desync_exchange_destroy */
+    desyncExchangeDestroy(x: Ptr): void;
+    /**
+     * DesyncExchange::start(tick): pins the tick and queues the first requests. (export
+     * laige_desync_exchange_start)
+     */
+    desyncExchangeStart(x: Ptr, tick: number): Code;
+    /**
+     * DesyncExchange::receive: one incoming message; answers and next requests are queued. (export
+     * laige_desync_exchange_receive)
+     */
+    desyncExchangeReceive(x: Ptr, data: Ptr, size: number): Code;
+    /** The next queued outgoing message (empty when none). (export laige_desync_exchange_next_message) */
+    desyncExchangeNextMessage(x: Ptr): Uint8Array;
+    /** The exchange's counters, and its report once ready. (export laige_desync_exchange_report) */
+    desyncExchangeReport(x: Ptr): RawExchangeReport;
 
     // web/bindings/replay.cpp
     /** export laige_replay_writer_create */

@@ -43,6 +43,9 @@ constexpr const char* kUsage =
     "  advance                  -> local <tick> <hex|.>..., confirmed <tick> <hash>..., advanced <tick> <rolled back>\n"
     "  hash <tick>              -> confirmed <tick> <hash>\n"
     "  stats                    -> stats advances=.. rollbacks=.. ...\n"
+    "  desync-start <tick>      -> desync <hex>... ok   (walk the other side's tree of <tick>)\n"
+    "  desync <hex>             -> desync <hex>... [report .. item .. end] ok   (docs/desync.md#across-peers)\n"
+    "  fault <tick> <system> <component> <word> <bit> <pick>   -> ok   (a test fault: one flipped bit)\n"
     "  quit\n"
     "A refused request answers `error <reason> [key=value ...]` and changes nothing.\n"
     "\n"
@@ -134,7 +137,8 @@ int main(int argc, char** argv) {
     if (c == EOF) break;
     if (c != '\n') {
       // Past the limit only the length is kept: the request is refused whole.
-      if (line.size() <= peer::kMaxRequestLine) line += static_cast<char>(c);
+      // (a `desync <hex>` line may be longer: peer_session.cpp applies each limit).
+      if (line.size() <= peer::kMaxDesyncLine) line += static_cast<char>(c);
       else tooLong = true;
       continue;
     }

@@ -34,7 +34,8 @@ void appendError(const Status& status, std::string& out) {
 
 bool PeerSession::handle(std::string_view line, std::string& out) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  if (line.size() > kMaxRequestLine) {
+  const bool desync = line.substr(0, 7) == "desync ";
+  if (line.size() > (desync ? kMaxDesyncLine : kMaxRequestLine)) {
     char n[24];
     std::snprintf(n, sizeof n, "%zu", line.size());
     refuse(out, "peer_line_too_long", "bytes", n);

@@ -48,6 +48,9 @@ namespace laige::peer {
 
 /// The longest request line the peer accepts (bytes, without the '\n').
 inline constexpr std::size_t kMaxRequestLine = 1024;
+/// The longest `desync <hex>` line (a desync exchange message of up to
+/// kDesyncMaxMessageBytes = 2^19 bytes, hex-encoded; rollback_peer.h).
+inline constexpr std::size_t kMaxDesyncLine = 7 + 2 * (std::size_t{1} << 19);
 /// The protocol version in the hello line.
 inline constexpr int kProtocolVersion = 1;
 

@@ -6,6 +6,10 @@
 #include <utility>
 #include <vector>
 
+#include "laige/desync_exchange.h"
+#include "laige/detail/change_walk.h"
+#include "laige/detail/system_registry.h"
+#include "laige/detail/world_state.h"
 #include "laige/rollback.h"
 #include "peer_session.h"
 #include "peer_text.h"
@@ -33,12 +37,53 @@ struct RollbackPeerState {
   // The ticks the running advance() confirmed (onConfirmed), reserved at session.
   std::vector<std::pair<std::uint64_t, std::uint64_t>> confirmed;
   std::vector<std::uint8_t> bytes;
+  // The desync exchange (docs/desync.md#across-peers): its outgoing messages
+  // as `desync <hex>` lines until the request's reply is written.
+  DesyncExchange exchange;
+  std::string desyncOut;
+  bool reported = false;
 };
 
 namespace {
 
 void recordConfirmed(void* ctx, std::uint64_t tick, std::uint64_t hash) noexcept {
   static_cast<RollbackPeerState*>(ctx)->confirmed.emplace_back(tick, hash);
+}
+
+void sendDesync(void* ctx, std::span<const std::uint8_t> m) noexcept {
+  std::string& out = static_cast<RollbackPeerState*>(ctx)->desyncOut;
+  out += "desync ";
+  appendHex(m.data(), m.size(), out);
+  out += '\n';
+}
+Status pinDesync(void* ctx, std::uint64_t tick, DesyncPin& pin) noexcept {
+  return pinRollbackTick(static_cast<RollbackPeerState*>(ctx)->session, tick, pin);
+}
+
+// The test fault (`fault`): one bit of one component word of one entity,
+// flipped at the end of one system's run at one tick, on every run of that
+// tick (re-simulations included), as a nondeterministic system would.
+struct Fault {
+  SystemFn original = nullptr;
+  std::uint64_t tick = 0;
+  std::uint32_t system = 0;
+  ComponentTypeId component = 0;
+  std::uint32_t word = 0;
+  std::uint32_t bit = 0;
+  std::uint32_t pick = 0;
+};
+Fault gFault;  // one rollback session per process
+
+void faultySystem(World& w, SystemContext& ctx) {
+  gFault.original(w, ctx);
+  if (ctx.tick != gFault.tick || ctx.id.value != gFault.system) return;
+  for (std::uint32_t k = 0; k < w.capacity(); ++k) {
+    const Entity e = w.handleAt(static_cast<std::uint16_t>((gFault.pick + k) % w.capacity()));
+    auto* bytes = w.isValid(e) ? static_cast<std::uint8_t*>(w.getBytes(e, gFault.component)) : nullptr;
+    if (bytes == nullptr) continue;
+    bytes[4 * gFault.word + gFault.bit / 8] ^= static_cast<std::uint8_t>(1u << (gFault.bit % 8));
+    return;
+  }
 }
 
 }  // namespace
@@ -49,7 +94,8 @@ RollbackPeer& RollbackPeer::operator=(RollbackPeer&&) noexcept = default;
 RollbackPeer::~RollbackPeer() = default;
 
 bool RollbackPeer::handles(std::string_view verb) noexcept {
-  return verb == "session" || verb == "input" || verb == "advance" || verb == "hash" || verb == "stats";
+  return verb == "session" || verb == "input" || verb == "advance" || verb == "hash" || verb == "stats" ||
+         verb == "desync" || verb == "desync-start" || verb == "fault";
 }
 
 void RollbackPeer::handle(std::string_view verb, std::string_view args, std::string& out) {
@@ -64,7 +110,9 @@ void RollbackPeer::handle(std::string_view verb, std::string_view args, std::str
   if (verb == "input") input(args, out);
   else if (verb == "advance") advance(out);
   else if (verb == "hash") hash(args, out);
-  else stats(out);
+  else if (verb == "stats") stats(out);
+  else if (verb == "fault") fault(args, out);
+  else desync(verb, args, out);
 }
 
 void RollbackPeer::open(std::string_view args, std::string& out) {
@@ -120,6 +168,18 @@ void RollbackPeer::open(std::string_view args, std::string& out) {
   state->delay = v[3];
   state->confirmed.reserve(o.depth + 2);
   state->bytes.reserve(generator->maxInputBytes);
+  DesyncExchange::Options x;
+  x.send = &sendDesync;
+  x.sendContext = state.get();
+  x.pin = &pinDesync;
+  x.pinContext = state.get();
+  x.maxItems = 64;
+  Result<DesyncExchange> exchange = DesyncExchange::create(state->run.world(), x);
+  if (exchange.isError()) {
+    appendError(exchange.status(), out);
+    return;
+  }
+  state->exchange = std::move(exchange).takeValue();
   s_ = std::move(state);
   char seedHex[24];
   std::snprintf(seedHex, sizeof seedHex, "0x%llx", static_cast<unsigned long long>(seed));
@@ -238,6 +298,99 @@ void RollbackPeer::stats(std::string& out) {
     appendU64(value, out);
   }
   out += '\n';
+}
+
+void RollbackPeer::fault(std::string_view args, std::string& out) {
+  World& w = s_->run.world();
+  const std::string_view tickText = nextWord(args);
+  const std::string_view systemName = nextWord(args);
+  const std::string_view componentName = nextWord(args);
+  std::uint64_t v[4] = {};  // tick, word, bit, pick
+  const std::string_view words[3] = {nextWord(args), nextWord(args), nextWord(args)};
+  bool ok = parseU64(tickText, v[0]);
+  for (int i = 0; i < 3; ++i) ok = ok && parseU64(words[i], v[i + 1]) && v[i + 1] <= 0xffffu;
+  Fault f;
+  for (std::uint32_t id = 1; id <= w.systemCount(); ++id) {
+    if (std::string_view{w.system(SystemId{id}).value().def.name} == systemName) f.system = id;
+  }
+  for (ComponentTypeId c = 1; c <= w.componentCount(); ++c) {
+    if (w.componentInfo(c).value().name == componentName) f.component = c;
+  }
+  if (!ok || f.system == 0 || f.component == 0 || gFault.original != nullptr ||
+      4 * v[1] + v[2] / 8 >= w.componentInfo(f.component).value().size) {
+    refuse(out, "peer_bad_request", "fault", systemName.substr(0, 32));
+    return;
+  }
+  f.tick = v[0];
+  f.word = static_cast<std::uint32_t>(v[1]);
+  f.bit = static_cast<std::uint32_t>(v[2]);
+  f.pick = static_cast<std::uint32_t>(v[3]);
+  // The system's body is swapped in the registry (a test hook of this tool only).
+  detail::SystemRecord& rec = detail::ChangeAccess::state(w)->systems.at(f.system);
+  f.original = rec.def.run;
+  gFault = f;
+  rec.def.run = &faultySystem;
+  out += "ok\n";
+}
+
+void RollbackPeer::desync(std::string_view verb, std::string_view args, std::string& out) {
+  RollbackPeerState& s = *s_;
+  s.desyncOut.clear();
+  Status st;
+  if (verb == "desync-start") {
+    std::uint64_t tick = 0;
+    const std::string_view tickText = nextWord(args);
+    if (!parseU64(tickText, tick)) {
+      refuse(out, "peer_bad_request", "tick", tickText.empty() ? std::string_view("missing") : tickText.substr(0, 32));
+      return;
+    }
+    st = s.exchange.start(tick);
+  } else {
+    const std::string_view hex = nextWord(args);
+    if (hex.empty() || decodeHex(hex, s.bytes) != std::string_view::npos) {
+      refuse(out, "peer_bad_payload", "desync", hex.substr(0, 32));
+      return;
+    }
+    st = s.exchange.receive(s.bytes);
+  }
+  // Answers (an Error answer to a refused request included) go out first.
+  out += s.desyncOut;
+  s.desyncOut.clear();
+  if (!st.ok()) {
+    appendError(st, out);
+    return;
+  }
+  if (s.exchange.hasReport() && !s.reported) {
+    s.reported = true;
+    const DesyncExchangeReport& r = s.exchange.report();
+    const World& w = *s.exchange.pinnedWorld();
+    out += "report ";
+    appendU64(r.summary.tick, out);
+    out += ' ';
+    out += r.summary.firstSystem.value == 0 ? "-" : w.system(r.summary.firstSystem).value().def.name;
+    out += ' ';
+    appendU64(r.summary.differences, out);
+    out += ' ';
+    appendHash(r.summary.checksumA, out);
+    out += '\n';
+    for (const DesyncExchangeItem& d : r.items) {
+      out += "item ";
+      appendU64(d.slot, out);
+      out += ' ';
+      out += d.componentId == 0 ? std::string_view("-") : w.componentInfo(d.componentId).value().name;
+      out += ' ';
+      out += d.fieldName.empty() ? std::string_view("-") : std::string_view(d.fieldName);
+      out += ' ';
+      appendU64(d.entityA.bits(), out);
+      out += ' ';
+      appendHex(d.bytesA.data(), d.bytesA.size(), out);
+      out += ' ';
+      appendHex(d.bytesB.data(), d.bytesB.size(), out);
+      out += '\n';
+    }
+    out += "end\n";
+  }
+  out += "ok\n";
 }
 
 }  // namespace laige::peer

@@ -18,6 +18,19 @@
 //                              duplicates=.. deepest=.. confirmed=..
 //   anything refused        -> error <reason> [key=value ...]   (nothing changed)
 //
+// The desync exchange (docs/desync.md#across-peers), one laige::DesyncExchange
+// per session, pinning through laige::pinRollbackTick:
+//   desync-start <tick>     -> desync <hex>...  ok       (asks the other side; the first requests)
+//   desync <hex>            -> desync <hex>...  [report <tick> <system|-> <differences> <checksum>
+//                              item <slot> <component|-> <field|-> <entityA bits> <hexA|.> <hexB|.>...
+//                              end]  ok                 (one message of the other side's exchange:
+//                              the answers or next requests it gives, and the report once ready)
+//                              or the answers, then error <reason> ...
+//   fault <tick> <system> <component> <word> <bit> <pick>
+//                           -> ok   (a test hook: system <system> flips bit <bit> of u32 word <word>
+//                              of <component> of the first entity from slot <pick> that has it,
+//                              at the end of its run at tick <tick>, every run)
+//
 // The local player's input per tick is not sent by the driver: it comes
 // from the scenario's player-input generator (cpp/scenarios/player_input.h,
 // today the `input` scenario's), a pure function of (player, tick) the
@@ -63,6 +76,8 @@ class RollbackPeer {
   void advance(std::string& out);
   void hash(std::string_view args, std::string& out);
   void stats(std::string& out);
+  void fault(std::string_view args, std::string& out);
+  void desync(std::string_view verb, std::string_view args, std::string& out);
 
   // Heap-held: the session keeps pointers to the run's world and schedule.
   std::unique_ptr<RollbackPeerState> s_;

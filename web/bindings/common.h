@@ -37,6 +37,7 @@
 #include "laige/prng.h"
 #include "laige/replay.h"
 #include "laige/replay_diff.h"
+#include "laige/rollback.h"
 #include "laige/sim.h"
 #include "laige/state_hash.h"
 #include "laige/system.h"
@@ -144,5 +145,7 @@ struct JsWorld {
 };
 
 inline JsWorld& W(std::uintptr_t w) { return *at<JsWorld>(w); }
+// The laige::RollbackSession of a rollbackCreate pointer (rollback.cpp).
+laige::RollbackSession& rollbackSessionAt(std::uintptr_t s);
 
 }  // namespace laige_wasm

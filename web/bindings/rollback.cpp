@@ -162,6 +162,9 @@ std::uint32_t rollbackConfirmedHash(std::uintptr_t s, double tick, std::uintptr_
 
 }  // namespace
 
+// The session behind a rollback pointer (desync_exchange.cpp pins its ticks).
+laige::RollbackSession& laige_wasm::rollbackSessionAt(std::uintptr_t s) { return at<JsRollback>(s)->session; }
+
 // The exports web/boundary.json lists for this file.
 #define LAIGE_BINDINGS_ROLLBACK
 #include "registrations.gen.inc"

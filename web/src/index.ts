@@ -11,6 +11,7 @@ export { World } from './world.js';
 export { MatchClient, parseMatchMessage } from './netplay/match_client.js';
 export type { MatchMessage } from './netplay/match_client.js';
 export type { DesyncReport, DesyncItem, StateTreeNode, SystemCheckpoint, SystemCheckpoints } from './desync/desync.js';
+export type { DesyncExchangeOptions, DesyncExchangeStats, PeerDesyncReport } from './desync/desync_exchange.js';
 export type {
   WorldOptions, EntityStats, GuardrailStats, ArchetypeStats, StateDiff, StateDiffItem, DiffRelationFields, AnyComponent, AccessList,
   Refs, SchemaOf, Chunk, FieldColumn,

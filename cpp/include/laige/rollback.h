@@ -36,6 +36,9 @@ namespace laige {
 
 class World;
 struct SystemSchedule;
+struct DesyncPin;
+class RollbackSession;
+Status pinRollbackTick(RollbackSession& session, std::uint64_t tick, DesyncPin& out) noexcept;
 
 /// The most players a session has.
 inline constexpr std::uint32_t kMaxRollbackPlayers = 8;
@@ -298,6 +301,8 @@ class RollbackSession {
   [[nodiscard]] bool isLive() const noexcept { return s_ != nullptr; }
 
  private:
+  // laige/desync_exchange.h: re-runs a confirmed tick from the ring.
+  friend Status pinRollbackTick(RollbackSession& session, std::uint64_t tick, DesyncPin& out) noexcept;
   explicit RollbackSession(std::unique_ptr<detail::RollbackState> s) noexcept;
   std::unique_ptr<detail::RollbackState> s_;
 };

@@ -5,6 +5,7 @@ import { expect } from 'vitest';
 import { MatchClient, entityId, fx, loadLaige, type World } from '../../../dist/index.js';
 import { type ReasonCase, onWorld, world } from './reason_cases_core.js';
 import { sim } from './sim.js';
+import { makePeer, runPeers } from './desync_peers.js';
 
 /** A live world with component P on one entity. */
 function withP(fn: (w: World, P: ReturnType<typeof registerP>, e: number) => unknown): () => unknown {
@@ -26,6 +27,29 @@ function kept<T>(take: (keep: (v: T) => void) => void): T {
   if (out === undefined) throw new Error('the callback did not run');
   return out;
 }
+
+
+/** A desync message: the 16-byte header (kind, version 1, size, tick) and `body`. */
+function desyncMessage(kind: number, tick: number, body: number[] = []): Uint8Array {
+  const m = new Uint8Array(16 + body.length);
+  const v = new DataView(m.buffer);
+  m[0] = kind;
+  m[1] = 1;
+  v.setUint32(4, m.length, true);
+  v.setBigUint64(8, BigInt(tick), true);
+  m.set(body, 16);
+  return m;
+}
+/** Two peers of docs/desync.md#across-peers after 6 ticks, peer a walking tick 2 (told a wrong checksum of it). */
+function walkingPeer() {
+  const a = makePeer(20, null, 0);
+  const b = makePeer(20, null, 1);
+  runPeers(a, b, 6);
+  a.outbox.length = 0;
+  a.session.addRemoteHash(2, 12345n);
+  return a;
+}
+const ROOT = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 
 export const TS_CASES: ReasonCase[] = [
   { reason: 'wrong_type', what: 'a bigint capacity', fields: { where: 'createWorld', field: 'capacity', got: 'bigint' },
@@ -70,6 +94,37 @@ export const TS_CASES: ReasonCase[] = [
         other.dispose();
       }
     }) },
+  { reason: 'desync_not_enabled', what: 'addRemoteHash on a session without sendDesync', fields: { where: 'RollbackSession.addRemoteHash' },
+    provoke: () => sim.createRollbackSession(sim.createWorld({ capacity: 4 }), { players: 2 }).addRemoteHash(1, 1n) },
+  { reason: 'desync_message_malformed', what: 'a 3-byte desync message', fields: { size: 3, kind: 1, what: 'header' },
+    provoke: () => makePeer(4, null, 0).session.receiveDesync(Uint8Array.of(1, 1, 0)) },
+  { reason: 'desync_message_too_large', what: 'a desync message of 2^19 + 1 bytes', fields: { size: 524289, max: 524288 },
+    provoke: () => makePeer(4, null, 0).session.receiveDesync(new Uint8Array(524289)) },
+  { reason: 'desync_message_unknown_kind', what: 'a desync message of kind 9', fields: { kind: 9 },
+    provoke: () => makePeer(4, null, 0).session.receiveDesync(desyncMessage(9, 1, ROOT)) },
+  { reason: 'desync_answer_unexpected', what: 'a children answer nobody asked for', fields: { kind: 5, tick: 1 },
+    provoke: () => makePeer(4, null, 0).session.receiveDesync(desyncMessage(5, 1, [...ROOT, 0, 0, 0, 0])) },
+  { reason: 'desync_tick_unavailable', what: 'a request of a tick not confirmed', fields: { tick: 50, confirmed: 0 },
+    provoke: () => makePeer(4, null, 0).session.receiveDesync(desyncMessage(2, 50, ROOT)) },
+  { reason: 'desync_already_pinned', what: 'a request of tick 3 to a peer walking tick 2', fields: { tick: 3, pinned: 2 },
+    provoke: () => walkingPeer().session.receiveDesync(desyncMessage(2, 3, ROOT)) },
+  { reason: 'desync_remote_refused', what: 'an Error answer to the walk of tick 2', fields: { tick: 2, reason: 'desync_tick_unavailable' },
+    provoke: () => walkingPeer().session.receiveDesync(desyncMessage(7, 2, [...ROOT, 23, 0, 0, 0, ...new TextEncoder().encode('desync_tick_unavailable')])) },
+  { reason: 'desync_pin_mismatch', what: 'pinning a tick of a system that is not deterministic', fields: { tick: 2 },
+    provoke: () => {
+      const w = sim.createWorld({ capacity: 4 });
+      const C = w.registerComponent('C', { n: 'i32' });
+      const e = w.create();
+      w.add(e, C, { n: 0 });
+      let outside = 0;
+      w.registerSystem({ name: 'Leaky', budgetMs: 5, io: [[C, 'write']], run() { C.field.n.set(e, ++outside); } });
+      const s = sim.createRollbackSession(w, { players: 1, sendDesync: () => {}, onDesync: () => {} });
+      for (let t = 1; t <= 4; t++) {
+        s.setLocalInput(t, Uint8Array.of(1));
+        s.advance();
+      }
+      s.addRemoteHash(2, 1n);
+    } },
   { reason: 'match_bad_id', what: 'a match id with a space (MatchClient, before anything is sent)', fields: { where: 'MatchClient.join', field: 'match', got: 'bad id' },
     provoke: () => new MatchClient(() => { throw new Error('nothing may be sent'); }).join('bad id', 'player') },
   { reason: 'foreign_world', what: 'a world of another loadLaige()', fields: { where: 'createGameLoop', field: 'world' },

@@ -207,6 +207,16 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   relation_alloc_failed: (f) => `the reverse index of relation component ${f.component_id} (8 bytes per entity slot) could not be allocated`,
   relation_invariant_broken: (f) => `relation component ${f.component_id} of entity ${f.entity_id} breaks the relation rules (${f.what}): a target was written around add`,
 
+  // --- the desync exchange across peers (docs/desync.md#across-peers)
+  desync_message_malformed: (f) => `the desync message of ${f.size} bytes (kind ${f.kind}) is malformed: its ${f.what} is wrong`,
+  desync_message_too_large: (f) => `the desync message of ${f.size} bytes is larger than the ${f.max} a desync message can be`,
+  desync_message_unknown_kind: (f) => `the desync message kind ${f.kind} is not one of 1..7`,
+  desync_answer_unexpected: (f) => `an answer (kind ${f.kind}) for tick ${f.tick} that this peer did not ask for`,
+  desync_remote_refused: (f) => `the remote peer refused a request of tick ${f.tick}: ${f.reason}`,
+  desync_tick_unavailable: (f) => `tick ${f.tick} cannot be pinned: it is not confirmed (confirmed ${f.confirmed}) or its state left the snapshot ring (oldest ${f.oldest})`,
+  desync_already_pinned: (f) => `this peer investigates tick ${f.pinned}; tick ${f.tick} is refused`,
+  desync_pin_mismatch: (f) => `tick ${f.tick} run again gave checksum ${f.got}, not the confirmed ${f.expected}: a system is not deterministic on this peer`,
+
   // --- prefabs (docs/prefabs.md)
   prefab_not_a_prefab: (f) => `Entity(${f.entity_id}, ${f.generation}) is not a prefab (it does not carry the Prefab tag); mark the template with createPrefab or makePrefab`,
   prefab_override_invalid: (f) => `the override of component ${f.component_id} is refused (${f.why}): override only the prefab's own components, not a relation or the Prefab tag; set the rest on the instance afterwards`,

@@ -152,7 +152,8 @@ const SCALAR: Record<string, [number, (v: DataView, at: number) => number]> = {
 };
 
 /** A field's value from a row's bytes: a number, or an array for an array field. */
-function fieldValue(c: Component | undefined, field: number, bytes: Uint8Array | null): number | number[] | null {
+/** @internal */
+export function fieldValue(c: Component | undefined, field: number, bytes: Uint8Array | null): number | number[] | null {
   const f = c?.fields[field];
   if (f === undefined || bytes === null) return null;
   const [size, read] = SCALAR[f.kind]!;

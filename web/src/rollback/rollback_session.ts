@@ -12,22 +12,23 @@ import { ROLLBACK_ENUMS, ROLLBACK_LIMITS as L } from '../boundary/limits.gen.js'
 import { WorldBound } from '../base/lifecycle.js';
 import { ErrorCodes, LaigeError, coreError, invalid, typeName } from '../base/errors.js';
 import { messageFor } from '../base/error_messages.js';
-import { type ArgCheck, type Bound, checkArg, checkFields, u32 } from '../base/args.js';
-import { activeCallback, refuseDisposeInside, refuseTickInside } from '../base/reentrancy.js';
+import { type ArgCheck, type Bound, checkArg, checkFields, u32, u64 } from '../base/args.js';
+import { activeCallback, logHandlers, refuseDisposeInside, refuseInsideLog, refuseTickInside } from '../base/reentrancy.js';
 import { describe } from '../base/describe.js';
 import type { ScenarioRun } from '../scenario/scenario_run.js';
 import { type WorldCore, coreOf } from '../core/world_core.js';
 import type { World } from '../world.js';
 import { noteRestored } from '../core/snapshot.js';
 import { INSPECT } from '../base/inspect.js';
+import { type DesyncExchangeOptions, DesyncLink } from '../desync/desync_exchange.js';
 
 type RollbackState = ReturnType<typeof readRollbackState>;
 
 /** Builds a tick's single payload (ctx.input) from the players' inputs (player order). */
 export type RollbackCombine = (tick: number, inputs: readonly Uint8Array[]) => Uint8Array;
 
-/** Options of sim.createRollbackSession. */
-export interface RollbackSessionOptions {
+/** Options of sim.createRollbackSession (sendDesync, onDesync, desyncMaxItems: docs/desync.md#across-peers). */
+export interface RollbackSessionOptions extends DesyncExchangeOptions {
   /** Players in the session, 1..8. Default 2. */
   players?: number;
   /** This peer's player, 0..players-1 (its input: setLocalInput). Default 0. */
@@ -150,6 +151,9 @@ const SESSION_OPTIONS = {
   checksum: { type: 'oneOf', values: ROLLBACK_ENUMS.checksum.values, default: ROLLBACK_ENUMS.checksum.default },
   onConfirmed: { type: 'function', expected: 'a function (tick, hash) => void' },
   onResimulated: { type: 'function', expected: 'a function (fromTick, toTick) => void' },
+  sendDesync: { type: 'function', expected: 'a function (bytes) => void' },
+  onDesync: { type: 'function', expected: 'a function (report) => void' },
+  desyncMaxItems: { type: 'u32', min: 0, max: 65536, default: 16 },
 } as const satisfies Record<string, ArgCheck>;
 
 function bytesArg(where: string, v: unknown): Uint8Array {
@@ -184,6 +188,7 @@ export class RollbackSession extends WorldBound implements Disposable {
   #input: number;
   #inAdvance = false;
   #error: { value: unknown } | null = null;
+  #desync: DesyncLink | null = null;
 
   /** @internal Use sim.createRollbackSession. */
   constructor(world: World, options: RollbackSessionOptions, scenario: ScenarioRun | null) {
@@ -218,6 +223,12 @@ export class RollbackSession extends WorldBound implements Disposable {
     this.#onConfirmed = onConfirmed ?? null;
     this.#onResimulated = onResimulated ?? null;
     core.host.registerSession(this.#ptr, this);
+    try {
+      this.#desync = DesyncLink.create(core, w, this.#ptr, options, o.desyncMaxItems);
+    } catch (e) {
+      this._detach();
+      throw e;
+    }
     this.bind(core.dependents);
   }
 
@@ -305,11 +316,75 @@ export class RollbackSession extends WorldBound implements Disposable {
     const before = this.confirmedTick;
     const t0 = performance.now();
     this.#inAdvance = true;
+    let done: RollbackAdvance;
     try {
-      return this.#advance(s, where, before, t0);
+      done = this.#advance(s, where, before, t0);
     } finally {
       this.#inAdvance = false;
     }
+    // Remote checksums given before these ticks were confirmed (or inside onConfirmed).
+    this.#checkRemoteHashes();
+    return done;
+  }
+
+  /**
+   * The remote peer's confirmed checksum of `tick` (what its onConfirmed
+   * gave), from any transport: compared with this session's once `tick` is
+   * confirmed here. At the first tick whose checksums differ, the session
+   * pins that tick and its desync exchange asks the remote (through
+   * options.sendDesync) until the report is ready for options.onDesync
+   * (docs/desync.md#across-peers). Throws `desync_not_enabled` without
+   * options.sendDesync, `wrong_type` / `out_of_range` for a bad argument;
+   * what the pin throws (a TypeScript system's error, `desync_tick_unavailable`).
+   */
+  addRemoteHash(tick: number, hash: bigint): void {
+    const where = 'RollbackSession.addRemoteHash';
+    if (logHandlers.depth !== 0) refuseInsideLog(where);
+    this.#live(where);
+    const link = this.#link(where);
+    const t = tickArg(where, tick);
+    if (t === 0) throw invalid(`${where}: ticks are numbered from 1, got 0`, 'out_of_range', { where, field: 'tick', got: 0 });
+    link.remember(t, u64(`${where}: hash`, hash));
+    if (!this.#inAdvance) this.#checkRemoteHashes();
+  }
+
+  /**
+   * One message of the remote peer's desync exchange (what its
+   * options.sendDesync handed over). Requests are answered from the pinned
+   * tick (pinned now if need be); answers move the walk on; the report goes
+   * to options.onDesync. Throws `desync_not_enabled`, `desync_message_*`,
+   * `desync_answer_unexpected`, `desync_remote_refused`,
+   * `desync_tick_unavailable`, `desync_already_pinned`,
+   * `state_tree_node_invalid` (docs/desync.md#across-peers); the session and
+   * its world are unchanged then.
+   */
+  receiveDesync(bytes: Uint8Array): void {
+    const where = 'RollbackSession.receiveDesync';
+    if (logHandlers.depth !== 0) refuseInsideLog(where);
+    this.#live(where);
+    this.#link(where).receive(bytes);
+  }
+
+  /** The first confirmed tick whose checksums differed from the remote's (0 = none seen). */
+  get desyncTick(): number {
+    return this.#desync?.detectedTick ?? 0;
+  }
+
+  #link(where: string): DesyncLink {
+    if (this.#desync === null) throw invalid(`${where}: the session has no desync exchange (create it with options.sendDesync)`, 'desync_not_enabled', { where });
+    return this.#desync;
+  }
+
+  #checkRemoteHashes(): void {
+    const link = this.#desync;
+    if (link === null || link.detectedTick !== 0) return;
+    link.check(this.confirmedTick, (t) => {
+      try {
+        return this.confirmedHash(t);
+      } catch {
+        return null;
+      }
+    });
   }
 
   // advance() after its checks; #inAdvance is set for all of it, the
@@ -494,6 +569,8 @@ export class RollbackSession extends WorldBound implements Disposable {
   _detach(): void {
     if (this.#ptr === 0) return;
     this.#core.host.unregisterSession(this.#ptr);
+    this.#desync?.dispose();
+    this.#desync = null;
     this.#core.raw.rollbackDestroy(this.#ptr);
     this.#ptr = 0;
   }
