@@ -28,6 +28,7 @@ import { peerStatus, updatePeerPanel, updateSystems } from './panel.js';
 import { downloadBundle, sessionReplay } from './replay.js';
 import { Netplay } from './netplay.js';
 import { networkSettings, setNetworkSliders, showNetplay, updateNetplayPanel, wireNetplay } from './netplay_view.js';
+import { attachInspector, detachInspector, inspectorView, recordInspectorTick, refreshInspector, switchInspectorSource } from './inspector_panel.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -96,6 +97,7 @@ function specOf(name) {
 
 function disposeSession() {
   if (session === null) return;
+  detachInspector();
   session.peer?.close();
   for (const w of [session.built?.world, session.shadow?.built.world]) {
     try { w?.dispose(); } catch { /* already gone */ }
@@ -152,6 +154,7 @@ async function select(name) {
     checkTick(my, 0);
     my.peer = my.native ? openSessionPeer(my, () => { if (session === my) updatePanel(true); }) : null;
     my.peerDiff = null;
+    attachInspector(sim, my, payloadOf);
   } else {
     // Fallback for a name neither the core nor scenarios.js builds live:
     // its stream from sim.runScenario, checked tick by tick, no view.
@@ -229,6 +232,7 @@ function tickInput(s, tick) {
 function afterTick(s, tick) {
   s.lastTickAt = s.simNow;
   checkTick(s, tick);
+  recordInspectorTick(s, tick);
   if (s.peer) sendTickToPeer(s, tick);
 }
 
@@ -413,6 +417,7 @@ function updatePanel(force) {
   updateSystems(s);
   drawFrameGraph($('frames'), frameTimes, resimTimes);
   $('events').textContent = events.slice(-12).join('\n');
+  refreshInspector(force);
 }
 
 // -------------------------------------------------------------------- loop
@@ -548,6 +553,7 @@ async function start() {
   $('perturb').addEventListener('click', () => (netplay !== null ? netplay.perturb(1) : perturb()));
   $('reset').addEventListener('click', () => select(sel.value));
   $('replay').addEventListener('click', () => downloadReplay());
+  $('inspector-source').addEventListener('change', (ev) => switchInspectorSource(ev.target.value));
   const c = $('canvas');
   c.addEventListener('pointerdown', (ev) => { c.setPointerCapture(ev.pointerId); canvasPointer(ev); });
   c.addEventListener('pointermove', canvasPointer);
@@ -577,6 +583,7 @@ async function start() {
       close: () => closeNetplay(),
     },
     setFast: (on) => { fast = !!on; },
+    inspector: () => inspectorView(), inspectorSource: (kind) => { $('inspector-source').value = kind; return switchInspectorSource(kind); },
     setPaused: (on) => { paused = !!on; },
   };
   if (params.get('view') === 'netplay') openNetplay(first);

@@ -125,6 +125,7 @@ export const PLAIN_EXPORTS: ReadonlyArray<readonly [string, string, number, bool
   ['worldStateTreeChildren', '_laige_world_state_tree_children', 4, false],
   ['worldStateTreeLeaf', '_laige_world_state_tree_leaf', 4, false],
   ['worldDesyncReport', '_laige_world_desync_report', 3, false],
+  ['worldInspect', '_laige_world_inspect', 6, false],
   ['replayWriterCreate', '_laige_replay_writer_create', 5, false],
   ['replayWriterDestroy', '_laige_replay_writer_destroy', 1, false],
   ['replayWriterFrame', '_laige_replay_writer_frame', 4, false],
@@ -331,6 +332,8 @@ export function plainFunctions(x: ExportLookup, io: WasmIo): Partial<LaigeRawMod
   out['worldStateTreeLeaf'] = (w: number, level: number, part: number, index: number): { code: number; bytes?: number[] } => io.json(worldStateTreeLeaf(w, level, part, index)) as { code: number; bytes?: number[] };
   const worldDesyncReport = x('_laige_world_desync_report', false)!;
   out['worldDesyncReport'] = (a: number, b: number, maxItems: number): RawDesyncReport => io.json(worldDesyncReport(a, b, maxItems)) as RawDesyncReport;
+  const worldInspect = x('_laige_world_inspect', false)!;
+  out['worldInspect'] = (w: number, request: string, historyKept: boolean, firstTick: number, lastTick: number): string => io.text(worldInspect(w, io.put(request, 0), io.length(0), historyKept as unknown as number, firstTick, lastTick));
   out['replayWriterCreate'] = x('_laige_replay_writer_create', false);
   out['replayWriterDestroy'] = x('_laige_replay_writer_destroy', false);
   out['replayWriterFrame'] = x('_laige_replay_writer_frame', false);
