@@ -71,6 +71,15 @@ export function detachInspector() {
   session = null;
 }
 
+/** The native peer's step lines of the session's ticks 1..n (what it ran: the e2e test replays them natively). */
+export function inspectorStepLines(n) {
+  const hex = (b) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+  return Array.from({ length: n }, (_, i) => {
+    const p = session === null ? undefined : session.payloads[i + 1];
+    return `step ${i + 1} ${p === undefined ? '-' : p.length === 0 ? '.' : hex(p)}`;
+  });
+}
+
 /** The mounted view (the test hook). */
 export function inspectorView() {
   return view;

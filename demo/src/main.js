@@ -28,7 +28,7 @@ import { peerStatus, updatePeerPanel, updateSystems } from './panel.js';
 import { downloadBundle, sessionReplay } from './replay.js';
 import { Netplay } from './netplay.js';
 import { networkSettings, setNetworkSliders, showNetplay, updateNetplayPanel, wireNetplay } from './netplay_view.js';
-import { attachInspector, detachInspector, inspectorView, recordInspectorTick, refreshInspector, switchInspectorSource } from './inspector_panel.js';
+import { attachInspector, detachInspector, inspectorStepLines, inspectorView, recordInspectorTick, refreshInspector, switchInspectorSource } from './inspector_panel.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -583,7 +583,7 @@ async function start() {
       close: () => closeNetplay(),
     },
     setFast: (on) => { fast = !!on; },
-    inspector: () => inspectorView(), inspectorSource: (kind) => { $('inspector-source').value = kind; return switchInspectorSource(kind); },
+    inspector: () => inspectorView(), inspectorStepLines, inspectorSource: (kind) => { $('inspector-source').value = kind; return switchInspectorSource(kind); },
     setPaused: (on) => { paused = !!on; },
   };
   if (params.get('view') === 'netplay') openNetplay(first);

@@ -191,13 +191,14 @@ describe.skipIf(peerPath === undefined && !inCI)('laige-peer answers as the wasm
     remote.close();
     const gone = await remote.ask('1 summary').then(() => null, (x: LaigeError) => x);
     expect(gone?.reason).toBe('inspector_disconnected');
-    channel.close();
+    channel.close?.();
     run.dispose(); scratch.dispose();
   });
 
   it('a peer without a scenario refuses: inspector_peer_refused', async () => {
     const ws = await import('ws');
     const http = await import('node:http');
+    // @ts-expect-error - a plain ES module of the demo, no types
     const { attachNativePeer } = await import('../../demo/peer_server.mjs');
     const server = http.createServer((_, res) => res.end());
     const peer = attachNativePeer(server, { bin: peerPath });

@@ -1,5 +1,5 @@
 // inspect_answer.cpp - the inspector's answers (laige/inspect.h,
-// docs/inspector.md#answers). Diagnostics: cold, compiled for size in the
+// docs/inspector.md#protocol). Diagnostics: cold, compiled for size in the
 // wasm module. Everything is read through the const World, so reading marks
 // no change tick and logs nothing.
 #include <cmath>

@@ -4,7 +4,7 @@
 // the page's own world through the wasm export and for a native process
 // through laige-peer): this file only builds request lines and turns an
 // answer's text into an object, or its error answer into a LaigeError. The
-// key lists below are the layout TypeScript relies on; tests/ts/inspector
+// key lists below are the layout TypeScript relies on; tests/ts/inspector.test.ts
 // checks the core's answers (wasm and native) carry exactly these keys.
 import { LaigeError } from '../base/errors.js';
 import { messageFor } from '../base/error_messages.js';

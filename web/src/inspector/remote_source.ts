@@ -78,7 +78,7 @@ export function remoteSource(target: string | LineChannel, options: RemoteSource
       } catch (e) {
         p.reject(e);
       }
-    } else if (dedicated && line.startsWith('error ') && pending.length > 0) {
+    } else if (line.startsWith('error ') && pending.length > 0) {
       const p = pending.shift()!;
       fail(p, 'inspector_peer_refused', { where: p.where, peer_reason: line.split(' ')[1] ?? '' });
     }

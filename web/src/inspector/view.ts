@@ -129,6 +129,7 @@ export function mountInspector(element: HTMLElement, source: InspectorSource, op
   let pinned = false;
   let offset = 0;
   let lastError: unknown = null;
+  let listKey = '';
   let disposed = false;
   let chain: Promise<void> = Promise.resolve();
 
@@ -168,13 +169,19 @@ export function mountInspector(element: HTMLElement, source: InspectorSource, op
   const readPage = async () => {
     const find = findOf(search.value);
     if (find === null) {
+      listKey = '';
       listBox.replaceChildren(el(doc, 'div', 'li-error', 'find: a number, or Entity(id, gen)'));
       return;
     }
     const page = await source.ask(inspectRequest.entities(offset, pageSize, {
       archetype: filter.value === '' ? undefined : Number(filter.value), find,
     })) as InspectEntitiesPage;
-    listBox.replaceChildren(entityList(doc, summary, page.items, selected));
+    // Rebuilt only when it changed: a refresh keeps the buttons a user is about to click.
+    const key = JSON.stringify([page.items, selected]);
+    if (key !== listKey) {
+      listKey = key;
+      listBox.replaceChildren(entityList(doc, summary, page.items, selected));
+    }
     pageText.textContent = ` ${page.total === 0 ? 0 : offset + 1}–${offset + page.items.length} of ${page.total} `;
     prev.disabled = offset === 0;
     next.disabled = offset + page.items.length >= page.total;
@@ -242,6 +249,7 @@ export function mountInspector(element: HTMLElement, source: InspectorSource, op
     const b = (ev.target as HTMLElement).closest('button');
     if (b?.dataset.handle === undefined) return;
     selected = Number(b.dataset.handle);
+    listKey = '';
     listBox.querySelectorAll('button').forEach((x) => x.classList.toggle('li-sel', x === b));
     void queue(readEntity);
   });

@@ -122,10 +122,15 @@ const STYLE = `
 .laige-inspector .li-bar{display:flex;gap:8px;align-items:center;flex-wrap:wrap}
 .laige-inspector .li-bar input[type=range]{flex:1;min-width:160px}
 .laige-inspector .li-mono,.laige-inspector td{font-family:ui-monospace,monospace}
+.laige-inspector button,.laige-inspector input,.laige-inspector select{font:inherit;color:#1d2330;background:#fff;border:1px solid #cfd5e1;border-radius:3px;padding:1px 6px;color-scheme:light}
+.laige-inspector button:disabled{color:#9aa3b2}
 .laige-inspector .li-cols{display:grid;grid-template-columns:minmax(150px,1fr) 2fr;gap:8px}
+.laige-inspector .li-cols>div{min-width:0}
+.laige-inspector .li-cols input,.laige-inspector .li-cols select{display:block;width:100%;box-sizing:border-box;margin-bottom:4px}
 .laige-inspector .li-list{list-style:none;margin:4px 0;padding:0;max-height:260px;overflow:auto}
-.laige-inspector .li-list button{font:inherit;font-family:ui-monospace,monospace;border:0;background:none;padding:1px 4px;cursor:pointer;width:100%;text-align:left}
-.laige-inspector .li-list button.li-sel{background:#2f6fde;color:#fff;border-radius:3px}
+.laige-inspector .li-list button{font-family:ui-monospace,monospace;border:0;background:none;color:#1d2330;padding:1px 4px;cursor:pointer;width:100%;text-align:left}
+.laige-inspector .li-list button:hover{background:#e6ebf5}
+.laige-inspector .li-list button.li-sel{background:#2f6fde;color:#fff}
 .laige-inspector .li-table{border-collapse:collapse;width:100%}
 .laige-inspector .li-table th{text-align:left;font-weight:600;border-bottom:1px solid #cfd5e1;padding:2px 6px}
 .laige-inspector .li-table td{padding:1px 6px;border-bottom:1px solid #eceff5;vertical-align:top}
