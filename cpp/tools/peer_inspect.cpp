@@ -83,6 +83,8 @@ void PeerInspector::answer(ScenarioRun* run, std::string_view request, std::stri
     return;
   }
   if (live_ != run) reset(*run);
+  // The words after `inspect ` are the request (the separator is not part of it).
+  while (!request.empty() && request.front() == ' ') request.remove_prefix(1);
   InspectHistory h;
   h.kept = count_ != 0;
   h.firstTick = h.kept ? oldest().tick : run->tick();

@@ -188,6 +188,12 @@ describe.skipIf(peerPath === undefined && !inCI)('laige-peer answers as the wasm
     }
     const bad = await remote.ask('1 entity 0').then(() => null, (x: LaigeError) => x);
     expect(bad?.reason).toBe('inspect_unknown_entity');
+    // Oversized: cut to the peer's line, still refused by the core with its reason.
+    const big = await remote.ask(`1 summary ${'x'.repeat(5000)}`).then(() => null, (x: LaigeError) => x);
+    expect([big?.reason, big?.fields]).toEqual(['inspect_request_too_large', { size: 1000, max: 256 }]);
+    const garbage = await remote.ask('\u0001\u00ff').then(() => null, (x: LaigeError) => x);
+    expect(garbage?.reason).toBe('inspect_malformed');
+    expect(run.world.stateHash(150)).toBe(BigInt(`0x${golden[150]}`));
     remote.close();
     const gone = await remote.ask('1 summary').then(() => null, (x: LaigeError) => x);
     expect(gone?.reason).toBe('inspector_disconnected');

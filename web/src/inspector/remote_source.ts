@@ -8,7 +8,10 @@ import { LaigeError, invalid, typeName } from '../base/errors.js';
 import { describe } from '../base/describe.js';
 import { messageFor } from '../base/error_messages.js';
 import type { InspectorSource } from './world_source.js';
-import { type InspectAnswer, MAX_INSPECT_REQUEST_BYTES, parseAnswer } from './protocol.js';
+import { type InspectAnswer, parseAnswer } from './protocol.js';
+
+/** The longest request sent to a peer: laige-peer's line limit (1,024 bytes) less `inspect `, well over the core's limit. */
+const MAX_PEER_REQUEST = 1000;
 
 /** A text-line channel to a laige-peer (one line per message, both ways). */
 export interface LineChannel {
@@ -97,8 +100,10 @@ export function remoteSource(target: string | LineChannel, options: RemoteSource
         const p = { where: at, resolve, reject };
         if (ended) { fail(p, 'inspector_disconnected', { where: at }); return; }
         pending.push(p);
-        // A line the relay would split, or over the core's limit: the core refuses it with its reason.
-        channel.send(`inspect ${request.length > MAX_INSPECT_REQUEST_BYTES * 4 ? request.slice(0, MAX_INSPECT_REQUEST_BYTES * 4) : request.replace(/\n/g, ' ')}`);
+        // One line (a newline would split it); past the peer's 1,024-byte line the
+        // text is cut, still over the core's 256 bytes: the core refuses it with its reason.
+        const line = request.replace(/\n/g, ' ');
+        channel.send(`inspect ${line.length > MAX_PEER_REQUEST ? line.slice(0, MAX_PEER_REQUEST) : line}`);
       });
     },
     hashAt: (tick) => hashes.get(tick) ?? null,

@@ -62,8 +62,14 @@ function overBudget(p: string, budget: string): boolean {
 export function systemsTable(doc: Document, s: InspectSummary): HTMLTableElement {
   const names = componentNames(s);
   const list = (ids: number[]) => (ids.length === 0 ? '-' : ids.map((c) => names.get(c) ?? `#${c}`).join(', '));
-  return table(doc, ['system', 'reads', 'writes', 'p50 ms', 'p99 ms', 'budget ms', 'runs', 'over budget'], s.systems.map((x) => ({
-    cells: [x.name, list(x.reads), list(x.writes), x.p50Ms, x.p99Ms, x.budgetMs, String(x.runs), `${x.warns} warn, ${x.errors} error`],
+  // The last tick's changes of the change-tracked components a system writes.
+  const changed = new Map(s.changes.map((c) => [c.component, c.changed]));
+  const changes = (ids: number[]) => {
+    const tracked = ids.filter((c) => changed.has(c));
+    return tracked.length === 0 ? '-' : tracked.map((c) => `${names.get(c) ?? `#${c}`} ${changed.get(c)}`).join(', ');
+  };
+  return table(doc, ['system', 'reads', 'writes', 'p50 ms', 'p99 ms', 'budget ms', 'runs', 'over budget', 'changed (tracked writes)'], s.systems.map((x) => ({
+    cells: [x.name, list(x.reads), list(x.writes), x.p50Ms, x.p99Ms, x.budgetMs, String(x.runs), `${x.warns} warn, ${x.errors} error`, changes(x.writes)],
     data: { system: x.name }, cls: overBudget(x.p99Ms, x.budgetMs) ? 'li-over' : '',
   })));
 }
