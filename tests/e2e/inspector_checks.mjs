@@ -55,6 +55,8 @@ const waitView = (page, tick, handle) => page.waitForFunction((t, h) => {
 
 export async function inspectorScrubsToNative(page, expect, { screenshots = false } = {}) {
   const t0 = Date.now();
+  // A session's peer closed while it is still connecting is a page error in Firefox: let it connect first.
+  await page.waitForFunction(() => window.__demo.status().peer?.state !== 'connecting', { timeout: 30_000, polling: 50 });
   const lines = await page.evaluate(async (ticks) => {
     const d = window.__demo;
     await d.select('swarm', { paused: true });
