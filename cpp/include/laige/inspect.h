@@ -86,7 +86,7 @@ struct InspectHistory {
 /// else happens): inspect_request_too_large (size, max), inspect_version
 /// (got, expected), inspect_unknown_request (request), inspect_malformed
 /// (part: the token that does not parse), inspect_page_too_large (limit,
-/// max). O(request), no allocation.
+/// max). O(request), no allocation, no log.
 Result<InspectRequest> parseInspectRequest(std::string_view text) noexcept;
 
 /// Answers `text` about `world` into `out` (replacing it): the JSON answer,
@@ -97,13 +97,17 @@ Result<InspectRequest> parseInspectRequest(std::string_view text) noexcept;
 /// returns; without one, `{"kind":"seek","tick":t}` (the host then seeks).
 /// Returns the failure (ok for an answered request). Cold path: a summary
 /// is O(state) (it hashes the state), an entities page O(capacity), an
-/// entity O(its components); allocates only the answer text.
+/// entity O(its components); allocates only the answer text; logs nothing
+/// (a failure is the error answer and the returned Status). Never changes
+/// the world's logical state (its state hash); a summary normalises
+/// archetype rows, as stateHash does. Meant for between ticks (the hosts,
+/// laige-peer and the TypeScript sources, call it there).
 Status answerInspect(World& world, std::string_view text, const InspectHistory& history,
                      std::string& out);
 
 /// The exact decimal text of a Q16.16 raw value (raw / 65536: at most 16
 /// fraction digits, no trailing zeros, "-0" never). Writes at most 24 bytes
-/// to `out` and returns the length. No allocation.
+/// to `out` and returns the length. No allocation, no log.
 std::size_t formatFx(std::int32_t raw, char* out) noexcept;
 
 }  // namespace laige

@@ -51,18 +51,20 @@ T load(const std::uint8_t* p) noexcept {
   return v;
 }
 
-void putSigned(JsonText& j, std::int64_t v) {
+// An integer as decimal text (a string: 64-bit values stay exact in JS).
+void putInteger(JsonText& j, std::uint64_t magnitude, bool negative) {
   char buf[24];
-  int n = 0;
-  std::uint64_t u = v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
+  int n = 24;
   do {
-    buf[n++] = static_cast<char>('0' + u % 10);
-    u /= 10;
-  } while (u != 0);
-  std::string text;
-  if (v < 0) text += '-';
-  while (n > 0) text += buf[--n];
-  j.str(text);
+    buf[--n] = static_cast<char>('0' + magnitude % 10);
+    magnitude /= 10;
+  } while (magnitude != 0);
+  if (negative) buf[--n] = '-';
+  j.str(std::string_view(buf + n, static_cast<std::size_t>(24 - n)));
+}
+
+void putSigned(JsonText& j, std::int64_t v) {
+  putInteger(j, v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v), v < 0);
 }
 
 // One scalar of `kind` at `p`, as its display text.
@@ -75,12 +77,7 @@ void putScalar(JsonText& j, FieldKind kind, const std::uint8_t* p) {
     case FieldKind::I32: putSigned(j, load<std::int32_t>(p)); return;
     case FieldKind::U32: putSigned(j, load<std::uint32_t>(p)); return;
     case FieldKind::I64: putSigned(j, load<std::int64_t>(p)); return;
-    case FieldKind::U64: {
-      const auto v = load<std::uint64_t>(p);
-      std::string text = std::to_string(v);
-      j.str(text);
-      return;
-    }
+    case FieldKind::U64: putInteger(j, load<std::uint64_t>(p), false); return;
     case FieldKind::F32: putFloat(j, load<float>(p)); return;
     case FieldKind::F64: putDouble(j, load<double>(p)); return;
     case FieldKind::Fx: {
