@@ -63,8 +63,9 @@ export function mountInspector(element: HTMLElement, source: InspectorSource, op
     throw invalid(`${where}: source must be an InspectorSource (worldSource, remoteSource), got ${describe(source)}`, 'wrong_type', { where, field: 'source', got: typeName(source) });
   }
   const pageSize = options.pageSize ?? 50;
+  if (typeof pageSize !== 'number') throw invalid(`${where}: pageSize must be a number, got ${describe(pageSize)}`, 'wrong_type', { where, field: 'pageSize', got: typeName(pageSize) });
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_INSPECT_PAGE) {
-    throw invalid(`${where}: pageSize must be 1..${MAX_INSPECT_PAGE}, got ${describe(pageSize)}`, 'out_of_range', { where, field: 'pageSize', got: typeName(pageSize) === 'number' ? pageSize : typeName(pageSize), min: 1, max: MAX_INSPECT_PAGE });
+    throw invalid(`${where}: pageSize must be 1..${MAX_INSPECT_PAGE}, got ${describe(pageSize)}`, 'out_of_range', { where, field: 'pageSize', got: pageSize, min: 1, max: MAX_INSPECT_PAGE });
   }
   const doc = element.ownerDocument;
   addStyle(doc);
