@@ -13,6 +13,17 @@
 //                         after the other): the copy floor of a ring whose
 //                         slots are no longer in the cache
 //   tick_memcpy_ring      a tick, then memcpy_ring: a predicted advance's floor
+//                         when it copies the whole state
+//   memcpy_ring_changed   memcpy of the bytes the tick changes (the Position
+//                         column, 80,000 bytes) into the ring's slots
+//   tick_memcpy_ring_changed  a tick, then memcpy_ring_changed: the floor of
+//                         an advance that copies only what changed
+//   tick_snapshot_ring_full / tick_snapshot_ring_changed  a tick, then an
+//                         unsealed snapshot into the next slot of a ring
+//                         of 13: the whole state (what a session did before
+//                         it copied only what changed), or only the
+//                         sections written since that slot was written
+//                         (what a session does now); one world, alternately
 //   xxh3_bytes            64-bit XXH3 of the snapshot's bytes (the hash floor)
 //   state_hash            World::stateHash (FNV-1a-64)
 //   state_checksum        World::stateChecksum (64-bit XXH3, the canonical stream)
@@ -44,7 +55,9 @@
 // and run the tick), tick + memcpy + xxh3 (and hash the state once), the
 // same with the ring's copy (tick_memcpy_ring), and for the rollback
 // 9 x (tick + memcpy_ring) + a trusted restore (+ the confirmed tick's
-// state checksum).
+// state checksum); with copies of what changed only: tick +
+// memcpy_ring_changed, and for the rollback 9 x (tick + memcpy_ring_changed)
+// + memcpy_ring_changed (the changed bytes copied back).
 //
 // Rounds alternate the rows (ROUNDS, default 15; ROWS=name,name runs only
 // those rows, for a profiler); each row's time in a
@@ -192,6 +205,34 @@ int main() {
     ++ringNext;
   };
   (void)w.snapshot(snapA);
+  // The bytes a tick changes: the Position column (its section's offset
+  // does not matter to a copy's cost; the slot's start is used).
+  const std::size_t changedBytes = std::size_t{kEntities} * sizeof(Position);
+  std::size_t ringChangedNext = 0;
+  const auto copyChangedToRing = [&] {
+    std::uint8_t* slot = ring.data() + (ringChangedNext % kRingSlots) * 2 * bytes;
+    std::memcpy(slot, snapA.data() + bytes - changedBytes, changedBytes);
+    sink = sink + slot[changedBytes / 2];
+    ++ringChangedNext;
+  };
+  // Rings of snapshots as a session keeps them (one for each kind of
+  // copy), over a world of their own.
+  auto ringSim = makeSim();
+  std::vector<std::uint8_t> ringFull(kRingSlots * 2 * bytes), ringChanged(kRingSlots * 2 * bytes);
+  std::uint64_t ringChangedClock[kRingSlots] = {};
+  std::size_t ringFullNext = 0, ringChangedSnapNext = 0;
+  const auto tickSnapshotRing = [&](bool changedOnly) {
+    (void)ringSim->world.runSystems(ringSim->schedule);
+    if (!changedOnly) {
+      const std::size_t k = ringFullNext++ % kRingSlots;
+      (void)laige::detail::writeSnapshot(ringSim->world, std::span<std::uint8_t>(ringFull.data() + k * 2 * bytes, 2 * bytes), false);
+      return;
+    }
+    const std::size_t k = ringChangedSnapNext++ % kRingSlots;
+    laige::detail::RingCopy c{ringChangedClock[k], 0};
+    (void)laige::detail::writeSnapshot(ringSim->world, std::span<std::uint8_t>(ringChanged.data() + k * 2 * bytes, 2 * bytes), false, &c);
+    ringChangedClock[k] = c.taken;
+  };
 
   // Sessions warmed past the ring depth; the late ones with every tick up
   // to current - 8 given, so each late input confirms one tick.
@@ -218,6 +259,13 @@ int main() {
                     (void)w.runSystems(plain->schedule);
                     copyToRing();
                   }, {}});
+  rows.push_back({"memcpy_ring_changed", 50, copyChangedToRing, {}});
+  rows.push_back({"tick_memcpy_ring_changed", 50, [&] {
+                    (void)w.runSystems(plain->schedule);
+                    copyChangedToRing();
+                  }, {}});
+  rows.push_back({"tick_snapshot_ring_full", 50, [&] { tickSnapshotRing(false); }, {}});
+  rows.push_back({"tick_snapshot_ring_changed", 50, [&] { tickSnapshotRing(true); }, {}});
   rows.push_back({"xxh3_bytes", 50, [&] { sink = sink + XXH3_64bits(snapA.data(), bytes); }, {}});
   rows.push_back({"state_hash", 5, [&] { sink = sink + w.stateHash(1); }, {}});
   rows.push_back({"state_checksum", 50, [&] { sink = sink + w.stateChecksum(1); }, {}});
@@ -255,7 +303,8 @@ int main() {
     std::erase_if(rows, [&](const Row& row) {
       return row.name != "tick" && row.name != "memcpy" && row.name != "restore" && row.name != "xxh3_bytes" &&
              row.name != "memcpy_ring" && row.name != "tick_memcpy_ring" && row.name != "restore_trusted" &&
-             row.name != "state_checksum" &&
+             row.name != "state_checksum" && row.name != "memcpy_ring_changed" &&
+             row.name != "tick_memcpy_ring_changed" &&
              list.find("," + row.name + ",") == std::string::npos;
     });
   }
@@ -311,6 +360,9 @@ int main() {
   std::printf("floor 9x(tick+memcpy_ring)+restore_trusted x_tick %.2f\n", rollFloor);
   std::printf("floor 9x(tick+memcpy_ring)+restore_trusted+state_checksum x_tick %.2f\n",
               rollFloor + ratio(find("state_checksum"), {"tick"}));
+  std::printf("floor tick+memcpy_ring_changed x_tick %.2f\n", ratio(find("tick_memcpy_ring_changed"), {"tick"}));
+  std::printf("floor 9x(tick+memcpy_ring_changed)+memcpy_ring_changed x_tick %.2f\n",
+              9.0 * ratio(find("tick_memcpy_ring_changed"), {"tick"}) + ratio(find("memcpy_ring_changed"), {"tick"}));
   (void)tick;
   const auto has = [&](const char* name) {
     return std::any_of(rows.begin(), rows.end(), [&](const Row& row) { return row.name == name; });

@@ -23,30 +23,39 @@
 // new matches (running ones go on).
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { WebSocketServer } from 'ws';
-import { findPeerBinary } from './peer_server.mjs';
+import { findPeerBinary, serveWebSocketAt } from './peer_server.mjs';
 
 /** The longest message a client may send (the server's 1,024-byte line less a 20-digit prefix and its space). */
 export const MAX_MESSAGE = 1024 - 21;
 /** Unsent reply bytes a socket may have before it is closed as too slow (a late join's snapshot line fits many times). */
 export const MAX_BUFFERED = 16 * 1024 * 1024;
+/**
+ * Replies of this many bytes or more are sent compressed (permessage-deflate,
+ * zlib level 1) to a client that offers it (browsers and `ws` do): a late
+ * join's snapshot line is hex and shrinks 5-9x in well under a millisecond
+ * (docs/netplay-protocol.md#what-a-late-join-costs); the per-tick lines are
+ * far shorter and go as they are.
+ */
+export const COMPRESS_ABOVE = 4096;
 /** The connection id the relay itself uses for health and drain (sockets get 2, 3, ...). */
 const RELAY_CONN = 1;
 
 /**
  * Serves the match server on `server` (a node:http Server) at `path`.
  * Options: bin (the laige-peer binary; default as the native peer's),
- * threads, maxMatches, reconnectTicks, snapshotEvery (the --serve flags),
- * log (a function for diagnostics).
+ * threads, maxMatches, reconnectTicks, snapshotEvery, spectatorDelay (the
+ * --serve flags), compressAbove (the permessage-deflate threshold in bytes,
+ * null: never compress), log (a function for diagnostics).
  * Returns { ready (a promise of the hello line), pid, health(), drain(), connections(), close() }.
  */
-export function attachMatchServer(server, { path = '/match', bin = findPeerBinary(), threads, maxMatches, reconnectTicks, snapshotEvery, log = () => {} } = {}) {
+export function attachMatchServer(server, { path = '/match', bin = findPeerBinary(), threads, maxMatches, reconnectTicks, snapshotEvery, spectatorDelay, compressAbove = COMPRESS_ABOVE, log = () => {} } = {}) {
   if (bin === null) throw new Error('attachMatchServer: laige-peer is not built (bash scripts/build.sh native-release)');
   const args = ['--serve'];
   if (threads !== undefined) args.push('--threads', String(threads));
   if (maxMatches !== undefined) args.push('--max-matches', String(maxMatches));
   if (reconnectTicks !== undefined) args.push('--reconnect-ticks', String(reconnectTicks));
   if (snapshotEvery !== undefined) args.push('--snapshot-every', String(snapshotEvery));
+  if (spectatorDelay !== undefined) args.push('--spectator-delay', String(spectatorDelay));
   const child = spawn(bin, args, { stdio: ['pipe', 'pipe', 'pipe'] });
   child.stderr.on('data', (d) => log(`laige-peer --serve: ${String(d).trimEnd()}`));
   child.stdin.on('error', () => {}); // EPIPE after the child died: its exit handler reports it
@@ -111,7 +120,12 @@ export function attachMatchServer(server, { path = '/match', bin = findPeerBinar
     for (const h of handlers) h.call(server, req, res);
   });
 
-  const wss = new WebSocketServer({ server, path, maxPayload: 64 * 1024 });
+  // No context takeover: each compressed message stands alone, so a socket
+  // keeps no zlib window between its (rare) large replies.
+  const perMessageDeflate = compressAbove === null ? false : {
+    threshold: compressAbove, zlibDeflateOptions: { level: 1 }, serverNoContextTakeover: true, clientNoContextTakeover: true,
+  };
+  const wss = serveWebSocketAt(server, path, { maxPayload: 64 * 1024, perMessageDeflate });
   wss.on('connection', (ws) => {
     if (exited !== null) {
       ws.close(1011, 'laige-peer --serve exited');

@@ -23,6 +23,22 @@ export function findPeerBinary() {
 }
 
 /**
+ * A WebSocketServer for the upgrades of `server` at `path` only. Not `ws`'s
+ * own { server, path }: that one answers 400 to every other path's upgrade,
+ * so two of them (/peer and /match) could not share one HTTP server.
+ */
+export function serveWebSocketAt(server, path, options = {}) {
+  const wss = new WebSocketServer({ ...options, noServer: true });
+  const onUpgrade = (req, socket, head) => {
+    if (new URL(req.url, 'http://x').pathname !== path) return;
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  };
+  server.on('upgrade', onUpgrade);
+  wss.on('close', () => server.off('upgrade', onUpgrade));
+  return wss;
+}
+
+/**
  * Serves /peer on `server` (a node:http Server). Returns { peers(), close() }:
  * peers() lists the live sessions' child processes ({ pid, scenario }) for
  * tests (which may kill one to see the page's disconnected state).
@@ -41,7 +57,7 @@ export function attachNativePeer(server, { bin = findPeerBinary(), log = () => {
     }
     for (const h of handlers) h.call(server, req, res);
   });
-  const wss = new WebSocketServer({ server, path: '/peer', maxPayload: 64 * 1024 });
+  const wss = serveWebSocketAt(server, '/peer', { maxPayload: 64 * 1024 });
   const live = new Set();
   wss.on('connection', (ws) => {
     if (bin === null) {

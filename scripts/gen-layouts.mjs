@@ -5,7 +5,8 @@
 // TypeScript layer), plus the table's text that the wasm module reports
 // (layoutTable()) so a test can tell a module built from another table.
 // --check: exits 1 when a generated file is not what the table gives.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { writeOutputs } from './gen-output.mjs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -61,17 +62,4 @@ for (const l of layouts) {
 }
 
 const outputs = [[join(root, 'web/bindings/layouts.gen.h'), h], [join(root, 'web/src/boundary/layouts.gen.ts'), ts.replace(/\n\n$/, '\n')]];
-if (process.argv.includes('--check')) {
-  let stale = 0;
-  for (const [file, content] of outputs) {
-    let old = '';
-    try { old = readFileSync(file, 'utf8'); } catch { /* missing */ }
-    if (old !== content) { console.error(`gen-layouts: ${file} is not what web/layouts.json gives: run node scripts/gen-layouts.mjs`); stale++; }
-  }
-  process.exit(stale === 0 ? 0 : 1);
-}
-for (const [file, content] of outputs) {
-  let old = '';
-  try { old = readFileSync(file, 'utf8'); } catch { /* missing */ }
-  if (old !== content) writeFileSync(file, content);
-}
+if (writeOutputs('gen-layouts', 'web/layouts.json', outputs) > 0) process.exit(1);

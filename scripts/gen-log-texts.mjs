@@ -4,7 +4,8 @@
 // record crosses with its textId and the TypeScript layer fills its message
 // from this table (docs/logging.md#message-texts).
 // --check: exits 1 when the generated file is not what the catalogue gives.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { writeOutputs } from './gen-output.mjs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -35,13 +36,4 @@ ts += '/** @internal The message of each catalogue id (0: no text). */\nexport c
 for (const [id, text] of entries) ts += `  /* ${id} */ ${JSON.stringify(text)},\n`;
 ts += '];\n';
 
-if (process.argv.includes('--check')) {
-  let old = '';
-  try { old = readFileSync(out, 'utf8'); } catch { /* missing */ }
-  if (old !== ts) {
-    console.error(`gen-log-texts: ${out} is not what ${source} gives: run node scripts/gen-boundary.mjs`);
-    process.exit(1);
-  }
-} else {
-  writeFileSync(out, ts);
-}
+if (writeOutputs('gen-log-texts', source, [[out, ts]]) > 0) process.exit(1);

@@ -47,6 +47,8 @@ suite "build @laige/sim (tsc)" npm run --silent build:ts
 suite "web/src architecture (no import circles, no reach-ins into World)" node scripts/check-architecture.mjs
 suite "generated boundary up to date (web/boundary.json, web/layouts.json)" node scripts/gen-boundary.mjs --check
 suite "vitest" npm run --silent test:ts
+suite "match server load, short form (4 matches, 3 s, clients in 2 processes, faults: rejoins, delay, drop, garbage)" \
+  node bench/js/match_load.mjs --matches 4 --seconds 3 --procs 2 --faults --check
 suite "npm pack smoke" bash tests/pack/run.sh
 suite "docs snippets" bash tests/docs/run.sh
 suite "API reference (typedoc + doxygen, no warnings)" bash scripts/api-docs.sh

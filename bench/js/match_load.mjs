@@ -1,34 +1,41 @@
-// match_load.mjs - the match server under load (docs/netplay-protocol.md):
+// match_load.mjs - the match server under load (docs/netplay-protocol.md#load):
 // N matches of the `input` scenario, each with 2 players and 1 spectator
-// (headless Node clients over `ws`, through demo/match_relay.mjs and one
-// `laige-peer --serve`), driven at a fixed tick rate for a while, on
-// loopback only. Per N it reports: ticks per second each match held (min,
-// median), the input-to-confirm latency (a tick's last player input sent ->
-// the spectator's `confirmed` line; p50 and p99), the server process's CPU
-// (per cent of one core; beside it the Node process's own, which runs the
-// relay and every client on one event loop) and memory (resident set, and per match), messages
-// per second through the relay, and desyncs: each match's players report
-// the confirmed hash every 30 ticks, and the first `--verify` matches'
-// confirmed streams are replayed in wasm (openScenario('input') with the
-// same confirmed inputs) and must match tick for tick.
+// (headless Node clients over `ws`), through demo/match_relay.mjs and one
+// `laige-peer --serve`, driven at a fixed tick rate for a while, on loopback
+// only. The clients run in --procs processes of their own
+// (bench/js/match_load_clients.mjs, child_process.fork), so this process
+// runs the relay only and the limit found is the server's or the relay's,
+// not one event loop's. Per N it reports: ticks per second each match held
+// (min, median), the input-to-confirm latency (a tick's players' inputs
+// sent -> the spectator's `confirmed` line; p50 and p99), the server
+// process's CPU (per cent of one core, and per match) and memory (resident
+// set, per match above the idle server, and its growth over the second
+// half of the run), the relay's and the client processes' CPU, messages per
+// second the clients received, and desyncs: each match's players report the
+// confirmed hash every 30 ticks, and the first `--verify` matches' confirmed
+// streams are replayed in wasm (openScenario('input') with the same
+// confirmed inputs) and must match tick for tick.
 //
 //   npm run build && bash scripts/build.sh native-release:laige-peer
-//   node bench/js/match_load.mjs [--matches 10,50,100] [--seconds 60] [--hz 60] [--threads 2] [--verify 4]
+//   node bench/js/match_load.mjs [--matches 10,50,100] [--seconds 60] [--hz 60] [--threads 2] [--procs 2] [--verify 4]
+//        [--faults [--delay-ms 20] [--drop 0.01]] [--check]
 //
-// Faults (--faults): every second one player of the next match in turn
-// closes its socket and comes back on a new one with `rejoin` and its token
-// (the ticks it missed are filled with the empty input, as the protocol's
-// reconnect rule says), and one extra connection sends garbage (an unknown
-// verb, bad hex for a match it is not in, an oversized line). Nothing of
-// that may change another match's stream: the verified matches must still
-// equal the wasm run of their confirmed inputs, faults included. Bounded:
-// at most 500 matches, 600 seconds.
+// Faults (--faults, in the client shim): every second one player of the
+// next match in turn closes its socket and rejoins on a new one with its
+// token; every player message waits 0..--delay-ms ms (in order); an `input`
+// line is dropped with probability --drop and resent from the tick the
+// server's refusal names; one connection sends garbage each second. None of
+// it may change a match's stream: the verified matches must still equal
+// the wasm run of their confirmed inputs. --check exits 1 on a desync, on
+// no verified tick, or on a refusal to a player that is not a fault's
+// (the CI form: scripts/test.sh runs 4 matches for 3 s with faults).
+// Bounded: at most 500 matches, 600 seconds.
 import { createServer } from 'node:http';
+import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { WebSocket } from 'ws';
+import { fileURLToPath } from 'node:url';
 import { attachMatchServer } from '../../demo/match_relay.mjs';
 import { findPeerBinary } from '../../demo/peer_server.mjs';
-import { loadLaige } from '../../dist/scenarios.js';
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -38,21 +45,16 @@ const sizes = String(arg('matches', '10,50,100')).split(',').map(Number);
 const seconds = Math.min(600, Number(arg('seconds', 60)));
 const hz = Number(arg('hz', 60));
 const threads = Number(arg('threads', 2));
+const procs = Math.max(1, Math.min(16, Number(arg('procs', 2))));
 const verify = Number(arg('verify', 4));
 const faults = process.argv.includes('--faults');
+const delayMs = faults ? Number(arg('delay-ms', 20)) : 0;
+const drop = faults ? Number(arg('drop', 0.01)) : 0;
+const check = process.argv.includes('--check');
 if (sizes.some((n) => !Number.isInteger(n) || n < 1 || n > 500)) throw new Error('--matches: integers 1..500');
 const bin = findPeerBinary();
 if (bin === null) throw new Error('laige-peer is not built: bash scripts/build.sh native-release:laige-peer');
-const sim = await loadLaige();
-const hex = (b) => (b.length === 0 ? '.' : Buffer.from(b).toString('hex'));
-const fromHex = (s) => (s === '.' ? new Uint8Array(0) : new Uint8Array(Buffer.from(s, 'hex')));
-const inputs = new Map(); // `${player} ${tick}` -> hex (the generator is pure)
-const inputOf = (p, t) => {
-  const k = `${p} ${t}`;
-  let v = inputs.get(k);
-  if (v === undefined) { v = hex(sim.scenarioPlayerInput('input', p, t)); inputs.set(k, v); }
-  return v;
-};
+const clientsModule = fileURLToPath(new URL('./match_load_clients.mjs', import.meta.url));
 
 function procStat(pid) {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -62,10 +64,24 @@ function procStat(pid) {
   return { cpu, rss };
 }
 
-function connect(url, onMessage) {
-  const ws = new WebSocket(url);
-  ws.on('message', (m) => onMessage(String(m)));
-  return new Promise((ok, fail) => { ws.once('open', () => ok(ws)); ws.once('error', fail); });
+/** Forks one client process for `ids`; resolves once its matches started, to { go(): Promise<result> }. */
+function clientProcess(options) {
+  const child = fork(clientsModule, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  let result;
+  const finished = new Promise((ok, fail) => {
+    result = { ok, fail };
+    // 'close' comes after the IPC channel's last message ('exit' may come before it).
+    child.once('close', (code) => fail(new Error(`a client process exited (${code}) before its result`)));
+  });
+  const ready = new Promise((ok, fail) => {
+    child.on('message', (m) => {
+      if (m.type === 'ready') ok();
+      else if (m.type === 'result') result.ok(m.result);
+      else if (m.type === 'error') { fail(new Error(m.error)); result.fail(new Error(m.error)); }
+    });
+  });
+  child.send(options);
+  return ready.then(() => ({ go: () => { child.send('go'); return finished; }, pid: child.pid }));
 }
 
 async function runSize(n) {
@@ -76,117 +92,52 @@ async function runSize(n) {
   await relay.ready;
   const pid = relay.pid;
   const idle = procStat(pid); // the server before any match: its per-match memory is measured above this
-  let messages = 0;
-  let desyncs = 0;
-  let rejoins = 0;
-  let playerErrors = 0;
-  const matches = [];
-  for (let m = 0; m < n; m++) {
-    const id = `m${m}`;
-    const match = { id, tick: 0, confirmed: 0, sent: new Map(), latencies: [], confirmedLines: [], tokens: [], players: [], started: null };
-    const onPlayer = (p) => (line) => {
-      messages++;
-      if (line.startsWith(`joined ${id} player`)) { match.tokens[p] = line.split(' ')[4]; match.joins = (match.joins ?? 0) + 1; if (match.joins > 2) rejoins++; }
-      else if (line.startsWith('error ')) playerErrors++;
-      else if (line.startsWith(`start ${id}`)) match.started?.();
-      else if (line.startsWith(`desync ${id}`)) desyncs++;
-    };
-    match.onPlayer = onPlayer;
-    const started = new Promise((ok) => { match.started = ok; });
-    match.players[0] = await connect(url, onPlayer(0));
-    match.players[0].send(`create ${id} input 2`);
-    match.players[1] = await connect(url, onPlayer(1));
-    match.players[1].send(`join ${id} player`);
-    match.spectator = await connect(url, (line) => {
-      messages++;
-      if (!line.startsWith(`confirmed ${id} `)) return;
-      const [, , t, hash] = line.split(' ');
-      const tick = Number(t);
-      match.confirmed = tick;
-      const sent = match.sent.get(tick);
-      if (sent !== undefined) { match.latencies.push(performance.now() - sent); match.sent.delete(tick); }
-      if (m < verify) match.confirmedLines.push(line);
-      if (tick % 30 === 0) for (const p of match.players) if (p.readyState === p.OPEN) p.send(`hash ${id} ${tick} ${hash}`);
-    });
-    match.spectator.send(`join ${id} spectator`);
-    await started;
-    matches.push(match);
-  }
-  // The drive: every 1/hz s each match's two players send their next tick.
+  const shares = Array.from({ length: procs }, () => []);
+  for (let m = 0; m < n; m++) shares[m % procs].push([m, `m${m}`]);
+  const clients = await Promise.all(shares.filter((ids) => ids.length > 0).map((ids, i) => clientProcess({
+    url, ids, hz, seconds, verify, faults, delayMs, drop, garbage: faults && i === 0,
+  })));
   const before = procStat(pid);
-  const nodeBefore = process.cpuUsage();
+  const relayBefore = process.cpuUsage();
   const t0 = performance.now();
-  let garbage = null;
-  if (faults) garbage = await connect(url, () => { messages++; });
-  await new Promise((done) => {
-    let ticks = 0;
-    const total = Math.round(seconds * hz);
-    const timer = setInterval(() => {
-      ticks++;
-      for (const match of matches) {
-        const t = ++match.tick;
-        for (let p = 0; p < 2; p++) {
-          const ws = match.players[p];
-          if (ws.readyState === ws.OPEN) ws.send(`input ${match.id} ${t} ${inputOf(p, t)}`);
-        }
-        match.sent.set(t, performance.now());
-      }
-      if (faults && ticks % hz === 0) {
-        garbage.send('frobnicate'); garbage.send(`input m0 1 zz`); garbage.send(`stats ${'y'.repeat(1100)}`);
-        const victim = matches[(ticks / hz - 1) % matches.length];
-        const old = victim.players[1];
-        victim.players[1] = { readyState: 3, OPEN: 1 }; // not open: the drive skips it until the rejoin
-        old.close();
-        connect(url, victim.onPlayer(1)).then((ws) => { ws.send(`rejoin ${victim.id} 1 ${victim.tokens[1]}`); victim.players[1] = ws; });
-      }
-      if (ticks >= total) { clearInterval(timer); done(); }
-    }, 1000 / hz);
-  });
+  // The server's memory each second: flat over the run, or a leak.
+  const rssSamples = [];
+  const sampler = setInterval(() => { try { rssSamples.push(procStat(pid).rss); } catch { /* gone */ } }, 1000);
+  const results = await Promise.all(clients.map((c) => c.go()));
+  clearInterval(sampler);
   const wall = (performance.now() - t0) / 1000;
-  // Let the last ticks confirm (messages in flight), then measure.
-  const waitAll = async () => {
-    for (let i = 0; i < 200 && matches.some((x) => x.confirmed < x.tick); i++) await new Promise((r) => setImmediate(r));
-  };
-  await waitAll();
   const after = procStat(pid);
-  const nodeCpu = process.cpuUsage(nodeBefore);
-  const perMatch = matches.map((x) => x.confirmed / wall).sort((a, b) => a - b);
-  const lat = matches.flatMap((x) => x.latencies).sort((a, b) => a - b);
-  const q = (a, f) => a[Math.min(a.length - 1, Math.floor(f * a.length))] ?? NaN;
-  // Verify the first `verify` matches' confirmed streams against a wasm run of the same inputs.
-  let verified = 0;
-  for (const match of matches.slice(0, verify)) {
-    const run = sim.openScenario('input');
-    for (const line of match.confirmedLines) {
-      const [, , t, hash, in0, in1] = line.split(' ');
-      if (Number(t) !== run.tick + 1) break;
-      const a = fromHex(in0), b = fromHex(in1);
-      const c = new Uint8Array(a.length + b.length);
-      c.set(a); c.set(b, a.length);
-      run.step(c);
-      if (run.stateHash().toString(16).padStart(16, '0') !== hash) { desyncs++; break; }
-      verified++;
-    }
-    run.dispose();
-  }
-  for (const x of matches) for (const ws of [...x.players, x.spectator]) ws.close();
-  garbage?.close();
+  const relayCpu = process.cpuUsage(relayBefore);
   await relay.close();
   server.close();
+  const matches = results.flatMap((r) => r.matches);
+  const sum = (k) => results.reduce((a, r) => a + r[k], 0);
+  const drive = Math.max(...results.map((r) => r.wall));
+  const perMatch = matches.map((x) => x.confirmed / drive).sort((a, b) => a - b);
+  const sentHz = Math.min(...matches.map((x) => x.tick / drive));
+  const lat = matches.flatMap((x) => x.latencies).sort((a, b) => a - b);
+  const q = (a, f) => a[Math.min(a.length - 1, Math.floor(f * a.length))] ?? NaN;
+  const half = rssSamples.slice(Math.floor(rssSamples.length / 2));
   return {
-    n, wall, minHz: perMatch[0], medianHz: q(perMatch, 0.5), p50: q(lat, 0.5), p99: q(lat, 0.99),
-    cpu: (100 * (after.cpu - before.cpu)) / wall, nodeCpu: (nodeCpu.user + nodeCpu.system) / 1e4 / wall, rss: after.rss, perMatchKb: (after.rss - idle.rss) / n / 1024,
-    msgs: messages / wall, desyncs, verified, rejoins, playerErrors,
+    n, wall, sentHz, minHz: perMatch[0], medianHz: q(perMatch, 0.5), p50: q(lat, 0.5), p99: q(lat, 0.99),
+    cpu: (100 * (after.cpu - before.cpu)) / wall, relayCpu: (relayCpu.user + relayCpu.system) / 1e4 / wall,
+    clientCpu: (100 * sum('cpuSeconds')) / wall, rss: after.rss, perMatchKb: (after.rss - idle.rss) / n / 1024,
+    rssGrowthKb: half.length > 1 ? (half.at(-1) - half[0]) / 1024 : 0,
+    msgs: sum('messages') / wall, desyncs: sum('desyncs'), verified: sum('verified'), rejoins: sum('rejoins'),
+    playerErrors: sum('playerErrors'), drops: sum('drops'), resends: sum('resends'),
   };
 }
 
 const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-console.log(`match_load: laige-peer --serve --threads ${threads}, ${hz} Hz, ${seconds} s per size, verify ${verify}, faults ${faults ? 'on' : 'off'}; node ${process.version}; load ${load()}`);
-console.log('| matches | ticks/s per match (min / median) | input->confirm p50 / p99 (ms) | server CPU (% of a core) | relay + clients CPU (one Node thread, %) | server RSS (MB; per match KB above the idle server) | messages/s | desyncs | ticks verified in wasm | rejoins (refusals to players) |');
-console.log('|---|---|---|---|---|---|---|---|---|---|');
+console.log(`match_load: laige-peer --serve --threads ${threads}, ${hz} Hz, ${seconds} s per size, clients in ${procs} processes, verify ${verify}, faults ${faults ? `on (delay 0..${delayMs} ms, drop ${drop})` : 'off'}; node ${process.version}; load ${load()}`);
+console.log('| matches | ticks/s sent (min) | ticks/s confirmed per match (min / median) | input->confirm p50 / p99 (ms) | server CPU (% of a core; per match) | relay CPU (%) | clients CPU (%) | server RSS (MB; per match KB; growth over the 2nd half KB) | messages/s | desyncs | ticks verified in wasm | rejoins / drops / resends (other refusals) |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+let failed = false;
 for (const n of sizes) {
   const r = await runSize(n);
-  console.log(`| ${r.n} | ${r.minHz.toFixed(1)} / ${r.medianHz.toFixed(1)} | ${r.p50.toFixed(2)} / ${r.p99.toFixed(2)} | ${r.cpu.toFixed(0)} | ${r.nodeCpu.toFixed(0)} | ${(r.rss / 1048576).toFixed(1)}; ${r.perMatchKb.toFixed(0)} | ${r.msgs.toFixed(0)} | ${r.desyncs} | ${r.verified} | ${r.rejoins} (${r.playerErrors}) |`);
+  console.log(`| ${r.n} | ${r.sentHz.toFixed(1)} | ${r.minHz.toFixed(1)} / ${r.medianHz.toFixed(1)} | ${r.p50.toFixed(2)} / ${r.p99.toFixed(2)} | ${r.cpu.toFixed(0)}; ${(r.cpu / r.n).toFixed(2)} | ${r.relayCpu.toFixed(0)} | ${r.clientCpu.toFixed(0)} | ${(r.rss / 1048576).toFixed(1)}; ${r.perMatchKb.toFixed(0)}; ${r.rssGrowthKb.toFixed(0)} | ${r.msgs.toFixed(0)} | ${r.desyncs} | ${r.verified} | ${r.rejoins} / ${r.drops} / ${r.resends} (${r.playerErrors}) |`);
+  if (r.desyncs > 0 || r.verified === 0 || r.playerErrors > 0) failed = true;
 }
 console.log(`load after: ${load()}`);
+if (check && failed) { console.error('match_load --check: a desync, no verified tick, or a refusal to a player'); process.exit(1); }
 process.exit(0);

@@ -441,7 +441,7 @@ Status World::addComponentBytes(Entity e, ComponentTypeId id, const void* bytes,
     }
     detail::Column& col = src->cols[src->colOf[c] - 1];
     detail::copyValue(col.data + std::size_t{s.rowOf[slot]} * col.size, bytes, col.size);
-    src->colHashOk &= ~(std::uint32_t{1} << (src->colOf[c] - 1u));
+    detail::forgetColumnCaches(*src, src->colOf[c] - 1u);
     if (detail::hooked(ws.changes, c)) [[unlikely]] detail::onOverwrite(ws, e, c, *src);
     ++s.stats.totalAdds;
     ws.noteChurn(1);
@@ -528,7 +528,7 @@ Status World::addByIdOutOfLine(Entity e, ComponentTypeId c, const void* bytes) n
     }
     detail::Column& col = src->cols[src->colOf[c] - 1];
     detail::copyValue(col.data + std::size_t{s.rowOf[e.id()]} * col.size, bytes, col.size);
-    src->colHashOk &= ~(std::uint32_t{1} << (src->colOf[c] - 1u));
+    detail::forgetColumnCaches(*src, src->colOf[c] - 1u);
     if (detail::hooked(ws.changes, c)) detail::onOverwrite(ws, e, c, *src);
     ++s.stats.totalAdds;
     ws.noteChurn(1);

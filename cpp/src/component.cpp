@@ -15,16 +15,13 @@ namespace laige {
 
 namespace detail {
 
-std::uint32_t allocateComponentTypeIndex() noexcept {
-  // Process-wide and only ever incremented: an index names a C++ type for
-  // the life of the process. It never enters simulation state (ids do).
-  static std::atomic<std::uint32_t> next{1};
-  return next.fetch_add(1, std::memory_order_relaxed);
-}
-
-std::uint32_t assignComponentTypeIndex(std::atomic<std::uint32_t>& slot) noexcept {
+std::uint32_t assignProcessIndex(ProcessIndex counter, std::atomic<std::uint32_t>& slot) noexcept {
+  // Process-wide and only ever incremented: an index names a C++ type (or
+  // type list) for the life of the process. It never enters simulation
+  // state (component ids do).
+  static std::atomic<std::uint32_t> next[2]{1, 1};
   std::uint32_t expected = 0;
-  const std::uint32_t fresh = allocateComponentTypeIndex();
+  const std::uint32_t fresh = next[static_cast<std::size_t>(counter)].fetch_add(1, std::memory_order_relaxed);
   return slot.compare_exchange_strong(expected, fresh, std::memory_order_relaxed) ? fresh : expected;
 }
 

@@ -39,6 +39,7 @@ Entities::Entities(Entities&& other) noexcept
       live_(std::exchange(other.live_, 0)),
       firstGeneration_(other.firstGeneration_),
       slotsHashed_(std::exchange(other.slotsHashed_, false)),
+      slotsCopied_(std::exchange(other.slotsCopied_, false)),
       slotsHash_(other.slotsHash_),
       generations_(std::move(other.generations_)),
       living_(std::move(other.living_)),
@@ -53,6 +54,8 @@ Entities& Entities::operator=(Entities&& other) noexcept {
     firstGeneration_ = other.firstGeneration_;
     slotsHashed_ = false;
     other.slotsHashed_ = false;
+    slotsCopied_ = false;
+    other.slotsCopied_ = false;
     generations_ = std::move(other.generations_);
     living_ = std::move(other.living_);
     freed_ = std::move(other.freed_);
@@ -76,6 +79,7 @@ bool Entities::despawn(Entity entity) noexcept {
   living_[id] = 0;
   --live_;
   slotsHashed_ = false;
+  slotsCopied_ = false;
   // Defined unsigned wraparound; a wrap re-enters at firstGeneration (World:
   // 1, skipping the reserved 0).
   std::uint16_t next = static_cast<std::uint16_t>(generations_[id] + 1u);
@@ -98,6 +102,7 @@ void Entities::despawnAll() noexcept {
   // allocator hands out 0, 1, 2, ... again whatever the history was.
   freeCount_ = 0;
   slotsHashed_ = false;
+  slotsCopied_ = false;
   for (std::uint32_t i = fresh_; i-- > 0;) freed_[freeCount_++] = static_cast<std::uint16_t>(i);
 }
 

@@ -8,7 +8,7 @@
 //
 //   laige-peer            speaks the protocol of peer_session.h on stdin/stdout
 //   laige-peer --serve [--threads N] [--max-matches M] [--reconnect-ticks T]
-//              [--snapshot-every K]
+//              [--snapshot-every K] [--spectator-delay D]
 //                         the match server (match_server.h,
 //                         docs/netplay-protocol.md): many matches, one line
 //                         stream multiplexed by connection id
@@ -47,6 +47,7 @@ constexpr const char* kUsage =
     "A refused request answers `error <reason> [key=value ...]` and changes nothing.\n"
     "\n"
     "usage: laige-peer --serve [--threads N] [--max-matches M] [--reconnect-ticks T] [--snapshot-every K]\n"
+    "                          [--spectator-delay D]\n"
     "  the match server: every line is `<conn> <request>` in, `<conn> <reply>` out\n"
     "  (docs/netplay-protocol.md): create, join, rejoin, input, hash, leave, stats,\n"
     "  health, drain, hello; `<conn> closed` when a connection ends.\n";
@@ -80,6 +81,7 @@ int runServer(int argc, char** argv) {
     else if (std::strcmp(flag, "--max-matches") == 0) ok = parseServeFlag(value, 1, 100000, options.maxMatches);
     else if (std::strcmp(flag, "--reconnect-ticks") == 0) ok = parseServeFlag(value, 0, 1000000, options.match.reconnectTicks);
     else if (std::strcmp(flag, "--snapshot-every") == 0) ok = parseServeFlag(value, 1, 3600, options.match.snapshotEvery);
+    else if (std::strcmp(flag, "--spectator-delay") == 0) ok = parseServeFlag(value, 0, kMaxSpectatorDelay, options.match.spectatorDelay);
     if (!ok) {
       std::fprintf(stderr, "laige-peer: bad serve flag: %s %s\n%s", flag, value, kUsage);
       return 2;

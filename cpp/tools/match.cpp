@@ -55,13 +55,20 @@ struct Match::State {
   // Pending inputs (ticks confirmed+1 .. confirmed+lead): [tick % lead][player].
   std::vector<std::uint8_t> pendingBytes;
   std::vector<std::uint8_t> pendingSize;
-  // Confirmed inputs since the kept snapshot: [tick % snapshotEvery][player].
+  // Confirmed inputs of the last keptTicks ticks (snapshotEvery +
+  // spectatorDelay: back to the spectators' kept snapshot): [tick % keptTicks][player].
   std::vector<std::uint8_t> confirmedBytes;
   std::vector<std::uint8_t> confirmedSize;
-  // Confirmed hashes: [tick % hashHistory].
+  std::uint32_t keptTicks = 0;
+  // Confirmed hashes: [tick % hashRing] (hashHistory + spectatorDelay: the
+  // spectators' report window ends spectatorDelay ticks back).
   std::vector<std::uint64_t> hashes;
+  std::uint32_t hashRing = 0;
   std::vector<std::uint8_t> combined;
-  std::vector<std::uint8_t> snapshot;
+  // Kept snapshots, one per snapshotEvery ticks: [(tick / snapshotEvery) %
+  // size]; spectatorDelay / snapshotEvery + 2 of them hold both the newest
+  // (players join from it) and the newest at or before the spectators' tick.
+  std::vector<std::vector<std::uint8_t>> snapshots;
   std::uint64_t snapshotTick = 0;
   // Reused line buffers (a broadcast line is built once, then copied per
   // member): after the first ticks, relaying and confirming allocate nothing.
@@ -70,6 +77,14 @@ struct Match::State {
   MatchStats stats;
 
   std::uint64_t confirmed() const noexcept { return run.tick(); }
+  // The last tick the spectators were sent.
+  std::uint64_t spectatorTick() const noexcept {
+    return confirmed() > options.spectatorDelay ? confirmed() - options.spectatorDelay : 0;
+  }
+  std::vector<std::uint8_t>& snapshotOf(std::uint64_t tick) noexcept {
+    return snapshots[(tick / options.snapshotEvery) % snapshots.size()];
+  }
+  std::uint64_t& hashOf(std::uint64_t tick) noexcept { return hashes[tick % hashRing]; }
   std::uint8_t* pending(std::uint64_t tick, std::uint32_t p) noexcept {
     return pendingBytes.data() + ((tick % kMatchInputLead) * players + p) * maxInputBytes;
   }
@@ -77,10 +92,10 @@ struct Match::State {
     return pendingSize[(tick % kMatchInputLead) * players + p];
   }
   std::uint8_t* kept(std::uint64_t tick, std::uint32_t p) noexcept {
-    return confirmedBytes.data() + ((tick % options.snapshotEvery) * players + p) * maxInputBytes;
+    return confirmedBytes.data() + ((tick % keptTicks) * players + p) * maxInputBytes;
   }
   std::uint8_t& keptLen(std::uint64_t tick, std::uint32_t p) noexcept {
-    return confirmedSize[(tick % options.snapshotEvery) * players + p];
+    return confirmedSize[(tick % keptTicks) * players + p];
   }
 
   // "<conn> " then the caller writes the message and '\n'.
@@ -127,7 +142,7 @@ struct Match::State {
     s += ' ';
     appendU64(tick, s);
     s += ' ';
-    appendHash(hashes[tick % options.hashHistory], s);
+    appendHash(hashOf(tick), s);
     for (std::uint32_t p = 0; p < players; ++p) {
       s += ' ';
       appendHex(kept(tick, p), keptLen(tick, p), s);
@@ -147,17 +162,21 @@ struct Match::State {
 
   // The join reply's tail: the kept snapshot, the confirmed inputs since
   // it, and (for a player) the inputs already sent for unconfirmed ticks.
+  // A spectator's ends at spectatorTick(), from the kept snapshot before it.
   void catchUp(ConnId conn, bool player, std::string& out) {
+    const std::uint64_t last = player ? confirmed() : spectatorTick();
+    const std::uint64_t from = player ? snapshotTick : last / options.snapshotEvery * options.snapshotEvery;
+    const std::vector<std::uint8_t>& snapshot = snapshotOf(from);
     to(conn, out);
     out += "snapshot ";
     out += id;
     out += ' ';
-    appendU64(snapshotTick, out);
+    appendU64(from, out);
     out += ' ';
     out.reserve(out.size() + snapshot.size() * 2 + 1);
     appendHex(snapshot.data(), snapshot.size(), out);
     out += '\n';
-    for (std::uint64_t t = snapshotTick + 1; t <= confirmed(); ++t) {
+    for (std::uint64_t t = from + 1; t <= last; ++t) {
       to(conn, out);
       appendConfirmedLine(t, out);
       out += '\n';
@@ -173,6 +192,7 @@ struct Match::State {
   }
 
   bool keepSnapshot() noexcept {
+    std::vector<std::uint8_t>& snapshot = snapshotOf(confirmed());
     snapshot.resize(run.world().snapshotSize());
     if (run.world().snapshot(snapshot).isError()) return false;
     snapshotTick = confirmed();
@@ -216,14 +236,16 @@ struct Match::State {
       in.data = written == 0 ? nullptr : combined.data();
       in.size = written;
       if (run.step(in).isError()) return;  // the built-in scenarios do not fail a tick
-      hashes[t % options.hashHistory] = run.hash();
+      hashOf(t) = run.hash();
       stats.confirmedTick = t;
-      line.clear();
-      appendConfirmedLine(t, line);
-      for (const ConnId c : spectators) {
-        to(c, out);
-        out += line;
-        out += '\n';
+      if (!spectators.empty() && t > options.spectatorDelay) {
+        line.clear();
+        appendConfirmedLine(t - options.spectatorDelay, line);
+        for (const ConnId c : spectators) {
+          to(c, out);
+          out += line;
+          out += '\n';
+        }
       }
       if (t % options.snapshotEvery == 0) keepSnapshot();
       for (std::uint32_t p = 0; p < players; ++p) {
@@ -296,16 +318,20 @@ Result<Match> Match::create(std::string_view id, const Scenario& scenario, std::
   s->options.snapshotEvery = std::clamp<std::uint32_t>(options.snapshotEvery, 1, 3600);
   s->options.hashHistory = std::clamp<std::uint32_t>(options.hashHistory, 1, 4096);
   s->options.reconnectTicks = std::min<std::uint32_t>(options.reconnectTicks, 1000000);
+  s->options.spectatorDelay = std::min(options.spectatorDelay, kMaxSpectatorDelay);
+  s->keptTicks = s->options.snapshotEvery + s->options.spectatorDelay;
+  s->hashRing = std::max(s->options.hashHistory, s->options.snapshotEvery) + s->options.spectatorDelay + 1;
+  s->snapshots.resize(s->options.spectatorDelay / s->options.snapshotEvery + 2);
   const PlayerInputGenerator* g = findPlayerInputGenerator(scenario.name);
   s->maxInputBytes = g != nullptr ? g->maxInputBytes : kMaxMatchInputBytes;
   s->combine = g != nullptr && g->concatenate ? &RollbackSession::combineConcatenated
                                               : &RollbackSession::combineLengthPrefixed;
   s->pendingBytes.resize(std::size_t{kMatchInputLead} * players * s->maxInputBytes);
   s->pendingSize.resize(std::size_t{kMatchInputLead} * players);
-  s->confirmedBytes.resize(std::size_t{s->options.snapshotEvery} * players * s->maxInputBytes);
-  s->confirmedSize.resize(std::size_t{s->options.snapshotEvery} * players);
-  s->hashes.resize(s->options.hashHistory);
-  s->hashes[0] = s->run.hash();
+  s->confirmedBytes.resize(std::size_t{s->keptTicks} * players * s->maxInputBytes);
+  s->confirmedSize.resize(std::size_t{s->keptTicks} * players);
+  s->hashes.resize(s->hashRing);
+  s->hashOf(0) = s->run.hash();
   s->combined.resize(std::size_t{players} * (1 + s->maxInputBytes));
   s->stats.players = players;
   if (!s->keepSnapshot()) return Status::failure(ErrorCode::InvalidArgument, "match_snapshot_failed");
@@ -464,7 +490,8 @@ void Match::reportHash(ConnId conn, std::uint64_t tick, std::uint64_t hash, std:
     out += '\n';
     return;
   }
-  const std::uint64_t confirmed = s.confirmed();
+  // A spectator's window ends at the last tick it was sent.
+  const std::uint64_t confirmed = p == kMaxMatchPlayers ? s.spectatorTick() : s.confirmed();
   const std::uint64_t oldest = confirmed + 1 > s.options.hashHistory ? confirmed + 1 - s.options.hashHistory : 0;
   if (tick > confirmed || tick < oldest) {
     s.refuse(conn, "match_hash_unknown_tick", out);
@@ -477,7 +504,7 @@ void Match::reportHash(ConnId conn, std::uint64_t tick, std::uint64_t hash, std:
     out += '\n';
     return;
   }
-  const std::uint64_t expected = s.hashes[tick % s.options.hashHistory];
+  const std::uint64_t expected = s.hashOf(tick);
   State::to(conn, out);
   if (expected == hash) {
     ++s.stats.verdicts;
@@ -559,7 +586,7 @@ void Match::stats(ConnId conn, std::string& out) const {
       {" connected=", s.stats.connected},  {" spectators=", s.spectators.size()},
       {" verdicts=", s.stats.verdicts},    {" desyncs=", s.stats.desyncs},
       {" refused=", s.stats.refused},      {" snapshot_tick=", s.snapshotTick},
-      {" snapshot_bytes=", s.snapshot.size()}};
+      {" snapshot_bytes=", s.stats.snapshotBytes}};
   for (const auto& [key, value] : fields) {
     out += key;
     appendU64(value, out);

@@ -45,6 +45,8 @@ inline constexpr std::uint32_t kMaxMatchSpectators = 16;
 inline constexpr std::uint32_t kMaxMatchInputBytes = 64;
 /// How far past the last confirmed tick a player may send input (ticks).
 inline constexpr std::uint32_t kMatchInputLead = 64;
+/// The longest spectator delay (ticks: a minute at 60 Hz).
+inline constexpr std::uint32_t kMaxSpectatorDelay = 3600;
 /// The longest match id (bytes of [A-Za-z0-9_-]).
 inline constexpr std::size_t kMaxMatchIdBytes = 32;
 
@@ -59,6 +61,15 @@ struct MatchOptions {
   /// How many recent confirmed hashes a report can be checked against.
   /// 1 .. 4096.
   std::uint32_t hashHistory = 256;
+  /// Spectators run this many confirmed ticks behind the players
+  /// (0 .. kMaxSpectatorDelay): tick t's `confirmed` line goes to them when
+  /// tick t + delay confirms, a joining spectator catches up to the
+  /// confirmed tick minus the delay, and a spectator's hash report is
+  /// checked against the ticks it was sent only. What is live is never
+  /// sent to a spectator (no peeking for a player). Costs delay /
+  /// snapshotEvery + 1 more kept snapshots and delay ticks more of the
+  /// confirmed-input and hash rings.
+  std::uint32_t spectatorDelay = 0;
   /// Mixed into the reconnect tokens (the server draws it at start).
   std::uint64_t tokenSecret = 0x9e3779b97f4a7c15ull;
 };
@@ -96,8 +107,9 @@ class Match {
   /// `input` scenario), else length-prefixed. Errors: the scenario run's
   /// creation failure; `match_bad_players` (fields players); a snapshot
   /// failure (`match_snapshot_failed`). Allocates the run, the input
-  /// rings (players x (kMatchInputLead + snapshotEvery) x
-  /// kMaxMatchInputBytes) and the snapshot.
+  /// rings (players x (kMatchInputLead + snapshotEvery + spectatorDelay) x
+  /// kMaxMatchInputBytes), the hash ring and the first kept snapshot (up
+  /// to spectatorDelay / snapshotEvery + 2 are kept as the match runs).
   [[nodiscard]] static Result<Match> create(std::string_view id, const Scenario& scenario, std::uint64_t seed,
                                             std::uint32_t players, const MatchOptions& options) noexcept;
 
@@ -105,7 +117,8 @@ class Match {
   Match& operator=(Match&&) noexcept;
   ~Match();
 
-  /// `join <id> player|spectator` from `conn`. A player takes the lowest
+  /// `join <id> player|spectator` from `conn` (a spectator: as of the
+  /// confirmed tick minus MatchOptions::spectatorDelay). A player takes the lowest
   /// free (or dropped) slot; replies `joined <id> player <p> <token>
   /// <players> <scenario> 0x<seed>` (spectator: `joined <id> spectator -
   /// ...`), then `snapshot <id> <tick> <hex>` (the latest kept confirmed
@@ -136,7 +149,9 @@ class Match {
   /// Replies `verdict <id> <tick> ok` or `desync <id> <tick> player=<p>
   /// expected=<hash> got=<hash>` (player=spectator for a spectator).
   /// Refusals: match_not_member, match_hash_unknown_tick (tick, confirmed,
-  /// oldest). No allocation beyond the reply.
+  /// oldest; for a spectator `confirmed` is the last tick it was sent:
+  /// the confirmed tick minus the spectator delay). No allocation beyond
+  /// the reply.
   void reportHash(ConnId conn, std::uint64_t tick, std::uint64_t hash, std::string& out);
   /// `leave <id>`: a player's slot is dropped at once (no window); a
   /// spectator is removed. Replies `left <id>`. Refusal: match_not_member.

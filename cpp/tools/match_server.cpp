@@ -1,6 +1,8 @@
 // match_server.cpp - `laige-peer --serve` (match_server.h).
 #include "match_server.h"
 
+#include <algorithm>
+
 #include <cstdio>
 #include <unordered_map>
 #include <utility>
@@ -140,6 +142,8 @@ std::string MatchServer::hello() const {
   appendU64(options_.threads, s);
   s += " max_matches=";
   appendU64(options_.maxMatches, s);
+  s += " spectator_delay=";
+  appendU64(std::min(options_.match.spectatorDelay, kMaxSpectatorDelay), s);
   s += '\n';
   return s;
 }

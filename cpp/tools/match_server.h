@@ -87,7 +87,8 @@ class MatchServer {
   MatchServer& operator=(const MatchServer&) = delete;
 
   /// The greeting, written once at start by the caller: `0 hello
-  /// laige-peer-serve <version> <scenario,...> threads=<n> max_matches=<m>`.
+  /// laige-peer-serve <version> <scenario,...> threads=<n> max_matches=<m>
+  /// spectator_delay=<ticks>`.
   [[nodiscard]] std::string hello() const;
 
   /// Handles one request line (without '\n'; a line longer than

@@ -80,7 +80,12 @@ export function inspectorStepLines(n) {
   });
 }
 
-/** The mounted view (the test hook). */
-export function inspectorView() {
-  return view;
-}
+// The source picker, and the e2e test's hooks (beside main.js's window.__demo).
+$('inspector-source')?.addEventListener('change', (ev) => switchInspectorSource(ev.target.value));
+window.__demoInspector = {
+  /** The mounted view, or null. */
+  view: () => view,
+  stepLines: inspectorStepLines,
+  /** Switches the source ('page' or 'native') as the picker does; returns the new view. */
+  source: (kind) => { $('inspector-source').value = kind; return switchInspectorSource(kind); },
+};

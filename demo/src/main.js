@@ -13,7 +13,8 @@
 // URL parameters: ?scenario=<name> picks the first scenario; ?fast=1 steps
 // the loop as fast as the page can (GameLoop.step, no real-time wait) - what
 // the e2e test and `scripts/run.sh --check` use; ?view=netplay opens the
-// netplay view; ?counterBase=N starts its network tick and packet counters
+// netplay view; ?view=match&match=<id>&role=create|player|spectator plays
+// through the match server (match_view.js); ?counterBase=N starts its network tick and packet counters
 // at N (what hours of netplay would show: the e2e layout check). window.__demo
 // is the test hook (select, status, perturb, runTicks).
 import { loadLaige, formatEntity } from '@laige/sim/scenarios';
@@ -28,7 +29,8 @@ import { peerStatus, updatePeerPanel, updateSystems } from './panel.js';
 import { downloadBundle, sessionReplay } from './replay.js';
 import { Netplay } from './netplay.js';
 import { networkSettings, setNetworkSliders, showNetplay, updateNetplayPanel, wireNetplay } from './netplay_view.js';
-import { attachInspector, detachInspector, inspectorStepLines, inspectorView, recordInspectorTick, refreshInspector, switchInspectorSource } from './inspector_panel.js';
+import { attachInspector, detachInspector, recordInspectorTick, refreshInspector } from './inspector_panel.js';
+import { createMatchUrl, openMatchView } from './match_view.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -53,6 +55,8 @@ const resimTimes = [];
 /** The netplay view's Netplay while it is shown, else null; its tick accumulator (ms). */
 let netplay = null;
 let netplayAcc = 0;
+/** This page's member of a match on the match server (?view=match), else null. */
+let online = null;
 let lastFrameAt = 0;
 let lastPanelAt = 0;
 
@@ -432,6 +436,7 @@ function frame(now) {
   const dt = lastFrameAt === 0 ? 0 : now - lastFrameAt;
   lastFrameAt = now;
   if (netplay !== null) { netplayFrame(dt, now); return; }
+  if (online !== null) { online.frame(dt, now, { fast, paused, speed }); return; }
   const s = session;
   if (s === null || s.loading) return;
   try {
@@ -548,12 +553,12 @@ async function start() {
   $('mode').addEventListener('click', () => (netplay !== null ? closeNetplay() : openNetplay(sel.value)));
   wireNetplay(() => netplay);
   $('pause').addEventListener('click', () => { paused = !paused; $('pause').textContent = paused ? 'resume' : 'pause'; });
-  $('step').addEventListener('click', () => { paused = true; $('pause').textContent = 'resume'; if (netplay !== null) netplay.tick(); else runTicks(1); });
+  $('step').addEventListener('click', () => { paused = true; $('pause').textContent = 'resume'; if (netplay !== null) netplay.tick(); else if (online !== null) online.tick(1); else runTicks(1); });
+  $('np-online').addEventListener('click', () => { location.href = createMatchUrl(sim.scenarios().some((x) => x.name === sel.value) ? sel.value : 'input'); });
   $('speed').addEventListener('change', () => { speed = Number($('speed').value); });
   $('perturb').addEventListener('click', () => (netplay !== null ? netplay.perturb(1) : perturb()));
   $('reset').addEventListener('click', () => select(sel.value));
   $('replay').addEventListener('click', () => downloadReplay());
-  $('inspector-source').addEventListener('change', (ev) => switchInspectorSource(ev.target.value));
   const c = $('canvas');
   c.addEventListener('pointerdown', (ev) => { c.setPointerCapture(ev.pointerId); canvasPointer(ev); });
   c.addEventListener('pointermove', canvasPointer);
@@ -582,11 +587,13 @@ async function start() {
       status: () => (netplay === null ? null : netplay.status()),
       close: () => closeNetplay(),
     },
+    /** This page's member of a match (?view=match): status(), tick(n), lateJoinUrl(), secondPlayerUrl(). */
+    match: () => online,
     setFast: (on) => { fast = !!on; },
-    inspector: () => inspectorView(), inspectorStepLines, inspectorSource: (kind) => { $('inspector-source').value = kind; return switchInspectorSource(kind); },
     setPaused: (on) => { paused = !!on; },
   };
-  if (params.get('view') === 'netplay') openNetplay(first);
+  if (params.get('view') === 'match') online = openMatchView(sim, params, (n, seed) => specOf(n).build(sim, seed));
+  else if (params.get('view') === 'netplay') openNetplay(first);
   else await select(first);
   requestAnimationFrame(frame);
 }

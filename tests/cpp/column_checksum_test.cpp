@@ -25,7 +25,7 @@
 #include "laige/system.h"
 #include "laige/world.h"
 #include "snapshot/snapshot_internal.h"
-#include "support/archetype_order.h"
+#include "support/checksum_reference.h"
 #include "support/counting_allocator.h"
 
 namespace laige {
@@ -71,52 +71,8 @@ void registerAll(World& w, SystemSchedule& sched) {
   ASSERT_TRUE(w.scheduleSystems(sched).ok());
 }
 
-template <class T>
-void put(std::vector<std::uint8_t>& out, T v) {
-  std::uint8_t b[sizeof(T)];
-  std::memcpy(b, &v, sizeof(T));
-  out.insert(out.end(), b, b + sizeof(T));
-}
-
-// The column stream of docs/determinism.md#the-column-checksum built from
-// the public API (no NaNs in these worlds: no canonicalisation needed).
 std::uint64_t referenceColumnChecksum(World& w, std::uint64_t tick) {
-  std::vector<std::uint8_t> s;
-  put<std::uint64_t>(s, tick);
-  put<std::uint64_t>(s, w.entityCount());
-  std::vector<std::uint8_t> slots;
-  std::uint32_t last = 0;
-  for (std::uint32_t id = 0; id < w.capacity(); ++id) {
-    if (w.isValid(w.handleAt(static_cast<std::uint16_t>(id)))) last = id + 1;
-  }
-  put<std::uint32_t>(slots, last);
-  for (std::uint32_t id = 0; id < last; ++id) {
-    const Entity e = w.handleAt(static_cast<std::uint16_t>(id));
-    put<std::uint32_t>(slots, w.isValid(e) ? 0x10000u | e.generation() : 0u);
-  }
-  put<std::uint64_t>(s, XXH3_64bits(slots.data(), slots.size()));
-  const std::vector<ArchetypeId> order = test::nonEmptyArchetypesInSignatureOrder(w);
-  for (const ArchetypeId a : order) {
-    const auto comps = w.archetypeComponents(a);
-    put<std::uint32_t>(s, static_cast<std::uint32_t>(comps.size()));
-    for (const ComponentTypeId c : comps) put<std::uint32_t>(s, c);
-    const std::uint32_t rows = w.archetypeRowCount(a);
-    put<std::uint32_t>(s, rows);
-    for (const ComponentTypeId c : comps) {
-      const std::uint32_t size = w.componentInfo(c).value().size;
-      if (size == 0) continue;
-      put<std::uint64_t>(s, XXH3_64bits(w.archetypeColumn(a, c), std::size_t{rows} * size));
-    }
-  }
-  put<std::uint32_t>(s, w.systemCount());
-  for (std::uint32_t id = 1; id <= w.systemCount(); ++id) {
-    const SystemRngState st = w.systemRngState(SystemId{id}).value();
-    put<std::uint64_t>(s, st.hasSubstream ? 1 : 0);
-    put<std::uint64_t>(s, st.hasSubstream ? st.seed : 0);
-    put<std::uint64_t>(s, st.hasSubstream ? st.state1 : 0);
-    put<std::uint64_t>(s, st.hasSubstream ? st.state2 : 0);
-  }
-  return XXH3_64bits(s.data(), s.size());
+  return test::referenceChecksum(w, tick, test::ChecksumForm::Column);
 }
 
 std::vector<std::uint8_t> snapshotOf(const World& w) {

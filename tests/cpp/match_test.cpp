@@ -27,6 +27,7 @@ using test::words;
 constexpr ConnId kA = 11;
 constexpr ConnId kB = 22;
 constexpr ConnId kC = 33;
+constexpr ConnId kD = 44;
 
 const Scenario& inputScenario() { return *findScenario("input"); }
 
@@ -207,6 +208,71 @@ TEST(Match, LateSpectatorRestoresTheSnapshotAndReachesTheConfirmedHash) {
   EXPECT_EQ(catchUpFrom(forC, run), 15);  // ticks 61 .. 75
   EXPECT_EQ(run.tick(), 75u);
   EXPECT_EQ(run.hash(), m.confirmedHash());
+}
+
+// --spectator-delay: spectators are sent tick t when t + delay confirms; a
+// late spectator catches up to confirmed - delay from the kept snapshot
+// before it (older than the players'); a live tick is never sent nor
+// checkable by a spectator; every line equals the plain run (catchUpFrom
+// checks each hash).
+TEST(Match, SpectatorsRunBehindByTheDelayAndNeverSeeALiveTick) {
+  MatchOptions o;
+  o.snapshotEvery = 10;
+  o.spectatorDelay = 25;
+  Match m = startedPair(o);
+  std::string early;
+  m.join(kC, true, early);  // at tick 0: the snapshot of tick 0, no tail
+  for (std::uint64_t t = 1; t <= 40; ++t) {
+    send(m, kA, 0, t);
+    early += send(m, kB, 1, t);
+  }
+  const auto forC = linesFor(splitLines(early), kC);
+  ScenarioRun run = ScenarioRun::create(inputScenario(), 7).takeValue();
+  EXPECT_EQ(catchUpFrom(forC, run), 15);  // ticks 1 .. 40 - 25
+  EXPECT_EQ(run.tick(), 15u);
+  EXPECT_EQ(words(forC.back())[2], "15");
+
+  // Far past the snapshot interval: a late spectator at 200 starts from 170.
+  for (std::uint64_t t = 41; t <= 200; ++t) {
+    send(m, kA, 0, t);
+    send(m, kB, 1, t);
+  }
+  std::string out;
+  m.join(kD, true, out);
+  const auto forD = linesFor(splitLines(out), kD);
+  ASSERT_GE(forD.size(), 2u);
+  EXPECT_EQ(words(forD[1])[2], "170");
+  ScenarioRun late = ScenarioRun::create(inputScenario(), 7).takeValue();
+  EXPECT_EQ(catchUpFrom(forD, late), 5);  // 171 .. 175
+  EXPECT_EQ(late.tick(), 175u);
+  // A player joining now would get the newest snapshot (200): the stats say so.
+  EXPECT_EQ(m.statsSnapshot().snapshotTick, 200u);
+
+  // Bad input: the live tick's hash, asked by a spectator, is refused (the
+  // delay would leak otherwise); its input too; nothing changes.
+  const std::uint64_t hash = m.run().world().stateHash(200);
+  out.clear();
+  m.reportHash(kD, 176, late.hash(), out);
+  EXPECT_EQ(out, "44 error match_hash_unknown_tick tick=176 confirmed=175 oldest=0\n");
+  out.clear();
+  const std::vector<std::uint8_t> in = playerInput(0, 201);
+  m.input(kD, 201, in.data(), static_cast<std::uint32_t>(in.size()), out);
+  EXPECT_EQ(out, "44 error match_spectator_input\n");
+  EXPECT_EQ(m.confirmedTick(), 200u);
+  EXPECT_EQ(m.run().world().stateHash(200), hash);
+  out.clear();
+  m.reportHash(kD, 175, late.hash(), out);
+  EXPECT_EQ(out, "44 verdict m1 175 ok\n");
+  // A player still reports the live tick.
+  out.clear();
+  m.reportHash(kA, 200, m.confirmedHash(), out);
+  EXPECT_EQ(out, "11 verdict m1 200 ok\n");
+  // The next confirmed tick sends the spectators tick 176.
+  send(m, kA, 0, 201);
+  const auto next = linesFor(splitLines(send(m, kB, 1, 201)), kD);
+  ASSERT_EQ(next.size(), 1u);
+  EXPECT_EQ(catchUpFrom(next, late), 1);
+  EXPECT_EQ(late.tick(), 176u);
 }
 
 TEST(Match, ReconnectInsideTheWindowResumesTheSlot) {

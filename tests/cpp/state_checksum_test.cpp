@@ -21,7 +21,7 @@
 #include "laige/snapshot.h"
 #include "laige/system.h"
 #include "laige/world.h"
-#include "support/archetype_order.h"
+#include "support/checksum_reference.h"
 #include "support/counting_allocator.h"
 
 namespace laige {
@@ -69,50 +69,8 @@ void registerAll(World& w) {
   ASSERT_TRUE(w.registerSystem(draw).ok());
 }
 
-template <class T>
-void put(std::vector<std::uint8_t>& out, T v) {
-  std::uint8_t b[sizeof(T)];
-  std::memcpy(b, &v, sizeof(T));
-  out.insert(out.end(), b, b + sizeof(T));
-}
-
-// The stream of docs/determinism.md#the-state-checksum built from the
-// public API into one buffer, then 64-bit XXH3 in one call.
 std::uint64_t referenceChecksum(World& w, std::uint64_t tick) {
-  std::vector<std::uint8_t> s;
-  put<std::uint64_t>(s, tick);
-  put<std::uint64_t>(s, w.entityCount());
-  std::uint32_t last = 0;
-  for (std::uint32_t id = 0; id < w.capacity(); ++id) {
-    if (w.isValid(w.handleAt(static_cast<std::uint16_t>(id)))) last = id + 1;
-  }
-  put<std::uint32_t>(s, last);
-  for (std::uint32_t id = 0; id < last; ++id) {
-    const Entity e = w.handleAt(static_cast<std::uint16_t>(id));
-    put<std::uint32_t>(s, w.isValid(e) ? 0x10000u | e.generation() : 0u);
-  }
-  const std::vector<ArchetypeId> order = test::nonEmptyArchetypesInSignatureOrder(w);
-  for (const ArchetypeId a : order) {
-    const auto comps = w.archetypeComponents(a);
-    put<std::uint32_t>(s, static_cast<std::uint32_t>(comps.size()));
-    for (const ComponentTypeId c : comps) put<std::uint32_t>(s, c);
-    const std::uint32_t rows = w.archetypeRowCount(a);
-    put<std::uint32_t>(s, rows);
-    for (const ComponentTypeId c : comps) {
-      const std::uint32_t size = w.componentInfo(c).value().size;
-      const std::uint8_t* col = w.archetypeColumn(a, c);
-      s.insert(s.end(), col, col + std::size_t{rows} * size);
-    }
-  }
-  put<std::uint32_t>(s, w.systemCount());
-  for (std::uint32_t id = 1; id <= w.systemCount(); ++id) {
-    const SystemRngState st = w.systemRngState(SystemId{id}).value();
-    put<std::uint64_t>(s, st.hasSubstream ? 1 : 0);
-    put<std::uint64_t>(s, st.hasSubstream ? st.seed : 0);
-    put<std::uint64_t>(s, st.hasSubstream ? st.state1 : 0);
-    put<std::uint64_t>(s, st.hasSubstream ? st.state2 : 0);
-  }
-  return XXH3_64bits(s.data(), s.size());
+  return test::referenceChecksum(w, tick, test::ChecksumForm::State);
 }
 
 std::vector<std::uint8_t> snapshotOf(const World& w) {

@@ -9,7 +9,9 @@
 // and native laige-replay must reproduce every tick's hash. The live native
 // peer (laige-peer behind the server's /peer WebSocket) checks the same
 // ticks as they run: peer_checks.mjs; the netplay view (two peers under
-// rollback sessions): netplay_checks.mjs; the layout at 1160x760 with large
+// rollback sessions): netplay_checks.mjs; two pages playing through the match
+// server (laige-peer --serve at /match) and a late spectator from the "join
+// late" button: match_checks.mjs; the layout at 1160x760 with large
 // counters and the dark scrollbars: layout_checks.mjs.
 // Screenshots: test-results/demo.png (chromium, copied to docs/demo.png),
 // test-results/demo-netplay.jpg (chromium, copied to docs/demo-netplay.jpg: the README's image, shipped in the package)
@@ -25,6 +27,7 @@ import { peerAbsentOnStaticHosting, peerDivergesAfterPerturb, peerKilledMidRun, 
 import { netplayAgrees, netplayDetectsPerturb, netplayEveryScenario } from './netplay_checks.mjs';
 import { darkScrollbars, layoutHoldsWithLargeCounters } from './layout_checks.mjs';
 import { inspectorScrubsToNative } from './inspector_checks.mjs';
+import { matchThroughServer } from './match_checks.mjs';
 
 const dir = process.argv[2] ?? 'demo/dist';
 const browsers = (process.env.LAIGE_E2E_BROWSERS ?? 'chromium,firefox').split(',');
@@ -186,6 +189,8 @@ async function e2e(browserName) {
     if (browserName === 'chromium') await netplayScreenshot(page);
     await darkScrollbars(page, expect, browserName);
     await page.evaluate(() => window.__demo.netplay.close());
+    await matchThroughServer(run.browser, server.url, expect, browserName, (m) => { pageErrors.push(m); console.error(m); });
+    await page.bringToFront();
     await peerKilledMidRun(page, expect, server);
     await peerAbsentOnStaticHosting(page, expect, staticOnly.url);
     await layoutHoldsWithLargeCounters(page, expect, server.url);

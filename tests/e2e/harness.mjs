@@ -6,22 +6,25 @@ import puppeteer from 'puppeteer-core';
 import { createServer } from 'node:http';
 import { staticHandler } from '../../demo/serve.mjs';
 import { attachNativePeer } from '../../demo/peer_server.mjs';
+import { attachMatchServer } from '../../demo/match_relay.mjs';
 
 /**
  * Serves `dir` on 127.0.0.1 at a free port, with the live native peer at
- * /peer unless `peer` is false (static hosting); resolves to { url, peer,
- * close() } (peer: attachNativePeer's handle, or null).
+ * /peer and the match server at /match (as demo/serve.mjs) unless `peer` is
+ * false (static hosting); resolves to { url, peer, matches, close() } (peer:
+ * attachNativePeer's handle, matches: attachMatchServer's, or null).
  */
 export function serveStatic(dir, { peer = true } = {}) {
   const server = createServer(staticHandler(dir));
   const endpoint = peer ? attachNativePeer(server, { log: (m) => console.error(m) }) : null;
+  const matches = endpoint?.bin ? attachMatchServer(server, { bin: endpoint.bin, snapshotEvery: 64, log: (m) => console.error(m) }) : null;
   return new Promise((ok, fail) => {
     server.once('error', fail);
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address();
       ok({
-        url: `http://127.0.0.1:${port}/`, peer: endpoint,
-        close: async () => { await endpoint?.close(); await new Promise((r) => server.close(r)); },
+        url: `http://127.0.0.1:${port}/`, peer: endpoint, matches,
+        close: async () => { await matches?.close(); await endpoint?.close(); await new Promise((r) => server.close(r)); },
       });
     });
   });

@@ -48,7 +48,7 @@ function answerRows(a) {
 }
 
 const waitView = (page, tick, handle) => page.waitForFunction((t, h) => {
-  const v = window.__demo.inspector();
+  const v = window.__demoInspector.view();
   const head = document.querySelector('#inspector .li-entity-head')?.textContent ?? '';
   return v !== null && v.tick === t && v.selected === h && head.endsWith(`at tick ${t}`) && v.error === null;
 }, { timeout: 30_000, polling: 50 }, tick, handle);
@@ -65,12 +65,12 @@ export async function inspectorScrubsToNative(page, expect, { screenshots = fals
     d.runTicks(70);
     d.setPointer(null);
     d.runTicks(ticks - 160);
-    await d.inspector().refresh();
-    return d.inspectorStepLines(ticks);
+    await window.__demoInspector.view().refresh();
+    return window.__demoInspector.stepLines(ticks);
   }, TICKS);
   // Pick the 8th entity of the list, as a user would.
   await page.click('#inspector [data-li=entities] li:nth-child(8) button');
-  const handle = await page.evaluate(() => window.__demo.inspector().selected);
+  const handle = await page.evaluate(() => window.__demoInspector.view().selected);
   await waitView(page, TICKS, handle);
   // Scrub back 100 ticks.
   await page.click('#inspector .li-bar button');
@@ -87,7 +87,7 @@ export async function inspectorScrubsToNative(page, expect, { screenshots = fals
   // The same tick through the session's native peer (it answered every tick first).
   await page.waitForFunction((t) => (window.__demo.status().peer?.lastAnswered ?? -1) >= t, { timeout: 30_000, polling: 50 }, TICKS);
   await page.evaluate(async (h, t) => {
-    const v = window.__demo.inspectorSource('native');
+    const v = window.__demoInspector.source('native');
     await v.select(h);
     await v.seek(t);
   }, handle, TICKS - BACK);
@@ -95,6 +95,6 @@ export async function inspectorScrubsToNative(page, expect, { screenshots = fals
   const viaPeer = await shownRows(page);
   expect(JSON.stringify(viaPeer) === JSON.stringify(want), `inspector: the native-peer source shows the same values at tick ${TICKS - BACK}`);
   if (screenshots) await (await page.$('#inspector-panel')).screenshot({ path: 'test-results/inspector-native.jpg', type: 'jpeg', quality: 80 });
-  await page.evaluate(() => window.__demo.inspectorSource('page'));
+  await page.evaluate(() => window.__demoInspector.source('page'));
   console.log(`     inspector checks: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }

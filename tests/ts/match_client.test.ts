@@ -148,7 +148,9 @@ describe.skipIf(!havePeer && !inCI)('MatchClient with the match server', () => {
 
   it('parses every reply of the protocol', () => {
     const c = new MatchClient(() => {});
-    expect(c.receive('hello laige-peer-serve 1 hello,input threads=2 max_matches=256')).toEqual({ type: 'hello', version: 1, scenarios: ['hello', 'input'] });
+    expect(c.receive('hello laige-peer-serve 1 hello,input threads=2 max_matches=256 spectator_delay=30')).toEqual({ type: 'hello', version: 1, scenarios: ['hello', 'input'], spectatorDelay: 30 });
+    // A server without the field (before the spectator delay existed) has none.
+    expect(c.receive('hello laige-peer-serve 1 input threads=2 max_matches=256')).toMatchObject({ spectatorDelay: 0 });
     expect(c.receive('input g 1 5 0a0b')).toEqual({ type: 'input', match: 'g', player: 1, tick: 5, bytes: Uint8Array.of(10, 11) });
     expect(c.receive('player g 1 away 7')).toEqual({ type: 'player', match: 'g', player: 1, event: 'away', tick: 7 });
     expect(c.receive('error match_tick_order expected=3 got=5')).toEqual({ type: 'error', reason: 'match_tick_order', fields: { expected: '3', got: '5' } });

@@ -116,6 +116,49 @@ describe.skipIf(!havePeer && !inCI)('the match server behind its WebSocket relay
     for (const c of [p0, p1, spec]) c!.ws.close();
   });
 
+  it('a late join into a 10,000-entity world: the snapshot line is compressed on the wire for a client that offers permessage-deflate, and intact', async () => {
+    const [p0, p1] = [0, 1].map(() => new Client(`ws://${base}/match`));
+    await Promise.all([p0, p1].map((c) => c!.open()));
+    p0!.send('create big stress 2');
+    await p0!.next('joined big');
+    p1!.send('join big player');
+    await p0!.next('start big');
+    for (let t = 1; t <= 3; t++) for (const p of [p0, p1]) p!.send(`input big ${t} .`);
+    const read = async (deflate: boolean): Promise<{ line: string; wire: number }> => {
+      const ws = new WebSocket(`ws://${base}/match`, { perMessageDeflate: deflate });
+      const lines: string[] = [];
+      await new Promise<void>((ok, fail) => { ws.once('open', () => ok()); ws.once('error', fail); });
+      const sock = (ws as unknown as { _socket: { bytesRead: number } })._socket;
+      const before = sock.bytesRead;
+      ws.send('join big spectator'); // the snapshot of tick 0 (one every 60), then ticks 1..3 as they confirm
+      const line = await new Promise<string>((ok) => ws.on('message', (m) => { lines.push(String(m)); if (String(m).startsWith('confirmed big 3 ')) ok(lines.find((l) => l.startsWith('snapshot big '))!); }));
+      const wire = sock.bytesRead - before;
+      ws.close();
+      return { line, wire };
+    };
+    const raw = await read(false);
+    const packed = await read(true);
+    expect(packed.line).toBe(raw.line);
+    const bytes = Buffer.from(raw.line.split(' ')[3]!, 'hex');
+    const world = sim.openScenario('stress');
+    world.world.restore(new Uint8Array(bytes));
+    expect(world.world.entityCount).toBe(10000);
+    world.dispose();
+    expect(raw.wire).toBeGreaterThan(raw.line.length);
+    expect(packed.wire * 4).toBeLessThan(raw.wire);
+    for (const c of [p0, p1]) c!.ws.close();
+  });
+
+  it('a binary message is refused by the relay; the connection goes on', async () => {
+    const c = new Client(`ws://${base}/match`);
+    await c.open();
+    c.ws.send(Buffer.from('hello'));
+    expect(await c.next('error')).toBe('error relay_bad_message why=binary');
+    c.send('hello');
+    expect(await c.next('hello')).toMatch(/^hello laige-peer-serve 1 /);
+    c.ws.close();
+  });
+
   it('health over HTTP, then drain: no new match, 503', async () => {
     const first = await fetch(`http://${base}/match/health`);
     expect(first.status).toBe(200);
@@ -129,5 +172,60 @@ describe.skipIf(!havePeer && !inCI)('the match server behind its WebSocket relay
     c.send('create m2 input 2');
     expect(await c.next('error')).toMatch(/^error server_draining/);
     c.ws.close();
+  });
+});
+
+describe.skipIf(!havePeer && !inCI)('spectators behind by --spectator-delay (the relay\'s spectatorDelay)', () => {
+  it('a spectator is sent tick t when t + 10 confirms, never a live tick; it cannot ask a live hash nor send input; the relay passes a bad delay to the server, which refuses to start', async () => {
+    const server = createServer((_req, res) => { res.writeHead(404).end(); });
+    const relay = attachMatchServer(server, { bin: peerPath, threads: 1, spectatorDelay: 10 });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    const a = server.address();
+    const url = `ws://127.0.0.1:${typeof a === 'object' && a !== null ? a.port : 0}/match`;
+    try {
+      expect(await relay.ready).toMatch(/ spectator_delay=10$/);
+      const [p0, p1, spec] = [0, 1, 2].map(() => new Client(url));
+      await Promise.all([p0, p1, spec].map((c) => c!.open()));
+      p0!.send('create d1 input 2');
+      await p0!.next('joined d1');
+      p1!.send('join d1 player');
+      spec!.send('join d1 spectator');
+      await spec!.next('joined d1 spectator');
+      await p0!.next('start d1');
+      const run = sim.openScenario('input');
+      for (let t = 1; t <= 30; t++) {
+        const in0 = sim.scenarioPlayerInput('input', 0, t);
+        const in1 = sim.scenarioPlayerInput('input', 1, t);
+        p0!.send(`input d1 ${t} ${hex(in0)}`);
+        p1!.send(`input d1 ${t} ${hex(in1)}`);
+        if (t <= 10) continue;
+        // Tick t confirmed: the spectator gets tick t - 10, equal to the plain run.
+        const line = await spec!.next('confirmed d1 ');
+        const w = line.split(' ');
+        expect(Number(w[2])).toBe(t - 10);
+        const combined = new Uint8Array([...Buffer.from(w[4]!, 'hex'), ...Buffer.from(w[5]!, 'hex')]);
+        run.step(combined);
+        expect(w[3]).toBe(run.stateHash().toString(16).padStart(16, '0'));
+      }
+      // The players are at 30, the spectator at 20: 21 is live for it.
+      spec!.send(`hash d1 21 ${'0'.repeat(16)}`);
+      expect(await spec!.next('error')).toBe('error match_hash_unknown_tick tick=21 confirmed=20 oldest=0');
+      spec!.send('input d1 31 .');
+      expect(await spec!.next('error')).toBe('error match_spectator_input');
+      spec!.send(`hash d1 20 ${run.stateHash().toString(16).padStart(16, '0')}`);
+      expect(await spec!.next('verdict')).toBe('verdict d1 20 ok');
+      p0!.send('stats d1');
+      expect(await p0!.next('stats d1')).toMatch(/ tick=30 players=2 connected=2 spectators=1 /);
+      run.dispose();
+      for (const c of [p0, p1, spec]) c!.ws.close();
+    } finally {
+      await relay.close();
+      await new Promise<void>((ok) => server.close(() => ok()));
+    }
+    // Bad input: a delay past 3,600 ticks; the server exits (usage, code 2) and the relay reports it gone.
+    const bad = createServer();
+    const broken = attachMatchServer(bad, { bin: peerPath, spectatorDelay: 3601 });
+    expect(await broken.health()).toBeNull();
+    await broken.close();
   });
 });

@@ -9,7 +9,6 @@ import {
   type DesyncReport, type StateTreeNode, type SystemCheckpoints, desyncReport, setSystemCheckpoints, stateTreeChildren, stateTreeLeaf,
   stateTreeRoot, systemCheckpoints, systemCheckpointsOn,
 } from './desync/desync.js';
-import { readArchetypeStats, readEntityStats, readGuardrailStats } from './boundary/layouts.gen.js';
 import { Component, type Access, type FieldInfo, type RelationHandle } from './component/component.js';
 import {
   type Relation, type RelationOptions, type RelationTarget, checkRelations, eachCascade, isRelationTarget, registerRelation,
@@ -19,12 +18,14 @@ import {
   type InstantiateOptions, type PrefabSchema, createPrefab, instantiate, isPrefab, makePrefab, prefabTag, registerPrefabs,
 } from './relations/prefabs.js';
 import { type Entity, formatEntity } from './component/entity.js';
-import { check, coreError, invalid } from './base/errors.js';
+import { check, coreError } from './base/errors.js';
 import type { LaigeRawModule, Mem } from './boundary/raw.js';
 import type { ReadRef, Ref, Schema, Value, ValueInput } from './component/schema.js';
 import { runEach, runEachChunk } from './query/world_each.js';
 import type { Chunk, FieldColumn } from './query/chunk.js';
-import { type FastTables, disableFastTables, fastAddress, refilledAddress, slotTablesOf } from './core/slot_tables.js';
+import { type FastTables, fastAddress, refilledAddress, slotTablesOf } from './core/slot_tables.js';
+import { describeWorld, disposeWorld, openWorld } from './core/world_lifetime.js';
+import { archetypeComponents, archetypeStats, entityStats, guardrailStats } from './core/world_stats.js';
 import { restoreWorld, snapshotWorld, snapshotWorldInto } from './core/snapshot.js';
 import { type AnyQuery, Query, type QueryOptions, type QueryTerms } from './query/query.js';
 import { checkAccess, checkClear } from './systems/system_io.js';
@@ -32,8 +33,8 @@ import { SystemRegistry } from './systems/system_registry.js';
 import type { SystemContextOf, SystemDefOf } from './systems/system_def.js';
 import type { SystemQueryDecl, SystemQueries, SystemRng, SystemHandle, SystemInfo,
   SystemRngState, SystemTimingStats, SystemTimingWindow } from './systems/system_types.js';
-import { activeCallback, logHandlers, refuseDisposeInside, refuseInsideLog } from './base/reentrancy.js';
-import { adoptComponents, registerComponentOn } from './component/registration.js';
+import { logHandlers, refuseInsideLog } from './base/reentrancy.js';
+import { registerComponentOn } from './component/registration.js';
 import { type CommandStats, type Commands, commandStats, phaseCommands, runDefer } from './systems/commands.js';
 import { type CoreHost, type EachLoopMode, WorldCore, coreOf } from './core/world_core.js';
 import {
@@ -53,7 +54,7 @@ export type {
 import type {
   WorldOptions, EntityStats, GuardrailStats, ArchetypeStats, StateDiff, AnyComponent, AccessList, Refs,
 } from './world_types.js';
-import { type ArgCheck, MAX_U32, checkOptions, u32, u64, tickOf, lo, hi } from './base/args.js';
+import { u32 } from './base/args.js';
 import { worldHash, diffWorlds } from './core/world_state.js';
 import { INSPECT, count } from './base/inspect.js';
 
@@ -72,17 +73,6 @@ declare module './query/query.js' {
   }
 }
 
-/**
- * What each option of createWorld must be, in order. A capacity above the
- * 65,536 entity ids is the core's capacity_invalid; 0 is out_of_range (a
- * world holds at least one entity).
- */
-const WORLD_OPTIONS = {
-  capacity: { type: 'limit', min: 1, max: 65536, reason: 'capacity_invalid', fields: (v: number) => ({ capacity: v, max_capacity: 65536 }), core: 'above' },
-  churnPerFrameBudget: { type: 'u32', default: 256 },
-  seed: { type: 'u64', default: 0n },
-  deterministic: { type: 'boolean', default: true },
-} as const satisfies Record<string, ArgCheck>;
 
 /** A simulation world (the C++ laige::World). Create it with `sim.createWorld`. */
 export class World implements Disposable {
@@ -99,29 +89,11 @@ export class World implements Disposable {
    * read from the core's registry instead of being registered here.
    */
   constructor(host: Host, options: WorldOptions, adopt?: { ptr: number; scenario: string }) {
-    const where = 'createWorld';
-    const o = checkOptions(where, options, WORLD_OPTIONS, 'an object with a capacity');
-    const { capacity, churnPerFrameBudget: churn, seed } = o;
-    const deterministic = o.deterministic as boolean;
-    const m = host.mem;
-    let ptr: number;
-    if (adopt !== undefined) {
-      ptr = adopt.ptr;
-    } else {
-      const code = host.raw.worldCreate(capacity, churn, lo(seed), hi(seed), deterministic, m.out);
-      m.sync();
-      check(code, where);
-      ptr = m.u32[m.out >>> 2]!;
-    }
-    let systems: SystemRegistry | null = null;
-    const core = new WorldCore(host, ptr, Object.freeze({ capacity, churnPerFrameBudget: churn, seed, deterministic }), adopt?.scenario ?? null,
-      this, (c) => (systems = new SystemRegistry(c)));
+    const { core, systems } = openWorld(host, options, this, adopt);
     this.#core = core;
     this.#mem = core.mem;
     this.#fast = core.fast;
-    this.#systems = systems!;
-    host.registerWorld(ptr, core);
-    if (adopt !== undefined) adoptComponents(core);
+    this.#systems = systems;
   }
 
   /** @internal The module's exports (tests check they are wasm's own). */
@@ -153,22 +125,7 @@ export class World implements Disposable {
 
   /** Frees the world (and stops its game loops and replay recorders). Idempotent; every later call throws. */
   dispose(): void {
-    if (this.#core.ptr === 0) return;
-    // Refused, never deferred, while a call on this world is on the stack
-    // (docs/typescript.md#callbacks-and-re-entrancy).
-    if (logHandlers.depth !== 0) refuseInsideLog(this.#core.scenario === null ? 'World.dispose' : `ScenarioRun(${this.#core.scenario}).dispose`);
-    refuseDisposeInside(this.#core.scenario === null ? 'World.dispose' : `ScenarioRun(${this.#core.scenario}).dispose`,
-      this.#core.scenario === null ? 'World' : 'ScenarioRun',
-      activeCallback(this.#core.calls) ?? (this.#systems.running ? 'system' : undefined));
-    for (const d of [...this.#core.dependents]) d._detach();
-    this.#core.dependents.clear();
-    if (this.#core.handles !== 0) this.#core.raw._free(this.#core.handles);
-    this.#core.handles = 0;
-    this.#core.host.unregisterWorld(this.#core.ptr);
-    this.#core.raw.worldDestroy(this.#core.ptr);
-    this.#core.ptr = 0;
-    this.#core.slots = null; // the tables died with the core's world (slot_tables.ts)
-    disableFastTables(this.#core.fast);
+    disposeWorld(this.#core, this.#systems);
   }
 
   /** dispose(), for `using world = sim.createWorld(...)`. */
@@ -234,12 +191,7 @@ export class World implements Disposable {
   }
 
   /** The accounting snapshot. */
-  stats(): EntityStats {
-    const w = this.#core.live('World.stats');
-    const m = this.#core.mem;
-    this.#core.raw.worldStats(w, m.out);
-    return readEntityStats(m.f64, m.out >>> 3);
-  }
+  stats(): EntityStats { return entityStats(this.#core); }
 
   /** Marks a frame start (resets the per-frame churn counter). */
   beginFrame(): void {
@@ -248,12 +200,7 @@ export class World implements Disposable {
   }
 
   /** The guardrail snapshot. */
-  guardrailStats(): GuardrailStats {
-    const w = this.#core.live('World.guardrailStats');
-    const m = this.#core.mem;
-    this.#core.raw.worldGuardrailStats(w, m.out);
-    return readGuardrailStats(m.u32, m.out >>> 2);
-  }
+  guardrailStats(): GuardrailStats { return guardrailStats(this.#core); }
 
   /** Destroys every live entity (slots 0, 1, 2, ... are handed out again next). */
   clear(): void {
@@ -390,26 +337,10 @@ export class World implements Disposable {
   }
 
   /** The component ids of archetype `id` (ascending; 0, the empty set, has none). An id above archetypeCount is InvalidArgument (archetype_unknown). */
-  archetypeComponents(id: number): number[] {
-    const where = 'World.archetypeComponents';
-    const w = this.#core.live(where);
-    const count = this.#core.raw.worldArchetypeCount(w);
-    if (typeof id === 'number' && Number.isInteger(id) && id > count && id <= MAX_U32) {
-      throw invalid(`${where}: no archetype ${id} (this world has ${count}: ids 1..${count}, 0 is the empty set)`,
-        'archetype_unknown', { archetype: id, count });
-    }
-    const r = this.#core.raw.worldArchetypeComponents(w, u32(`${where}: id`, id, 0, count));
-    this.#core.mem.sync();
-    return r;
-  }
+  archetypeComponents(id: number): number[] { return archetypeComponents(this.#core, id); }
 
   /** The archetype storage's accounting snapshot. */
-  archetypeStats(): ArchetypeStats {
-    const w = this.#core.live('World.archetypeStats');
-    const m = this.#core.mem;
-    this.#core.raw.worldArchetypeStats(w, m.out);
-    return readArchetypeStats(m.f64, m.out >>> 3);
-  }
+  archetypeStats(): ArchetypeStats { return archetypeStats(this.#core); }
 
   // --- relations (relations/relations.ts; docs/relations.md#typescript) ---------
 
@@ -676,13 +607,7 @@ export class World implements Disposable {
   desyncReport(other: World, maxItems = 16): DesyncReport { return desyncReport(this.#core, coreOf(other), other, maxItems); }
 
   /** "World(capacity 1000, 12 entities, 3 components, 4 archetypes, 2 systems)" (console.log and util.inspect show it too). */
-  toString(): string {
-    const w = this.#core.ptr;
-    if (w === 0) return 'World(disposed)';
-    const r = this.#core.raw;
-    return `World(${this.#core.scenario === null ? '' : `scenario ${this.#core.scenario}, `}capacity ${this.#core.options.capacity}, ${count(r.worldEntityCount(w), 'entity', 'entities')}, `
-      + `${count(r.worldComponentCount(w), 'component')}, ${count(r.worldArchetypeCount(w), 'archetype')}, ${count(r.worldSystemCount(w), 'system')})`;
-  }
+  toString(): string { return describeWorld(this.#core); }
 
   /** @internal util.inspect / console.log: toString(), not the internals (inspect.ts). */
   [INSPECT](): string {

@@ -341,12 +341,19 @@ constexpr auto componentMeta() noexcept {
 
 // --- Process-wide type index (type identity without RTTI) -------------------
 
-/// Hands out 1, 2, 3, ... (an atomic counter; process-wide).
-std::uint32_t allocateComponentTypeIndex() noexcept;
+/// The process-wide counters that hand out per-type indexes: 1, 2, 3, ...
+/// each (atomic; only ever incremented; never simulation state).
+enum class ProcessIndex : std::uint8_t {
+  /// componentTypeIndexOf: a C++ component type's index.
+  ComponentType,
+  /// eachKeyOf: the key of world.each's cache for a type list.
+  EachKey,
+};
 
-/// Fills `slot` with a fresh index on first use and returns the slot's value
-/// (the first writer wins a race; the loser's index is never used).
-std::uint32_t assignComponentTypeIndex(std::atomic<std::uint32_t>& slot) noexcept;
+/// Fills `slot` with a fresh index of `counter` on first use and returns the
+/// slot's value (the first writer wins a race; the loser's index is never
+/// used).
+std::uint32_t assignProcessIndex(ProcessIndex counter, std::atomic<std::uint32_t>& slot) noexcept;
 
 /// T's index, 0 until first use. Constant-initialised, so no static
 /// initialiser runs for it (an initialiser per type costs code in the wasm
@@ -360,7 +367,7 @@ inline std::atomic<std::uint32_t> componentTypeIndexSlot{0};
 template <class T>
 [[nodiscard]] inline std::uint32_t componentTypeIndexOf() noexcept {
   const std::uint32_t v = componentTypeIndexSlot<T>.load(std::memory_order_relaxed);
-  return v != 0 ? v : assignComponentTypeIndex(componentTypeIndexSlot<T>);
+  return v != 0 ? v : assignProcessIndex(ProcessIndex::ComponentType, componentTypeIndexSlot<T>);
 }
 
 }  // namespace detail

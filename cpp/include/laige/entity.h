@@ -118,6 +118,7 @@ class Entities {
     living_[id] = 1;
     ++live_;
     slotsHashed_ = false;
+    slotsCopied_ = false;
     out = Entity(static_cast<std::uint16_t>(id), generations_[id]);
     return true;
   }
@@ -167,6 +168,10 @@ class Entities {
   // slotsHash_ holds while slotsHashed_; every change of a generation or a
   // living flag clears it.
   bool slotsHashed_ = false;
+  // The rollback ring's copy tracking (snapshot.cpp): false when a
+  // generation, living flag or the free stack may have changed since a ring
+  // snapshot last looked; cleared wherever slotsHashed_ is.
+  bool slotsCopied_ = false;
   std::uint64_t slotsHash_ = 0;
   std::unique_ptr<std::uint16_t[]> generations_;  // generation of the current/next handle
   std::unique_ptr<std::uint8_t[]> living_;

@@ -193,7 +193,7 @@ void forgetColumnHashOutOfLine(EcsState& s, std::uint32_t slot, ComponentTypeId 
         const std::uint32_t aid = word * 64 + static_cast<std::uint32_t>(std::countr_zero(bits)) + 1;
         bits &= bits - 1;
         Archetype& a = *s.archetypes[aid];
-        if (a.colOf[c] != 0) a.colHashOk &= ~(std::uint32_t{1} << (a.colOf[c] - 1u));
+        if (a.colOf[c] != 0) forgetColumnCaches(a, a.colOf[c] - 1u);
       }
     }
   }

@@ -184,7 +184,7 @@ Status World::beginIteration(std::span<const ComponentTypeId> ids, std::span<con
       if (a.dirty()) detail::normalize(s, a);  // the ordered read: slot order restored here
       // A Write access may change the column: its cached hash goes (tracked or not).
       for (std::size_t i = 0; i < ids.size(); ++i) {
-        if (access[i] == Access::Write) a.colHashOk &= ~(std::uint32_t{1} << (a.colOf[ids[i]] - 1u));
+        if (access[i] == Access::Write) detail::forgetColumnCaches(a, a.colOf[ids[i]] - 1u);
       }
       g.matched.insert(a.id);
       ++g.matchedCount;

@@ -18,17 +18,6 @@ namespace laige {
 
 namespace detail {
 
-std::uint32_t allocateEachKey() noexcept {
-  static std::atomic<std::uint32_t> next{1};
-  return next.fetch_add(1, std::memory_order_relaxed);
-}
-
-std::uint32_t assignEachKey(std::atomic<std::uint32_t>& slot) noexcept {
-  std::uint32_t expected = 0;
-  const std::uint32_t fresh = allocateEachKey();
-  return slot.compare_exchange_strong(expected, fresh, std::memory_order_relaxed) ? fresh : expected;
-}
-
 std::uint64_t allocateWorldSerial() noexcept {
   static std::atomic<std::uint64_t> next{1};
   return next.fetch_add(1, std::memory_order_relaxed);

@@ -96,6 +96,7 @@ Result<RollbackSession> RollbackSession::create(World& world, const SystemSchedu
   if (ringBytes > SIZE_MAX) return allocFailed(ringBytes);
   st.snapBytes = detail::allocArray<std::uint8_t>(static_cast<std::size_t>(ringBytes));
   st.snapSize = detail::allocArray<std::size_t>(st.snapSlots);
+  st.snapClock = detail::allocArray<std::uint64_t>(st.snapSlots);
   st.inputSlots = o.depth + o.inputLead + 1;
   st.stride = o.maxInputBytes == 0 ? 1 : o.maxInputBytes;
   const std::size_t slots = std::size_t{o.players} * st.inputSlots;
@@ -115,7 +116,7 @@ Result<RollbackSession> RollbackSession::create(World& world, const SystemSchedu
   st.confirmedTick = detail::allocArray<std::uint64_t>(st.confirmedSlots);
   st.confirmedValue = detail::allocArray<std::uint64_t>(st.confirmedSlots);
   st.combined = detail::allocArray<std::uint8_t>(o.maxCombinedBytes);
-  if (!st.snapBytes || !st.snapSize || !st.inTick || !st.inKnown || !st.inSize || !st.usedSize || !st.inBytes ||
+  if (!st.snapBytes || !st.snapSize || !st.snapClock || !st.inTick || !st.inKnown || !st.inSize || !st.usedSize || !st.inBytes ||
       !st.usedBytes || !st.hashTick || !st.hashValue || !st.hashReady || !st.confirmedTick ||
       !st.confirmedValue || !st.combined) {
     return allocFailed(ringBytes + std::uint64_t{slots} * (2 * st.stride + 13));

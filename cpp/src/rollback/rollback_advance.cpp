@@ -50,16 +50,22 @@ Status takeSnapshot(detail::RollbackState& s, std::uint32_t slot) noexcept {
     LAIGE_LOG_WARN("rollback", "rollback_ring_grown", log::texts::RollbackRingGrown, log::field("needed", static_cast<std::uint64_t>(need)),
                    log::field("capacity", cap));
   }
-  // Unsealed: only this session's trusted restore reads its ring.
-  const Status st = detail::writeSnapshot(*s.world, std::span<std::uint8_t>(s.snapAt(slot), s.snapCapacity), false);
+  // Unsealed: only this session's trusted restore reads its ring. Only
+  // the sections changed since the slot was last written are copied.
+  detail::RingCopy copy{s.snapSize[slot] != 0 ? s.snapClock[slot] : 0, 0};
+  const Status st =
+      detail::writeSnapshot(*s.world, std::span<std::uint8_t>(s.snapAt(slot), s.snapCapacity), false, &copy);
   s.snapSize[slot] = st.ok() ? need : 0;
+  s.snapClock[slot] = st.ok() ? copy.taken : 0;
   return st;
 }
 
 Status restoreSlot(detail::RollbackState& s, std::uint32_t slot) noexcept {
   // Trusted: the session wrote these bytes and nothing else writes its ring
   // (docs/snapshots.md#trusted-restores).
-  const Status st = detail::restoreSnapshot(*s.world, std::span<const std::uint8_t>(s.snapAt(slot), s.snapSize[slot]), true);
+  // Sections unchanged since the slot was written are not copied back.
+  const Status st = detail::restoreSnapshot(*s.world, std::span<const std::uint8_t>(s.snapAt(slot), s.snapSize[slot]),
+                                            true, s.snapClock[slot]);
   if (s.o.onRestore != nullptr) s.o.onRestore(s.o.onRestoreContext, *s.world);
   return st;
 }

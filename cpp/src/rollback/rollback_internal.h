@@ -31,6 +31,9 @@ struct RollbackState {
   std::size_t snapCapacity = 0;
   std::unique_ptr<std::uint8_t[]> snapBytes;
   std::unique_ptr<std::size_t[]> snapSize;
+  // Per slot: the world's copy clock its bytes hold (detail::RingCopy; 0 =
+  // none): a snapshot into the slot copies only what changed since.
+  std::unique_ptr<std::uint64_t[]> snapClock;
 
   // Input ring, per player: slot tick % inputSlots describes tick `inTick`
   // (a slot holding another tick is empty for this one). known: received

@@ -4,6 +4,7 @@
 // snapshot_restore.cpp.
 #include "laige/snapshot.h"
 
+#include <bit>
 #include <cstring>
 
 #include "laige/detail/change_walk.h"
@@ -93,6 +94,27 @@ std::uint64_t snapshotSetupIdentity(const WorldState& ws) noexcept {
   return f.h;
 }
 
+std::uint64_t noteSnapshotWrites(WorldState& ws) noexcept {
+  EcsState& ecs = ws.ecs;
+  const std::uint64_t now = ++ecs.copyClock;
+  for (std::size_t i = 1; i < ecs.archetypes.size(); ++i) {
+    Archetype& a = *ecs.archetypes[i];
+    const std::uint64_t all = ((std::uint64_t{1} << a.componentCount) - 1) | (std::uint64_t{1} << kCopyRowsBit);
+    std::uint64_t changed = ~a.copyOk & all;
+    if (changed == 0) continue;
+    a.copyOk |= all;
+    while (changed != 0) {
+      a.copyStamp[std::countr_zero(changed)] = now;
+      changed &= changed - 1;
+    }
+  }
+  if (!EntitiesAccess::slotsCopied(ws.entities)) {
+    ecs.entitiesCopyStamp = now;
+    EntitiesAccess::setSlotsCopied(ws.entities);
+  }
+  return now;
+}
+
 }  // namespace detail
 
 std::uint64_t snapshotChecksum(std::span<const std::uint8_t> bytes) noexcept {
@@ -150,7 +172,8 @@ std::uint64_t World::structureEpoch() const noexcept { return s_ ? s_->ecs.struc
 Status World::snapshot(std::span<std::uint8_t> out) const noexcept { return detail::writeSnapshot(*this, out, true); }
 
 // Never inlined: World::snapshot and the rollback session share one body.
-[[gnu::noinline]] Status detail::writeSnapshot(const World& world, std::span<std::uint8_t> out, bool seal) noexcept {
+[[gnu::noinline]] Status detail::writeSnapshot(const World& world, std::span<std::uint8_t> out, bool seal,
+                                               RingCopy* ring) noexcept {
   const detail::WorldState* state = detail::ChangeAccess::state(world);
   if (state == nullptr) return Status::failure(ErrorCode::InvalidArgument, "world_moved_from");
   // Pending commands are not state yet, and the snapshot could not hold
@@ -175,6 +198,22 @@ Status World::snapshot(std::span<std::uint8_t> out) const noexcept { return deta
   const std::uint32_t freeCount = detail::EntitiesAccess::freeCount(ents);
   const std::uint32_t archetypes = static_cast<std::uint32_t>(ecs.archetypes.size() - 1);
   std::uint8_t* const base = out.data();
+  // A ring slot: what changed since its bytes were written. `keep(stamp)`:
+  // that section's bytes are already in the slot, at the same offset (the
+  // layout is the same when no row set, entity table or section count
+  // changed since: the header's size and counts hold the rest).
+  std::uint64_t since = 0;
+  if (ring != nullptr) {
+    const std::uint64_t was = ring->since;
+    ring->taken = detail::noteSnapshotWrites(ws);
+    bool sameLayout = was != 0 && ecs.entitiesCopyStamp <= was && detail::loadU64(base + kSnapshotTotalOffset) == size &&
+                      detail::loadU32(base + 48) == ws.systems.count && detail::loadU32(base + 52) == archetypes;
+    for (std::uint32_t i = 1; sameLayout && i <= archetypes; ++i) {
+      sameLayout = ecs.archetypes[i]->copyStamp[detail::kCopyRowsBit] <= was;
+    }
+    if (sameLayout) since = was;
+  }
+  const auto keep = [since](std::uint64_t stamp) noexcept { return since != 0 && stamp <= since; };
   // Every padding byte is zero: each section zeroes its own padding below
   // (zeroing the whole buffer first would be one more pass over it).
   const auto zeroTail = [](std::uint8_t* at, std::uint64_t used) noexcept {
@@ -224,18 +263,22 @@ Status World::snapshot(std::span<std::uint8_t> out) const noexcept { return deta
   }
 
   // Entities: generations, living flags, the free stack (bottom first).
-  if (high != 0) {
-    std::memcpy(p, ents.generations(), std::size_t{high} * 2);
-    zeroTail(p, std::uint64_t{high} * 2);
-    p += detail::pad8(std::uint64_t{high} * 2);
-    std::memcpy(p, ents.livingFlags(), high);
-    zeroTail(p, high);
-    p += detail::pad8(high);
-  }
-  if (freeCount != 0) {
-    std::memcpy(p, detail::EntitiesAccess::freed(ents), std::size_t{freeCount} * 2);
-    zeroTail(p, std::uint64_t{freeCount} * 2);
-    p += detail::pad8(std::uint64_t{freeCount} * 2);
+  if (keep(ecs.entitiesCopyStamp)) {
+    p += detail::pad8(std::uint64_t{high} * 2) + detail::pad8(high) + detail::pad8(std::uint64_t{freeCount} * 2);
+  } else {
+    if (high != 0) {
+      std::memcpy(p, ents.generations(), std::size_t{high} * 2);
+      zeroTail(p, std::uint64_t{high} * 2);
+      p += detail::pad8(std::uint64_t{high} * 2);
+      std::memcpy(p, ents.livingFlags(), high);
+      zeroTail(p, high);
+      p += detail::pad8(high);
+    }
+    if (freeCount != 0) {
+      std::memcpy(p, detail::EntitiesAccess::freed(ents), std::size_t{freeCount} * 2);
+      zeroTail(p, std::uint64_t{freeCount} * 2);
+      p += detail::pad8(std::uint64_t{freeCount} * 2);
+    }
   }
 
   // Archetypes in id (creation) order: count, rows, signature, slots, columns.
@@ -254,20 +297,22 @@ Status World::snapshot(std::span<std::uint8_t> out) const noexcept { return deta
     // Narrowed straight into the output: `to` is declared not to alias
     // a.slots (a byte store could, which would keep the compiler from
     // vectorising the loop).
-    {
+    if (!keep(a.copyStamp[detail::kCopyRowsBit])) {
       std::uint8_t* __restrict to = p;
       const std::uint32_t* __restrict from = a.slots;
       for (std::size_t j = 0; j < rows; ++j) {
         const auto v = static_cast<std::uint16_t>(from[j]);
         std::memcpy(to + 2 * j, &v, 2);
       }
+      zeroTail(p, std::uint64_t{rows} * 2);
     }
-    zeroTail(p, std::uint64_t{rows} * 2);
     p += detail::pad8(std::uint64_t{rows} * 2);
     for (std::uint32_t c = 0; c < a.componentCount; ++c) {
       const std::size_t bytes = std::size_t{rows} * a.cols[c].size;
-      if (bytes != 0) std::memcpy(p, a.cols[c].data, bytes);
-      zeroTail(p, bytes);
+      if (!keep(a.copyStamp[c])) {
+        if (bytes != 0) std::memcpy(p, a.cols[c].data, bytes);
+        zeroTail(p, bytes);
+      }
       p += detail::pad8(bytes);
     }
   }

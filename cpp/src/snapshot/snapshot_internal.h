@@ -52,6 +52,7 @@ struct EntitiesAccess {
     e.freeCount_ = freeCount;
     e.live_ = live;
     e.slotsHashed_ = false;
+    e.slotsCopied_ = false;
   }
   /// The column checksum's cached slot-section hash: true and `hash` set
   /// when it holds (nothing spawned, despawned or restored since).
@@ -63,6 +64,9 @@ struct EntitiesAccess {
     e.slotsHash_ = hash;
     e.slotsHashed_ = true;
   }
+  /// The ring's copy tracking of the entity section (snapshot.cpp).
+  static bool slotsCopied(const Entities& e) noexcept { return e.slotsCopied_; }
+  static void setSlotsCopied(Entities& e) noexcept { e.slotsCopied_ = true; }
 };
 
 inline std::uint16_t loadU16(const std::uint8_t* p) noexcept {
@@ -89,9 +93,32 @@ inline void storeU64(std::uint8_t* p, std::uint64_t v) noexcept { std::memcpy(p,
 /// O(components + systems), no allocation.
 std::uint64_t snapshotSetupIdentity(const WorldState& ws) noexcept;
 
+/// The rollback ring's copy tracking (docs/rollback.md#costs). Every write
+/// path clears a section's bit (Archetype::copyOk, the entity table's
+/// slotsCopied_); this raises the world's copy clock and stamps each
+/// section whose bit is clear with the new value, then sets the bits. So a
+/// section's stamp is the clock of the first look after its last change: a
+/// ring slot written at clock value `since` already holds every section
+/// whose stamp is <= since. Returns the new clock value. O(archetypes +
+/// sections changed), no allocation.
+std::uint64_t noteSnapshotWrites(WorldState& ws) noexcept;
+
+/// A ring snapshot's copy: `since` is the clock value the destination's
+/// bytes hold (0: nothing usable, write everything), `taken` the one they
+/// hold after the write.
+struct RingCopy {
+  std::uint64_t since = 0;
+  std::uint64_t taken = 0;
+};
+
 /// World::snapshot's body. `seal` false leaves the checksum field 0 (no
 /// pass over the bytes): for bytes only restoreSnapshot(trusted) reads.
-Status writeSnapshot(const World& world, std::span<std::uint8_t> out, bool seal) noexcept;
+/// With `ring`, `out` is a ring slot that held this world's state at clock
+/// ring->since (or anything when since is 0): when the layout is the same,
+/// the entity section, slot columns and component columns not changed since
+/// are left as they are (their bytes are already those); the bytes written
+/// are always exactly World::snapshot's, bar the seal.
+Status writeSnapshot(const World& world, std::span<std::uint8_t> out, bool seal, RingCopy* ring = nullptr) noexcept;
 /// World::restore's body. `trusted`: the bytes are this build's writer's
 /// output for this world's setup, kept where nothing else writes (a
 /// rollback session's own ring), so the per-byte validation (the checksum,
@@ -99,6 +126,11 @@ Status writeSnapshot(const World& world, std::span<std::uint8_t> out, bool seal)
 /// skipped; the header, setup identity and section bounds are still
 /// checked (docs/snapshots.md#trusted-restores). Restoring anything else
 /// trusted is undefined.
-Status restoreSnapshot(World& world, std::span<const std::uint8_t> bytes, bool trusted) noexcept;
+/// `ringSince` (trusted only; 0 = none): the bytes are a ring slot written
+/// at that clock value (writeSnapshot's RingCopy::taken): sections not
+/// changed since are already the world's and are not copied, and the copy
+/// stamps stay exact for every other slot of the world's rings.
+Status restoreSnapshot(World& world, std::span<const std::uint8_t> bytes, bool trusted,
+                       std::uint64_t ringSince = 0) noexcept;
 
 }  // namespace laige::detail

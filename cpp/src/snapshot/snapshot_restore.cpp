@@ -418,7 +418,8 @@ bool sameSignature(const detail::Archetype& a, const ArchetypePlan& p) noexcept 
 Status World::restore(std::span<const std::uint8_t> bytes) noexcept { return detail::restoreSnapshot(*this, bytes, false); }
 
 // Never inlined: World::restore and the rollback session share one body.
-[[gnu::noinline]] Status detail::restoreSnapshot(World& world, std::span<const std::uint8_t> bytes, bool trusted) noexcept {
+[[gnu::noinline]] Status detail::restoreSnapshot(World& world, std::span<const std::uint8_t> bytes, bool trusted,
+                                                 std::uint64_t ringSince) noexcept {
   detail::WorldState* state = detail::ChangeAccess::state(world);
   if (state == nullptr) return Status::failure(ErrorCode::InvalidArgument, "world_moved_from");
   detail::WorldState& ws = *state;
@@ -479,19 +480,36 @@ Status World::restore(std::span<const std::uint8_t> bytes) noexcept { return det
     changed = true;
   }
 
+  // A ring slot written at clock `ringSince` (trusted only): a section whose
+  // copy stamp is <= ringSince has not changed since, so the world already
+  // holds the slot's bytes for it (kept archetype objects only: a staged
+  // one is new). The others are copied and stamped `now`, newer than every
+  // slot of every ring, which is what each of them now differs by.
+  const bool ring = trusted && ringSince != 0;
+  const std::uint64_t now = ring ? detail::noteSnapshotWrites(ws) : 0;
+  const auto unchanged = [ring, ringSince](std::uint64_t stamp) noexcept { return ring && stamp <= ringSince; };
+
   // The same placement (a rollback over ticks that moved no entity between
   // archetypes): every archetype holds the snapshot's slots in its rows, so
   // archetypeOf and rowOf already say what the snapshot says; only the
   // columns are copied.
   bool samePlacement = !changed;
   for (std::uint32_t i = 1; samePlacement && i <= pl.archetypes; ++i) {
-    samePlacement = sameRows(*ecs.archetypes[i], pl.arch[i]);
+    // A ring slot's rows not changed since are the same without looking.
+    const detail::Archetype& a = *ecs.archetypes[i];
+    samePlacement = unchanged(a.copyStamp[detail::kCopyRowsBit]) || sameRows(a, pl.arch[i]);
   }
 
   // 3. Write. Nothing below can fail.
   const std::uint32_t oldHigh = ws.entities.highWater();
-  detail::EntitiesAccess::assign(ws.entities, pl.high, pl.freeCount, pl.live, pl.generations, pl.living,
-                                 pl.freed);
+  if (!unchanged(ecs.entitiesCopyStamp)) {
+    detail::EntitiesAccess::assign(ws.entities, pl.high, pl.freeCount, pl.live, pl.generations, pl.living,
+                                   pl.freed);
+    if (ring) {
+      ecs.entitiesCopyStamp = now;
+      detail::EntitiesAccess::setSlotsCopied(ws.entities);
+    }
+  }
   const std::uint8_t* c = pl.counters;
   ws.systems.ticksRun = loadU64(c);
   ws.totalCreated = loadU64(c + 8);
@@ -508,6 +526,7 @@ Status World::restore(std::span<const std::uint8_t> bytes) noexcept { return det
   const std::uint32_t clearTo = oldHigh > pl.high ? oldHigh : pl.high;
   if (!samePlacement) std::memset(ecs.archetypeOf.get(), 0, std::size_t{clearTo} * sizeof(ArchetypeId));
   for (std::uint32_t i = 1; i <= pl.archetypes; ++i) {
+    const bool kept = !staged[i];
     if (staged[i]) {
       if (i < ecs.archetypes.size()) ecs.archetypes[i] = std::move(staged[i]);
       else ecs.archetypes.push_back(std::move(staged[i]));  // reserved: no reallocation
@@ -523,13 +542,21 @@ Status World::restore(std::span<const std::uint8_t> bytes) noexcept { return det
     }
     a.rowCount = a.sortedRows = rows;
     a.holes = 0;
-    a.colHashOk = 0;  // the columns are rewritten: no cached hash holds
+    // A column copied loses its cached hash; one the world already holds keeps it.
+    const bool ringKept = ring && kept;
+    if (ringKept && !unchanged(a.copyStamp[detail::kCopyRowsBit])) a.copyStamp[detail::kCopyRowsBit] = now;
     const std::uint8_t* col = p.columns;
     for (std::uint32_t k = 0; k < a.componentCount; ++k) {
       const std::size_t n = std::size_t{rows} * a.cols[k].size;
-      if (n != 0) std::memcpy(a.cols[k].data, col, n);
+      if (!ringKept || !unchanged(a.copyStamp[k])) {
+        if (n != 0) std::memcpy(a.cols[k].data, col, n);
+        a.colHashOk &= ~(std::uint32_t{1} << k);
+        if (ringKept) a.copyStamp[k] = now;
+      }
       col += pad8(n);
     }
+    // Stamped above (a kept archetype in a ring restore), else all changed.
+    a.copyOk = ringKept ? ~std::uint64_t{0} : 0;
   }
   detail::applyChangesSection(ws, bytes.data() + pl.changesAt, changesBytes);
   if (!ws.relations.relations.empty()) ws.relations.hooks->rebuildIndex(ws);

@@ -10,7 +10,7 @@ import { describe } from '../base/describe.js';
 
 /** A message of the match server, parsed (docs/netplay-protocol.md#requests-and-replies). */
 export type MatchMessage =
-  | { type: 'hello'; version: number; scenarios: string[] }
+  | { type: 'hello'; version: number; scenarios: string[]; spectatorDelay: number }
   | { type: 'created'; match: string; scenario: string; seed: bigint; players: number }
   | { type: 'joined'; match: string; role: 'player' | 'spectator'; player: number | null; token: string | null; players: number; scenario: string; seed: bigint }
   | { type: 'snapshot'; match: string; tick: number; bytes: Uint8Array }
@@ -45,7 +45,7 @@ export function parseMatchMessage(line: string): MatchMessage {
   const [verb, m] = w;
   const n = (i: number): number => Number(w[i]);
   switch (verb) {
-    case 'hello': return { type: 'hello', version: n(2), scenarios: (w[3] ?? '').split(',').filter((s) => s !== '') };
+    case 'hello': return { type: 'hello', version: n(2), scenarios: (w[3] ?? '').split(',').filter((s) => s !== ''), spectatorDelay: Number(fieldsOf(w.slice(4)).spectator_delay ?? 0) };
     case 'created': return { type: 'created', match: m!, scenario: w[2]!, seed: BigInt(w[3]!), players: n(4) };
     case 'joined': return w[2] === 'player'
       ? { type: 'joined', match: m!, role: 'player', player: n(3), token: w[4]!, players: n(5), scenario: w[6]!, seed: BigInt(w[7]!) }

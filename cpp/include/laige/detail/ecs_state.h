@@ -27,6 +27,8 @@
 
 namespace laige::detail {
 
+/// The bit of Archetype::copyOk (and the index of copyStamp) for the rows.
+inline constexpr std::uint32_t kCopyRowsBit = kMaxArchetypeComponents;
 /// Slot column entry of a removed row.
 inline constexpr std::uint32_t kTombstone = 0xFFFFFFFFu;
 /// An add/remove edge not computed yet (0 is a valid answer: "no archetype").
@@ -84,6 +86,13 @@ struct Archetype {
   // ref, a Write walk, an overwrite and markChanged clear the column's bit),
   // so a set bit is never stale. One store next to rowCount.
   std::uint32_t colHashOk = 0;
+  // The rollback ring's copy tracking (snapshot.cpp, noteSnapshotWrites;
+  // docs/rollback.md#costs): bit k (k < 32) clear when column k may have
+  // been written since the last ring snapshot looked, bit kCopyRowsBit clear
+  // when the rows (the slot column, the row count) may have changed. The
+  // same paths that clear colHashOk bits clear these (a second mask: the
+  // checksum sets its bits back on its own schedule). 0 for a new archetype.
+  std::uint64_t copyOk = 0;
   // Change-tracking bounds (docs/changes.md#cost; change_ticks.cpp): per
   // column the newest per-entity mark made while in this archetype and the
   // stamp of the last unfiltered Write walk over it (which applies to every
@@ -95,6 +104,9 @@ struct Archetype {
   std::uint32_t moveInTick = 0;
   bool hasBulk = false;
   std::uint64_t colHash[kMaxArchetypeComponents] = {};
+  // Per column (and [kCopyRowsBit] for the rows): the world's copy clock
+  // when a ring snapshot last saw the section changed (noteSnapshotWrites).
+  std::uint64_t copyStamp[kMaxArchetypeComponents + 1] = {};
 
   Archetype() noexcept;
   /// Live rows (rows minus tombstones).
@@ -106,6 +118,13 @@ struct Archetype {
     return c <= kMaxComponentTypes && colOf[c] != 0 ? &cols[colOf[c] - 1] : nullptr;
   }
 };
+
+/// Forgets what the write caches (the column checksum's, the ring's) know
+/// of column `k` of `a`: the column may have been written.
+inline void forgetColumnCaches(Archetype& a, std::uint32_t k) noexcept {
+  a.colHashOk &= ~(std::uint32_t{1} << k);
+  a.copyOk &= ~(std::uint64_t{1} << k);
+}
 
 /// The live iteration's guard (docs/query.md): installed by beginIteration or a
 /// query's begin, removed by endIteration. `matched` is a copy taken at
@@ -153,6 +172,12 @@ struct EcsState {
   // that caches keyed by archetype ids rebuild (World::structureEpoch).
   std::uint64_t structureEpoch = 0;
 
+  // --- the rollback ring's copy tracking (snapshot.cpp, noteSnapshotWrites):
+  // the clock each ring snapshot raises, and the entity section's stamp
+  // (as Archetype::copyStamp).
+  std::uint64_t copyClock = 0;
+  std::uint64_t entitiesCopyStamp = 0;
+
   // --- prefabs (laige/prefabs.h): the Prefab tag's id (0 = never
   // registered); queries skip archetypes holding it unless a term names it.
   ComponentTypeId prefabTag = 0;
@@ -186,6 +211,7 @@ inline std::uint32_t appendRow(EcsState& s, Archetype& a, std::uint32_t slot) no
   const std::uint32_t r = a.rowCount++;
   a.slots[r] = slot;
   a.colHashOk = 0;
+  a.copyOk = 0;
   // Appending above the sorted prefix's last slot extends the prefix, so
   // ascending creation never needs a normalisation.
   if (a.sortedRows == r && (r == 0 || (a.slots[r - 1] != kTombstone && a.slots[r - 1] < slot))) {
@@ -197,6 +223,7 @@ inline std::uint32_t appendRow(EcsState& s, Archetype& a, std::uint32_t slot) no
 /// last row, else tombstones it. O(1) amortised.
 inline void removeRow(Archetype& a, std::uint32_t row) noexcept {
   a.colHashOk = 0;
+  a.copyOk = 0;
   if (row + 1 == a.rowCount) {
     --a.rowCount;
     // Pop the tombstones the popped row uncovers: each is popped once.
@@ -260,7 +287,7 @@ inline void forgetColumnHash(EcsState& s, std::uint32_t slot, ComponentTypeId c)
   const ArchetypeId aid = s.archetypeOf[slot];
   if (aid == kNoArchetype || c > kMaxComponentTypes) return;
   Archetype& a = *s.archetypes[aid];
-  if (a.colOf[c] != 0) a.colHashOk &= ~(std::uint32_t{1} << (a.colOf[c] - 1u));
+  if (a.colOf[c] != 0) forgetColumnCaches(a, a.colOf[c] - 1u);
 }
 
 }  // namespace laige::detail

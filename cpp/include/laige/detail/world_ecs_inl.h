@@ -28,10 +28,6 @@ using ComponentKey = std::remove_cv_t<T>;
 template <class T>
 inline constexpr bool kQueryableComponent = MarkedComponent<ComponentKey<T>> && !std::is_reference_v<T>;
 
-std::uint32_t allocateEachKey() noexcept;
-/// Fills `slot` with a fresh each-cache key on first use (the first writer
-/// wins a race) and returns the slot's value.
-std::uint32_t assignEachKey(std::atomic<std::uint32_t>& slot) noexcept;
 /// The key of world.each's cache for the listed type list, 0 until first use
 /// (process-wide; never simulation state). Constant-initialised: no static
 /// initialiser per type list.
@@ -41,7 +37,7 @@ inline std::atomic<std::uint32_t> eachKeySlot{0};
 template <class... Ks>
 [[nodiscard]] inline std::uint32_t eachKeyOf() noexcept {
   const std::uint32_t v = eachKeySlot<Ks...>.load(std::memory_order_relaxed);
-  return v != 0 ? v : assignEachKey(eachKeySlot<Ks...>);
+  return v != 0 ? v : assignProcessIndex(ProcessIndex::EachKey, eachKeySlot<Ks...>);
 }
 
 }  // namespace detail

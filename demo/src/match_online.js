@@ -1,0 +1,266 @@
+// match_online.js - one peer of the netplay view playing through the match
+// server (`laige-peer --serve` behind demo/serve.mjs's /match WebSocket,
+// docs/netplay-protocol.md) instead of the simulated network: each browser
+// tab (or browser) is one member of the match. A player runs its world under
+// a rollback session (sim.createRollbackSession, checksum 'stateHash', the
+// hash the server checks), sends its input per tick, feeds the other
+// player's relayed inputs to its session and reports every confirmed hash;
+// the server answers each report with its verdict (`verdict ... ok` or
+// `desync`). A spectator (the "join late" view) restores the server's kept
+// snapshot, runs the confirmed inputs the server streams, checks each tick's
+// hash against the server's line and reports it too.
+//
+// Inputs: each player's input is the scenario's own per-player generator
+// (sim.scenarioPlayerInput, the C++ function the server's scenario knows),
+// empty for a scenario without one; the server combines them as the
+// session does (concatenated for `input`, length-prefixed otherwise).
+import { MatchClient } from '@laige/sim/scenarios';
+
+/** Ticks between generating a local input and running it. */
+const INPUT_DELAY = 2;
+/** The rollback depth, also the most ticks a player predicts ahead of its confirmed tick. */
+const DEPTH = 20;
+const hex = (h) => h.toString(16).padStart(16, '0');
+const EMPTY = new Uint8Array(0);
+
+/** The WebSocket URL of the match server next to the page. */
+export function matchUrl(loc = location) {
+  return `${loc.protocol === 'https:' ? 'wss' : 'ws'}://${loc.host}${loc.pathname.replace(/[^/]*$/, '')}match`;
+}
+
+/** The players' inputs of one tick as the server combines them (RollbackSession's combiners). */
+export function combineInputs(inputs, concatenate) {
+  const out = new Uint8Array(inputs.reduce((n, b) => n + b.length + (concatenate ? 0 : 1), 0));
+  let at = 0;
+  for (const b of inputs) {
+    if (!concatenate) out[at++] = b.length;
+    out.set(b, at);
+    at += b.length;
+  }
+  return out;
+}
+
+export class OnlineMatch {
+  /**
+   * `role`: 'create' (creates a 2-player match over `scenario` and plays
+   * player 0), 'player' or 'spectator'; `build(name, seed)` builds the
+   * scenario's world as the page draws it (main.js's specOf(...).build).
+   */
+  constructor(sim, { match, role, scenario, build, url = matchUrl() }) {
+    this.sim = sim;
+    this.match = match;
+    this.role = role === 'spectator' ? 'spectator' : 'player';
+    this.scenario = scenario;
+    this.build = build;
+    this.state = 'connecting';
+    this.error = null;
+    this.player = null;
+    this.built = null;
+    this.session = null;
+    this.started = false;
+    this.snapshotTick = null;
+    this.snapshotBytes = 0;
+    this.bytesReceived = 0;
+    this.tailTicks = 0;
+    this.serverTick = 0; // the last tick whose server hash this page knows (spectators: every confirmed line)
+    this.confirmed = new Map(); // tick -> this page's confirmed hash (hex)
+    this.lastConfirmed = 0;
+    this.okThrough = 0; // the highest tick the server answered `ok` for
+    this.verdicts = 0;
+    this.desyncs = 0;
+    this.desyncAt = null;
+    this.lineMismatchAt = null; // a spectator's own hash differs from the confirmed line's
+    this.lastLocal = 0;
+    this.stalls = 0;
+    this.remoteQueue = [];
+    this.events = [];
+    this.joinStartedAt = performance.now();
+    this.syncedMs = null; // from opening the socket to the first `ok` verdict
+    this.ws = new WebSocket(url);
+    this.client = new MatchClient((line) => { if (this.ws.readyState === WebSocket.OPEN) this.ws.send(line); });
+    this.ws.onopen = () => {
+      this.state = 'joining';
+      if (role === 'create') this.client.create(match, scenario, 2);
+      else this.client.join(match, this.role);
+    };
+    this.ws.onmessage = (e) => {
+      this.bytesReceived += e.data.length;
+      try {
+        this.#on(this.client.receive(String(e.data)));
+      } catch (err) {
+        this.state = 'error';
+        this.error = err.message;
+      }
+    };
+    this.ws.onclose = () => { if (this.state !== 'error') this.state = 'closed'; };
+    this.ws.onerror = () => { this.state = 'error'; this.error ??= 'the match server is not reachable (is laige-peer built?)'; };
+  }
+
+  #event(text) {
+    this.events.push(text);
+    if (this.events.length > 50) this.events.shift();
+  }
+
+  #on(m) {
+    switch (m.type) {
+      case 'created': this.#event(`created ${m.match} (${m.scenario}, seed 0x${m.seed.toString(16)})`); break;
+      case 'joined':
+        this.player = m.player;
+        this.scenario = m.scenario;
+        this.concatenate = m.scenario === 'input';
+        this.built = this.build(m.scenario, m.seed);
+        this.state = this.role === 'spectator' ? 'watching' : 'waiting';
+        this.#event(`joined as ${m.role === 'player' ? `player ${m.player}` : 'spectator'}`);
+        break;
+      case 'snapshot':
+        this.snapshotTick = m.tick;
+        this.snapshotBytes = m.bytes.length;
+        if (m.tick > 0) this.built.run.world.restore(m.bytes);
+        this.lastConfirmed = m.tick;
+        break;
+      case 'confirmed': this.#confirmedLine(m); break;
+      case 'input':
+        this.remoteQueue.push(m);
+        this.#feedRemote();
+        break;
+      case 'start':
+        this.started = true;
+        if (this.role === 'player') this.state = 'playing';
+        this.#event('both players are in: the match runs');
+        break;
+      case 'player': this.#event(`player ${m.player} ${m.event} at tick ${m.tick}`); break;
+      case 'verdict':
+        this.verdicts++;
+        this.okThrough = Math.max(this.okThrough, m.tick);
+        if (this.syncedMs === null) this.syncedMs = performance.now() - this.joinStartedAt;
+        break;
+      case 'desync':
+        this.desyncs++;
+        this.desyncAt ??= m.tick;
+        this.#event(`tick ${m.tick}: DESYNC, the server has ${hex(m.expected)}, this page ${hex(m.got)}`);
+        break;
+      case 'error':
+        if (m.reason === 'match_exists' && this.state === 'joining') { this.client.join(this.match, 'player'); break; }
+        this.#event(`error ${m.reason} ${Object.entries(m.fields).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+        if ((this.player === null && this.role !== 'spectator') || /^match_(unknown|full|bad_id)$/.test(m.reason)) {
+          this.state = 'error';
+          this.error = m.reason;
+        }
+        break;
+      default: break;
+    }
+  }
+
+  /** A `confirmed` line (a spectator's stream, or a joining player's catch-up): run it and check the hash. */
+  #confirmedLine(m) {
+    const run = this.built.run;
+    if (m.tick !== run.tick + 1) throw new Error(`confirmed tick ${m.tick} after tick ${run.tick}`);
+    run.step(combineInputs(m.inputs, this.concatenate));
+    const h = run.stateHash();
+    this.confirmed.set(m.tick, hex(h));
+    this.lastConfirmed = m.tick;
+    this.serverTick = m.tick;
+    this.tailTicks++;
+    if (h !== m.hash) this.lineMismatchAt ??= m.tick;
+    this.client.hash(this.match, m.tick, h);
+    this.#prune();
+  }
+
+  #ensureSession() {
+    if (this.session !== null || this.built === null || this.role !== 'player' || this.snapshotTick === null) return;
+    this.lastLocal = this.built.run.tick;
+    this.session = this.sim.createRollbackSession(this.built.run, {
+      players: 2, localPlayer: this.player, depth: DEPTH, maxPredictionTicks: DEPTH, maxInputBytes: 16, inputLead: 128,
+      hashHistory: 256, checksum: 'stateHash', combine: this.concatenate ? 'concatenate' : 'lengthPrefixed',
+      onConfirmed: (t, h) => {
+        this.confirmed.set(t, hex(h));
+        this.lastConfirmed = t;
+        this.client.hash(this.match, t, h);
+      },
+    });
+  }
+
+  #feedRemote() {
+    this.#ensureSession();
+    if (this.session === null) return;
+    while (this.remoteQueue.length > 0) {
+      const m = this.remoteQueue[0];
+      try {
+        this.session.addRemoteInput(m.player, m.tick, m.bytes);
+      } catch (e) {
+        if (e?.reason === 'input_too_early') return; // fed after this page's next advance
+        throw e;
+      }
+      this.remoteQueue.shift();
+    }
+  }
+
+  #localInput(t) {
+    try {
+      return this.sim.scenarioPlayerInput(this.scenario, this.player, t);
+    } catch {
+      return EMPTY;
+    }
+  }
+
+  /** One tick of a player: its inputs up to INPUT_DELAY ahead go out, the session advances (or waits at its prediction limit). */
+  tick() {
+    if (this.role !== 'player' || this.player === null) return;
+    this.#ensureSession();
+    if (this.session === null) return;
+    const cur = this.session.currentTick;
+    while (this.lastLocal < cur + 1 + INPUT_DELAY) {
+      const t = ++this.lastLocal;
+      const b = this.#localInput(t);
+      this.session.setLocalInput(t, b);
+      this.client.input(this.match, t, b);
+    }
+    try {
+      this.session.advance();
+    } catch (e) {
+      if (e?.reason !== 'prediction_limit') throw e;
+      this.stalls++;
+    }
+    this.#feedRemote();
+    this.#prune();
+  }
+
+  #prune() {
+    if (this.confirmed.size > 600) for (const k of [...this.confirmed.keys()].slice(0, 300)) this.confirmed.delete(k);
+  }
+
+  /** The page's URL of a late spectator of this match. */
+  lateJoinUrl(loc = location) {
+    const u = new URL(loc.href);
+    u.searchParams.set('view', 'match');
+    u.searchParams.set('match', this.match);
+    u.searchParams.set('role', 'spectator');
+    return u.href;
+  }
+
+  /** The page's URL the second player opens. */
+  secondPlayerUrl(loc = location) {
+    const u = new URL(this.lateJoinUrl(loc));
+    u.searchParams.set('role', 'player');
+    return u.href;
+  }
+
+  status() {
+    const st = this.session?.stats;
+    return {
+      match: this.match, role: this.role, player: this.player, scenario: this.scenario, state: this.state, error: this.error,
+      started: this.started, current: this.session?.currentTick ?? this.built?.run.tick ?? 0, confirmed: this.lastConfirmed,
+      okThrough: this.okThrough, verdicts: this.verdicts, desyncs: this.desyncs, desyncAt: this.desyncAt,
+      lineMismatchAt: this.lineMismatchAt, snapshotTick: this.snapshotTick, snapshotBytes: this.snapshotBytes,
+      bytesReceived: this.bytesReceived, tailTicks: this.tailTicks, syncedMs: this.syncedMs, stalls: this.stalls,
+      rollbacks: st?.rollbacks ?? 0, deepestRollback: st?.deepestRollback ?? 0,
+      hashes: Object.fromEntries([...this.confirmed.entries()].slice(-300)), events: this.events.slice(-8),
+    };
+  }
+
+  dispose() {
+    try { this.ws.close(); } catch { /* gone */ }
+    try { this.session?.dispose(); } catch { /* gone */ }
+    try { this.built?.world.dispose(); } catch { /* gone */ }
+  }
+}
