@@ -26,6 +26,7 @@ export default defineConfig({
     alias: [
       { find: /^@laige\/sim$/, replacement: resolve(root, 'dist/index.js') },
       { find: /^@laige\/sim\/scenarios$/, replacement: resolve(root, 'dist/scenarios.js') },
+      { find: /^@laige\/sim\/inspector$/, replacement: resolve(root, 'dist/inspector.js') },
     ],
   },
   build: { outDir: resolve(here, 'dist'), emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 2000 },

@@ -7,7 +7,8 @@
 # then builds the wasm modules only (wasm/: the module, its .wasm, the one
 # with the scenarios (@laige/sim/scenarios) and the
 # base64 copy for @laige/sim/embedded; not the wasm GoogleTest suite) and
-# the TypeScript layer (dist/).
+# the TypeScript layer (dist/: every entry, '@laige/sim', '/embedded',
+# '/scenarios' and '/inspector', from web/src by tsconfig.json).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"

@@ -632,6 +632,14 @@ declare module '*/laige_wasm.mjs' {
     /** The exchange's counters, and its report once ready. (export laige_desync_exchange_report) */
     desyncExchangeReport(x: Ptr): RawExchangeReport;
 
+    // web/bindings/inspect.cpp
+    /**
+     * answerInspect(world, request, history) (laige/inspect.h, docs/inspector.md#protocol): the JSON answer
+     * or error answer; a valid seek answers {kind:'seek',tick} and the caller restores that tick. (export
+     * laige_world_inspect)
+     */
+    worldInspect(w: Ptr, request: string, historyKept: boolean, firstTick: number, lastTick: number): string;
+
     // web/bindings/replay.cpp
     /** export laige_replay_writer_create */
     replayWriterCreate(w: Ptr, tickRateHz: number, math: number, maxBytes: number, out: Ptr): Code;

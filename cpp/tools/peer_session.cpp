@@ -47,6 +47,7 @@ bool PeerSession::handle(std::string_view line, std::string& out) {
   if (verb == "open") open(rest, out);
   else if (verb == "step") step(rest, out);
   else if (verb == "snapshot") snapshot(out);
+  else if (verb == "inspect") inspector_.answer(run(), rest, out);
   else if (RollbackPeer::handles(verb)) rollback_.handle(verb, rest, out);
   else if (verb.empty()) { /* a blank line: nothing to answer */ }
   else refuse(out, "peer_bad_request", "verb", verb.substr(0, 32));
@@ -74,6 +75,7 @@ void PeerSession::open(std::string_view args, std::string& out) {
   run_.reset();
   run_.emplace(std::move(r).takeValue());
   divergedTick_ = 0;
+  inspector_.reset(*run_);
   char seedHex[24];
   std::snprintf(seedHex, sizeof seedHex, "0x%llx", static_cast<unsigned long long>(seed));
   out += "ready ";
@@ -136,6 +138,9 @@ void PeerSession::step(std::string_view args, std::string& out) {
     appendError(st, out);
     return;
   }
+  if (payload == "-") payload_.clear();
+  else if (payload == ".") payload_.clear();
+  inspector_.record(*run_, payload == "-", payload_);
   if (hasPageHash && divergedTick_ == 0 && pageHash != run_->hash()) {
     // The page's state differs from here on: keep this tick's state, so the
     // page's stateDiff is taken at exactly this tick (docs/demo.md#native-peer).

@@ -18,6 +18,9 @@
 //   snapshot                   -> snapshot <tick> <hex bytes of World::snapshot>
 //                                 (the kept snapshot of the first differing
 //                                 tick if there is one, else the current state)
+//   inspect <request>          -> inspect <JSON answer>  (the live inspector,
+//                                 laige/inspect.h, docs/inspector.md#native:
+//                                 read-only; `seek` re-runs the kept history)
 //   quit                       -> (the program exits 0)
 //   session / input / advance / hash / stats
 //                              -> the rollback mode (rollback_peer.h): a
@@ -41,6 +44,7 @@
 #include <string_view>
 #include <vector>
 
+#include "peer_inspect.h"
 #include "rollback_peer.h"
 #include "scenario.h"
 
@@ -78,6 +82,8 @@ class PeerSession {
 
   std::optional<ScenarioRun> run_;
   RollbackPeer rollback_;
+  // The live inspector's answers and history (peer_inspect.h).
+  PeerInspector inspector_;
   std::vector<std::uint8_t> payload_;
   std::vector<std::uint8_t> snapshot_;
   // The state at the first tick whose hash differed from the page's (0: none).

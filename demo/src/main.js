@@ -29,6 +29,7 @@ import { peerStatus, updatePeerPanel, updateSystems } from './panel.js';
 import { downloadBundle, sessionReplay } from './replay.js';
 import { Netplay } from './netplay.js';
 import { networkSettings, setNetworkSliders, showNetplay, updateNetplayPanel, wireNetplay } from './netplay_view.js';
+import { attachInspector, detachInspector, recordInspectorTick, refreshInspector } from './inspector_panel.js';
 import { createMatchUrl, openMatchView } from './match_view.js';
 
 const $ = (id) => document.getElementById(id);
@@ -100,6 +101,7 @@ function specOf(name) {
 
 function disposeSession() {
   if (session === null) return;
+  detachInspector();
   session.peer?.close();
   for (const w of [session.built?.world, session.shadow?.built.world]) {
     try { w?.dispose(); } catch { /* already gone */ }
@@ -156,6 +158,7 @@ async function select(name) {
     checkTick(my, 0);
     my.peer = my.native ? openSessionPeer(my, () => { if (session === my) updatePanel(true); }) : null;
     my.peerDiff = null;
+    attachInspector(sim, my, payloadOf);
   } else {
     // Fallback for a name neither the core nor scenarios.js builds live:
     // its stream from sim.runScenario, checked tick by tick, no view.
@@ -233,6 +236,7 @@ function tickInput(s, tick) {
 function afterTick(s, tick) {
   s.lastTickAt = s.simNow;
   checkTick(s, tick);
+  recordInspectorTick(s, tick);
   if (s.peer) sendTickToPeer(s, tick);
 }
 
@@ -417,6 +421,7 @@ function updatePanel(force) {
   updateSystems(s);
   drawFrameGraph($('frames'), frameTimes, resimTimes);
   $('events').textContent = events.slice(-12).join('\n');
+  refreshInspector(force);
 }
 
 // -------------------------------------------------------------------- loop

@@ -57,6 +57,8 @@ export class NativePeer {
     this.pending = [];
     this.ws = null;
     this.opened = false;
+    /** Handlers of the peer's `inspect` answers (channel()). */
+    this.inspectLines = new Set();
     this.#connect(url);
   }
 
@@ -118,7 +120,9 @@ export class NativePeer {
 
   #line(line) {
     const [verb, a, b, c, d] = line.split(' ');
-    if (verb === 'hello') {
+    if (verb === 'inspect') {
+      for (const h of this.inspectLines) h(line);
+    } else if (verb === 'hello') {
       this.version = `${a} ${b}`;
       this.ws.send(`open ${this.scenario} 0x${this.seed.toString(16)}`);
     } else if (verb === 'ready') {
@@ -200,6 +204,17 @@ export class NativePeer {
       a.world.dispose();
       b.world.dispose();
     }
+  }
+
+  /**
+   * A line channel for the live inspector's remoteSource on this session's
+   * connection: `inspect <request>` lines out, `inspect <answer>` lines in.
+   */
+  channel() {
+    return {
+      send: (line) => this.#send(line),
+      onLine: (h) => { this.inspectLines.add(h); return () => this.inspectLines.delete(h); },
+    };
   }
 
   /** Ends the session (the server ends the peer process). */

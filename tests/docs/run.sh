@@ -23,7 +23,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 literal=docs/quickstart.md   # run as a newcomer would (quickstart.mjs); its snippets are type-checked here too
-pages=("$literal" docs/concepts.md docs/guide-typescript-systems.md docs/guide-determinism.md docs/guide-replays.md docs/rollback.md docs/changes.md docs/relations.md docs/prefabs.md)
+pages=("$literal" docs/concepts.md docs/guide-typescript-systems.md docs/guide-determinism.md docs/guide-replays.md docs/rollback.md docs/changes.md docs/relations.md docs/prefabs.md docs/inspector.md)
 
 echo "docs: links"
 node tests/docs/links.mjs

@@ -26,6 +26,7 @@ import { launchBrowser, openDemo, runScenario, serveStatic, verdictLine } from '
 import { peerAbsentOnStaticHosting, peerDivergesAfterPerturb, peerKilledMidRun, peerMatchesPointerSession } from './peer_checks.mjs';
 import { netplayAgrees, netplayDetectsPerturb, netplayEveryScenario } from './netplay_checks.mjs';
 import { darkScrollbars, layoutHoldsWithLargeCounters } from './layout_checks.mjs';
+import { inspectorScrubsToNative } from './inspector_checks.mjs';
 import { matchThroughServer } from './match_checks.mjs';
 
 const dir = process.argv[2] ?? 'demo/dist';
@@ -59,6 +60,14 @@ async function e2e(browserName) {
     run = await launchBrowser(browserName);
     console.log(`     ${browserName.padEnd(8)} ${run.version}`);
     const page = await openDemo(run.page, server.url, (m) => { pageErrors.push(m); console.error(m); });
+    // LAIGE_E2E_ONLY=inspector: the inspector's checks alone (docs/inspector.md).
+    if (process.env.LAIGE_E2E_ONLY === 'inspector') {
+      mkdirSync('test-results', { recursive: true });
+      await inspectorScrubsToNative(page, expect, { screenshots: browserName === 'chromium' });
+      copyInspectorShots(browserName);
+      expect(pageErrors.length === 0, `no page errors (${pageErrors.length})`);
+      return;
+    }
     const names = await page.evaluate(() => window.__demo.scenarios());
     // Real time: GameLoop.frame(now) in requestAnimationFrame at 60 Hz.
     const rt = await page.evaluate(async () => {
@@ -172,6 +181,8 @@ async function e2e(browserName) {
     }
     console.log(`screenshot: ${shot}${browserName === 'chromium' ? ' (copied to docs/demo.png)' : ''}`);
     await peerMatchesPointerSession(page, expect);
+    await inspectorScrubsToNative(page, expect, { screenshots: browserName === 'chromium' });
+    copyInspectorShots(browserName);
     await netplayAgrees(page, expect);
     await netplayDetectsPerturb(page, expect);
     await netplayEveryScenario(page, expect, names);
@@ -223,4 +234,12 @@ async function netplayScreenshot(page) {
   await page.screenshot({ path: shot, type: 'jpeg', quality: 80 });
   try { copyFileSync(shot, 'docs/demo-netplay.jpg'); } catch { /* docs/ read-only: the artifact stays */ }
   console.log(`screenshot: ${shot} (copied to docs/demo-netplay.jpg)`);
+}
+
+/** The inspector's screenshots (chromium) into docs/, which ships them (docs/inspector.md). */
+function copyInspectorShots(browserName) {
+  if (browserName !== 'chromium') return;
+  for (const n of ['inspector-page', 'inspector-native']) {
+    try { copyFileSync(`test-results/${n}.jpg`, `docs/${n}.jpg`); } catch { /* docs/ read-only: the artifact stays */ }
+  }
 }

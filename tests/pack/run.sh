@@ -13,7 +13,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 cd "$root"
-for f in dist/index.js dist/index.d.ts dist/scenarios.js wasm/laige_wasm.mjs wasm/laige_wasm.wasm wasm/laige_wasm_scenarios.wasm; do
+for f in dist/index.js dist/index.d.ts dist/scenarios.js dist/inspector.js wasm/laige_wasm.mjs wasm/laige_wasm.wasm wasm/laige_wasm_scenarios.wasm; do
   [ -f "$f" ] || { echo "pack smoke: $f is missing (npm run build)" >&2; exit 1; }
 done
 tgz="$(npm pack --silent --pack-destination "$tmp" | tail -n 1)"
@@ -23,13 +23,14 @@ sed 's/^/  /' "$tmp/contents"
 for f in package/README.md package/LICENSE package/package.json package/dist/index.js package/dist/index.d.ts \
   package/dist/embedded.js package/dist/embedded.d.ts package/wasm/laige_wasm.mjs package/wasm/laige_wasm.wasm \
   package/wasm/laige_wasm.base64.mjs package/dist/scenarios.js package/dist/scenarios.d.ts package/wasm/laige_wasm_scenarios.wasm \
+  package/dist/inspector.js package/dist/inspector.d.ts package/docs/inspector.md package/docs/inspector-page.jpg package/docs/inspector-native.jpg \
   package/docs/typescript.md; do
   grep -qx "$f" "$tmp/contents" || { echo "pack smoke: $f is not in the tarball" >&2; exit 1; }
 done
 # Nothing else: no sources, tests, build trees or images but the README's
 # screenshot (the measurement journals of docs/internals/ ship because the
 # user pages link them).
-unexpected="$(grep -vxE 'package/(README\.md|LICENSE|package\.json|dist/([a-z_]+/)?[a-z0-9_]+(\.gen)?\.(js|d\.ts)|wasm/laige_wasm\.(mjs|wasm|base64\.mjs)|wasm/laige_wasm_scenarios\.wasm|docs/(internals/)?[A-Za-z_-]+\.md|docs/demo-netplay\.jpg)' "$tmp/contents" || true)"
+unexpected="$(grep -vxE 'package/(README\.md|LICENSE|package\.json|dist/([a-z_]+/)?[a-z0-9_]+(\.gen)?\.(js|d\.ts)|wasm/laige_wasm\.(mjs|wasm|base64\.mjs)|wasm/laige_wasm_scenarios\.wasm|docs/(internals/)?[A-Za-z_-]+\.md|docs/(demo-netplay|inspector-page|inspector-native)\.jpg)' "$tmp/contents" || true)"
 if [ -n "$unexpected" ]; then echo "pack smoke: unexpected files in the tarball:" >&2; echo "$unexpected" >&2; exit 1; fi
 mkdir "$tmp/extracted"
 tar -xzf "$tmp/$tgz" -C "$tmp/extracted"
@@ -43,6 +44,20 @@ tsc="$root/node_modules/.bin/tsc"
 "$tsc" -p tsconfig.json --noEmit
 "$tsc" -p tsconfig.json --outDir out
 node out/main.js
+# The entry @laige/sim/inspector loads from the tarball and answers about a
+# world of the entry @laige/sim (the same dist/ modules: one World class).
+cat > inspector.mjs <<'JS'
+import { loadLaige } from '@laige/sim';
+import { worldSource, inspectRequest, mountInspector } from '@laige/sim/inspector';
+const sim = await loadLaige();
+const w = sim.createWorld({ capacity: 8 });
+const P = w.registerComponent('P', { x: 'fx' });
+w.add(w.create(), P, { x: 98304 });
+const a = await worldSource(w).ask(inspectRequest.entity(w.handleAt(0)));
+if (typeof mountInspector !== 'function' || a.components[0].fields[0].values[0] !== '1.5') { console.error(JSON.stringify(a)); process.exit(1); }
+console.log(`pack smoke: @laige/sim/inspector answers ${a.components[0].name}.x = ${a.components[0].fields[0].values[0]}`);
+JS
+node inspector.mjs
 # The README's example, as packed: it runs and prints the hash its comment states.
 awk '/<!-- pack-test: the README example/ { on = 1; next } on && /^```js$/ { inside = 1; next } inside && /^```$/ { exit } inside { print }' \
   "$tmp/extracted/package/README.md" > example.mjs

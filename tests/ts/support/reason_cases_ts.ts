@@ -6,6 +6,7 @@ import { MatchClient, entityId, fx, loadLaige, type World } from '../../../dist/
 import { type ReasonCase, onWorld, world } from './reason_cases_core.js';
 import { sim } from './sim.js';
 import { makePeer, runPeers } from './desync_peers.js';
+import { inspectRequest, remoteSource, worldSource } from '../../../dist/inspector.js';
 
 /** A live world with component P on one entity. */
 function withP(fn: (w: World, P: ReturnType<typeof registerP>, e: number) => unknown): () => unknown {
@@ -273,4 +274,22 @@ export const TS_CASES: ReasonCase[] = [
     }) },
   { reason: 'used_after_call', what: "a defer's Commands kept after it returned", fields: { object: 'Commands' },
     provoke: onWorld((w) => { const c = kept<{ create(): number }>((keep) => w.defer((cmds) => keep(cmds))); c.create(); }) },
+  // The live inspector's error answers (docs/inspector.md#errors): the core's reasons, read by InspectorSource.ask.
+  { reason: 'inspect_request_too_large', what: 'a 300-byte request', fields: { size: 300, max: 256 },
+    provoke: onWorld((w) => worldSource(w).ask('1 summary'.padEnd(300, ' '))) },
+  { reason: 'inspect_version', what: 'version 7', fields: { got: 7, expected: 1 }, provoke: onWorld((w) => worldSource(w).ask('7 summary')) },
+  { reason: 'inspect_unknown_request', what: 'a verb it does not know', fields: { request: 'teleport' }, provoke: onWorld((w) => worldSource(w).ask('1 teleport')) },
+  { reason: 'inspect_malformed', what: 'a negative handle', fields: { part: '-3' }, provoke: onWorld((w) => worldSource(w).ask('1 entity -3')) },
+  { reason: 'inspect_page_too_large', what: 'a page of 201', fields: { limit: 201, max: 200 }, provoke: onWorld((w) => worldSource(w).ask(inspectRequest.entities(0, 201))) },
+  { reason: 'inspect_unknown_entity', what: 'a handle never created', fields: { entity: 65537 }, provoke: onWorld((w) => worldSource(w).ask(inspectRequest.entity(65537))) },
+  { reason: 'inspect_unknown_archetype', what: 'archetype 9 of a world with none', fields: { archetype: 9 },
+    provoke: onWorld((w) => worldSource(w).ask(inspectRequest.entities(0, 5, { archetype: 9 }))) },
+  { reason: 'inspect_tick_outside_history', what: 'a seek without a history', fields: { tick: 3, first: 0, last: 0 }, provoke: onWorld((w) => worldSource(w).ask(inspectRequest.seek(3))) },
+  { reason: 'inspector_disconnected', what: 'a request after close()', fields: { where: 'InspectorSource.ask' },
+    provoke: () => { const s = remoteSource({ send() {}, onLine() {} }); s.close(); return s.ask('1 summary'); } },
+  { reason: 'inspector_peer_refused', what: 'a peer without a scenario', fields: { where: 'InspectorSource.ask', peer_reason: 'peer_no_scenario' },
+    provoke: () => {
+      let reply: (l: string) => void = () => {};
+      return remoteSource({ send() { reply('error peer_no_scenario'); }, onLine(h) { reply = h; } }).ask('1 summary');
+    } },
 ];

@@ -162,6 +162,17 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
 
   // --- snapshots (docs/snapshots.md)
   snapshot_buffer_too_small: (f) => `the snapshot needs ${f.needed} bytes and the buffer has ${f.given}; nothing was written`,
+  inspect_request_too_large: (f) => `the inspector request is ${f.size} bytes, over the ${f.max} a request may have; send one request per line`,
+  inspect_version: (f) => `the inspector request names protocol version ${f.got}; this core speaks version ${f.expected}`,
+  inspect_unknown_request: (f) => `${q(f.request)} is no inspector request; ask summary, entities, entity, history or seek`,
+  inspect_malformed: (f) => `the inspector request is malformed at ${q(f.part)}; see docs/inspector.md#protocol for the grammar`,
+  inspect_page_too_large: (f) => `an entities page of ${f.limit} entities is over the ${f.max} one answer lists; page with the offset`,
+  inspect_unknown_entity: (f) => `entity ${f.entity} is not live at the tick shown; pick a handle from an entities answer of that tick`,
+  inspect_unknown_archetype: (f) => `archetype ${f.archetype} does not exist; use an id from the summary's archetypes`,
+  inspect_tick_outside_history: (f) => `tick ${f.tick} is outside the history (${f.first}..${f.last}); seek within it`,
+  inspect_seek_failed: (f) => `the history could not show tick ${f.tick}: its keyframe or a re-run tick failed`,
+  inspector_disconnected: () => 'the connection to the native peer closed before it answered; make a new remoteSource',
+  inspector_peer_refused: (f) => `the native peer refused the request (${q(f.peer_reason)}); open a scenario on it first`,
   snapshot_truncated: (f) => `the bytes end after ${f.given} of the snapshot's ${f.needed} bytes; pass the whole snapshot`,
   snapshot_trailing_bytes: (f) => `${f.given} bytes were given but the snapshot is ${f.needed} bytes long; pass exactly the snapshot's bytes`,
   snapshot_version: (f) => `the snapshot is format version ${f.version}; this build reads version ${f.supported}`,

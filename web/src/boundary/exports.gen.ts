@@ -131,6 +131,7 @@ export const PLAIN_EXPORTS: ReadonlyArray<readonly [string, string, number, bool
   ['desyncExchangeReceive', '_laige_desync_exchange_receive', 3, false],
   ['desyncExchangeNextMessage', '_laige_desync_exchange_next_message', 1, false],
   ['desyncExchangeReport', '_laige_desync_exchange_report', 1, false],
+  ['worldInspect', '_laige_world_inspect', 6, false],
   ['replayWriterCreate', '_laige_replay_writer_create', 5, false],
   ['replayWriterDestroy', '_laige_replay_writer_destroy', 1, false],
   ['replayWriterFrame', '_laige_replay_writer_frame', 4, false],
@@ -345,6 +346,8 @@ export function plainFunctions(x: ExportLookup, io: WasmIo): Partial<LaigeRawMod
   out['desyncExchangeNextMessage'] = (x: number): Uint8Array => io.bytes(desyncExchangeNextMessage(x));
   const desyncExchangeReport = x('_laige_desync_exchange_report', false)!;
   out['desyncExchangeReport'] = (x: number): RawExchangeReport => io.json(desyncExchangeReport(x)) as RawExchangeReport;
+  const worldInspect = x('_laige_world_inspect', false)!;
+  out['worldInspect'] = (w: number, request: string, historyKept: boolean, firstTick: number, lastTick: number): string => io.text(worldInspect(w, io.put(request, 0), io.length(0), historyKept as unknown as number, firstTick, lastTick));
   out['replayWriterCreate'] = x('_laige_replay_writer_create', false);
   out['replayWriterDestroy'] = x('_laige_replay_writer_destroy', false);
   out['replayWriterFrame'] = x('_laige_replay_writer_frame', false);

@@ -1,0 +1,31 @@
+// inspect.cpp - the live inspector's one export (laige/inspect.h,
+// docs/inspector.md) for web/src/inspector/world_source.ts (part of the
+// binding layer: web/bindings/common.h says how it is built). Cold,
+// compiled for size. The history (firstTick..lastTick) is the TypeScript
+// side's: a valid `seek` answers `{"kind":"seek","tick":t}` and that side
+// restores the tick itself.
+#include "common.h"
+#include "laige/inspect.h"
+
+using namespace laige_wasm;
+
+namespace {
+
+// The answer text; the result slot points into it until the next call.
+std::string gInspectAnswer;
+
+std::string_view worldInspect(std::uintptr_t w, std::string_view request, bool historyKept, double firstTick,
+                              double lastTick) {
+  laige::InspectHistory h;
+  h.kept = historyKept;
+  h.firstTick = static_cast<std::uint64_t>(firstTick);
+  h.lastTick = static_cast<std::uint64_t>(lastTick);
+  (void)laige::answerInspect(W(w).world, request, h, gInspectAnswer);
+  return gInspectAnswer;
+}
+
+}  // namespace
+
+// The exports web/boundary.json lists for this file.
+#define LAIGE_BINDINGS_INSPECT
+#include "registrations.gen.inc"
