@@ -53,7 +53,9 @@ LiveRecording recordLive(const ReplayConfig& c, const Payloads& payloads, std::u
     EXPECT_TRUE(w.snapshot(snap).ok());
     out.snapshots.push_back(std::move(snap));
     out.hashes.push_back(w.stateHash(w.systemTicksRun()));
-    if (writer.keyframeDue()) EXPECT_TRUE(writer.writeKeyframe(w).ok());
+    if (writer.keyframeDue()) {
+      EXPECT_TRUE(writer.writeKeyframe(w).ok());
+    }
   };
   keep();
   for (std::size_t i = 0; i < payloads.size(); ++i) {
@@ -138,7 +140,9 @@ TEST(ReplayKeyframes, TheFileRecorderWritesTheWritersBytes) {
     w.beginFrame();
     ASSERT_TRUE(w.runSystems(s, TickInput{p.empty() ? nullptr : p.data(), static_cast<std::uint32_t>(p.size())}).ok());
     ASSERT_TRUE(r.writeFrame(i + 1, p.data(), static_cast<std::uint32_t>(p.size())).ok());
-    if (r.keyframeDue()) ASSERT_TRUE(r.writeKeyframe(w).ok());
+    if (r.keyframeDue()) {
+      ASSERT_TRUE(r.writeKeyframe(w).ok());
+    }
   }
   EXPECT_EQ(r.keyframeCount(), 5u);  // 0, 6, 12, 18, 24
   ASSERT_TRUE(r.finish().ok());

@@ -39,7 +39,9 @@ Straight straightRun(const ReplayConfig& c, const Payloads& payloads, std::uint6
     EXPECT_TRUE(w.snapshot(snap).ok());
     out.snapshots.push_back(std::move(snap));
     out.hashes.push_back(w.stateHash(w.systemTicksRun()));
-    if (writer.keyframeDue()) EXPECT_TRUE(writer.writeKeyframe(w).ok());
+    if (writer.keyframeDue()) {
+      EXPECT_TRUE(writer.writeKeyframe(w).ok());
+    }
   };
   keep();
   for (std::size_t i = 0; i < payloads.size(); ++i) {
@@ -79,7 +81,9 @@ TEST_P(ReplayPlayerSeek, RandomSeeksEqualTheStraightRunAtEveryTick) {
     ASSERT_EQ(p.tick(), t);
     ASSERT_EQ(p.stateHash(), run.hashes[t]) << "tick " << t << " K " << every;
     ASSERT_EQ(w.systemTicksRun(), t);
-    if (i % 16 == 0) ASSERT_EQ(snapshotOf(w), run.snapshots[t]) << t;
+    if (i % 16 == 0) {
+      ASSERT_EQ(snapshotOf(w), run.snapshots[t]) << t;
+    }
   }
   // Every tick in order, then every tick backward.
   ASSERT_TRUE(p.seek(0).ok());
