@@ -164,6 +164,8 @@ export class ReplayPlayer extends WorldBound implements Disposable {
 
   /** Frees the player and its world. Idempotent. */
   override dispose(): void {
+    // Its world goes with it: refused where disposing a world is.
+    if (logHandlers.depth !== 0) refuseInsideLog('ReplayPlayer.dispose');
     super.dispose();
     this.#owner.dispose();
   }
