@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <vector>
 
 #include "laige/logging.h"
@@ -31,6 +32,14 @@ using Clock = std::chrono::steady_clock;
 
 double msSince(Clock::time_point t) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+// The process's CPU time in ms: on a loaded machine a call is often
+// preempted, which the wall clock counts and the CPU clock does not.
+double cpuMs() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
 }
 
 struct Summary {
@@ -80,19 +89,25 @@ bool measure(const Scenario& s, std::uint64_t ticks, std::uint64_t k) {
   const int jumps = k == 0 ? 20 : 200;
   bool exact = true;
   std::vector<double> jump;
+  std::vector<double> jumpCpu;
   for (int i = 0; i < jumps; ++i) {
     const std::uint64_t t = rng.next_range(0, static_cast<std::uint32_t>(ticks + 1));
     const auto a = Clock::now();
+    const double c = cpuMs();
     (void)p.seek(t);
+    jumpCpu.push_back(cpuMs() - c);
     jump.push_back(msSince(a));
     exact = exact && p.stateHash() == hashes[t];
   }
   std::vector<double> back;
+  std::vector<double> backCpu;
   while (back.size() < static_cast<std::size_t>(jumps)) {
     (void)p.seek(20 + rng.next_range(0, static_cast<std::uint32_t>(ticks - 19)));
     for (int i = 0; i < 20 && back.size() < static_cast<std::size_t>(jumps); ++i) {
       const auto a = Clock::now();
+      const double c = cpuMs();
       (void)p.stepBack();
+      backCpu.push_back(cpuMs() - c);
       back.push_back(msSince(a));
       exact = exact && p.stateHash() == hashes[p.tick()];
     }
@@ -103,6 +118,10 @@ bool measure(const Scenario& s, std::uint64_t ticks, std::uint64_t k) {
               "%zu keyframes, %zu bytes (%llu without); open %.2f ms; exact %s\n",
               static_cast<unsigned long long>(k), j.p50, j.p99, j.max, b.p50, b.p99, b.max, keyframes, bytes.size(),
               static_cast<unsigned long long>(40 + 12 * ticks + 16), openMs, exact ? "true" : "false");
+  const Summary jc = summarize(jumpCpu);
+  const Summary bc = summarize(backCpu);
+  std::printf("   cpu: jump p50 %.2f / p99 %.2f / max %.2f ms; stepBack p50 %.2f / p99 %.2f / max %.2f ms\n", jc.p50, jc.p99,
+              jc.max, bc.p50, bc.p99, bc.max);
   std::fflush(stdout);
   return exact;
 }
