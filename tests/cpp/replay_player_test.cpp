@@ -12,6 +12,7 @@
 #include "laige/prng.h"
 #include "laige/replay.h"
 #include "laige/replay_player.h"
+#include "support/counting_allocator.h"
 #include "support/log_capture.h"
 #include "support/replay_scene.h"
 
@@ -146,6 +147,23 @@ TEST(ReplayPlayer, RepeatedStepBackUsesCheckpoints) {
   EXPECT_EQ(p.stateHash(), run.hashes[0]);
   // Without checkpoints 99 steps back would simulate 98 + 97 + ... = 4,851 ticks.
   EXPECT_LT(p.stats().ticksSimulated - before, 1200u);
+}
+
+TEST(ReplayPlayer, SeeksAndStepsAllocateNothingOnceWarm) {
+  const ReplayConfig c = test::rpConfig();
+  // Payloads without spawns or destroys: no archetype grows between ticks.
+  const Straight run = straightRun(c, Payloads(100, std::vector<std::uint8_t>{1, 2, 3}), 10);
+  World w = test::rpWorld(c);
+  ReplayPlayer p = ReplayPlayer::open(parse(run.log), w, c).takeValue();
+  ASSERT_TRUE(p.seek(95).ok());
+  ASSERT_TRUE(p.seek(3).ok());
+  test::AllocationWindow window;
+  Prng rng(77);
+  for (int i = 0; i < 50; ++i) ASSERT_TRUE(p.seek(rng.next_range(0, 101)).ok());
+  ASSERT_TRUE(p.seek(0).ok());
+  for (int i = 0; i < 100; ++i) ASSERT_TRUE(p.step().ok());  // 10 keyframe comparisons
+  EXPECT_EQ(window.allocations(), 0u);
+  EXPECT_EQ(p.stateHash(), run.hashes[100]);
 }
 
 TEST(ReplayPlayer, StepComparesTheKeyframesItLandsOn) {
