@@ -210,7 +210,10 @@ TEST(ReplayPlayer, AStepThatMissesAKeyframeIsReported) {
   EXPECT_EQ(st.reason(), std::string("keyframe_diverged"));
   EXPECT_EQ(st.fieldValue("tick"), std::string("5"));
   EXPECT_EQ(logs.count("replay", "keyframe_diverged"), 1u);
-  // A seek restores the recording's keyframe: the world is the recording's there.
+  // The next call restores keyframe 5 instead of simulating on from the diverged state.
+  const std::uint64_t restores = p.stats().restores;
+  ASSERT_TRUE(p.seek(7).ok());
+  EXPECT_EQ(p.stats().restores, restores + 1);
   ASSERT_TRUE(p.seek(10).ok());
   EXPECT_EQ(p.stateHash(), run.hashes[10]);
 }

@@ -74,7 +74,8 @@ class ReplayPlayer {
   /// reached, the world's state is compared with it (stateChecksum):
   /// a difference -> InvalidArgument keyframe_diverged (fields tick,
   /// world_checksum, keyframe_checksum), the world stays at the tick it
-  /// reached. At the end -> tick_out_of_range, nothing changes. O(one tick).
+  /// reached (the next call restores). At the end -> tick_out_of_range,
+  /// nothing changes. O(one tick); a keyframe tick adds two checksums.
   Status step() noexcept;
   /// Goes back one tick: seek(tick() - 1) from the nearest checkpoint
   /// (keyframe, start, or a snapshot stepBack kept while re-simulating the

@@ -174,6 +174,9 @@ Status ReplayPlayer::step() noexcept {
     const std::uint64_t have = world_->stateChecksum(tick_);
     ++stats_.keyframesVerified;
     if (want.isError() || want.value() != have) {
+      // Not the recording's state: the next call restores instead of
+      // simulating on from here.
+      dirty_ = true;
       const std::uint64_t expected = want.ok() ? want.value() : 0;
       LAIGE_LOG_WARN("replay", "keyframe_diverged", log::texts::KeyframeDiverged, log::field("tick", tick_),
                      log::field("world_checksum", have), log::field("keyframe_checksum", expected));
