@@ -160,6 +160,9 @@ declare module '*/laige_wasm.mjs' {
     frameCount?: number;
     /** [tick, payload size] */
     frames?: Array<[number, number]>;
+    /** [tick, snapshot size] (version 3) */
+    keyframes?: Array<[number, number]>;
+    formatVersion?: number;
   }
 
   export interface RawReplayDiff {
@@ -687,6 +690,41 @@ declare module '*/laige_wasm.mjs' {
     scenarioTick(w: Ptr): number;
     /** The run's stateHash(tick()) as a u64 at `out`. (export laige_scenario_hash) */
     scenarioHash(w: Ptr, out: Ptr): void;
+
+    // web/bindings/replay_player.cpp
+    /**
+     * replayWriterCreate with a keyframe every `keyframeEvery` frames (an LGRP v3 log;
+     * docs/replay.md#keyframes). (export laige_replay_writer_create_keyframed)
+     */
+    replayWriterCreateKeyframed(w: Ptr, tickRateHz: number, math: number, maxBytes: number, keyframeEvery: number, out: Ptr): Code;
+    /**
+     * Records world `w`'s snapshot as the keyframe of its tick (= the frames written). (export
+     * laige_replay_writer_keyframe)
+     */
+    replayWriterKeyframe(r: Ptr, w: Ptr): Code;
+    /** export laige_replay_writer_keyframe_count */
+    replayWriterKeyframeCount(r: Ptr): number;
+    /**
+     * Parses the log and opens a ReplayPlayer over world `w` (fresh, set up like the recording); writes its
+     * handle at `out`. (export laige_replay_player_open)
+     */
+    replayPlayerOpen(w: Ptr, data: Ptr, size: number, tickRateHz: number, math: number, out: Ptr): Code;
+    /** export laige_replay_player_destroy */
+    replayPlayerDestroy(p: Ptr): void;
+    /** export laige_replay_player_seek */
+    replayPlayerSeek(p: Ptr, tick: number): Code;
+    /** export laige_replay_player_step */
+    replayPlayerStep(p: Ptr): Code;
+    /** export laige_replay_player_step_back */
+    replayPlayerStepBack(p: Ptr): Code;
+    /** export laige_replay_player_tick */
+    replayPlayerTick(p: Ptr): number;
+    /** export laige_replay_player_tick_count */
+    replayPlayerTickCount(p: Ptr): number;
+    /** The world's stateHash(tick) as a u64 at `out`. (export laige_replay_player_state_hash) */
+    replayPlayerStateHash(p: Ptr, out: Ptr): void;
+    /** export laige_replay_player_info */
+    replayPlayerInfo(p: Ptr): { keyframes: number[]; restores: number; ticksSimulated: number; keyframesVerified: number };
 
     // web/bindings/player_input.cpp
     /**

@@ -7,6 +7,7 @@ import { liveScenarios } from '../../demo/src/scenarios.js';
 import { recordScenarioSession, replayPlans, tsScenarioStream } from './streams.mjs';
 import { rollbackTiming } from './rollback_timing.mjs';
 import { fxTiming } from './fx_timing.mjs';
+import { replaySeekTiming } from './replay_seek_timing.mjs';
 
 try {
   const sim = await loadLaige();
@@ -21,6 +22,11 @@ try {
     recordSession: (i) => recordScenarioSession(sim, replayPlans[i]),
     /** An 8-tick rollback of swarm through the TypeScript RollbackSession, timed in this engine (ms). */
     rollbackTiming: (rounds) => rollbackTiming(sim, { rounds }),
+    /** Time travel over a 10,000-entity stress replay through the TypeScript ReplayPlayer, timed in this engine (ms). */
+    replaySeekTiming: (options) => {
+      sim.setLogLevel('off');
+      return replaySeekTiming(sim, options);
+    },
     /** fx.* next to f32.* timed in this engine (ns per call). */
     fxTiming: (rounds) => fxTiming(fx, f32, { rounds }),
     /** The math known-answer table (tests/kat/math_kat.txt) against fx.* and f32.* in this engine. */

@@ -64,7 +64,7 @@ std::vector<std::uint8_t> record(std::uint16_t version) {
   EXPECT_TRUE(writer.writeFrame(1, nullptr, 0).ok());
   EXPECT_TRUE(writer.finish().ok());
   std::vector<std::uint8_t> b = writer.takeBytes();
-  if (version != kReplayFormatVersion) {
+  if (version != kReplayPlainFormatVersion) {
     // What an older build wrote: its version in the header, then the file hash again.
     b[4] = static_cast<std::uint8_t>(version);
     b[5] = 0;
@@ -76,9 +76,9 @@ std::vector<std::uint8_t> record(std::uint16_t version) {
 }
 
 TEST(ReplayIdentityLayout, ARecordingIsRefusedUnderAnotherLayout) {
-  const std::vector<std::uint8_t> bytes = record(kReplayFormatVersion);
+  const std::vector<std::uint8_t> bytes = record(kReplayPlainFormatVersion);
   const ReplayLog log = parseReplay(bytes.data(), bytes.size()).takeValue();
-  EXPECT_EQ(log.formatVersion, kReplayFormatVersion);
+  EXPECT_EQ(log.formatVersion, kReplayPlainFormatVersion);
   World same = replayWorld("P", FieldKind::I32);
   EXPECT_TRUE(runReplay(log, same, config()).ok());
   for (const auto& [name, kind] : {std::pair{"Q", FieldKind::U32}, std::pair{"P", FieldKind::U32},

@@ -102,7 +102,7 @@ TEST(ReplayParse, RejectsBadMagicOtherVersionAndNonzeroReserved) {
   rehash(b);
   EXPECT_EQ(reasonOf(b), "bad_magic");
   b = sampleLog();
-  putLe(b, 4, 3, 2);  // newer than this build writes
+  putLe(b, 4, 4, 2);  // newer than this build reads
   rehash(b);
   EXPECT_EQ(reasonOf(b), "unsupported_version");
   b = sampleLog();

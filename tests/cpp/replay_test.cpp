@@ -52,7 +52,8 @@ ReplayIdentity sampleIdentity() {
 
 TEST(ReplayFormat, Constants) {
   EXPECT_EQ(kReplayHeaderSize, 40u);
-  EXPECT_EQ(kReplayFormatVersion, 2u);
+  EXPECT_EQ(kReplayFormatVersion, 3u);
+  EXPECT_EQ(kReplayPlainFormatVersion, 2u);
   EXPECT_EQ(kMinReplayFormatVersion, 1u);
   EXPECT_EQ(kMaxReplayFrameBytes, 1024u * 1024u);
   EXPECT_EQ(kReplayFrameOverhead, 12u);

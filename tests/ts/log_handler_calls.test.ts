@@ -7,7 +7,7 @@
 // here: a new call cannot slip past the rule.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  Commands, Component, Entities, GameLoop, Laige, LaigeError, Query, ReplayRecorder, RollbackSession, ScenarioRun, World,
+  Commands, Component, Entities, GameLoop, Laige, LaigeError, Query, ReplayPlayer, ReplayRecorder, RollbackSession, ScenarioRun, World,
   type AnyQuery, type Relation, type SystemContext,
 } from '../../dist/index.js';
 import { sim } from './support/sim.js';
@@ -19,6 +19,7 @@ interface Rig {
   Rel: Relation;
   L: GameLoop;
   R: ReplayRecorder;
+  Pl: ReplayPlayer;
   S: RollbackSession;
   sw: World; // the rollback session's world
   run: ScenarioRun;
@@ -71,11 +72,12 @@ function rig(): Rig {
   r.S = sim.createRollbackSession(r.sw, { players: 1 });
   r.run = sim.openScenario('hello');
   r.log = replayLog;
+  r.Pl = sim.openReplay(replayLog, replayOptions);
   return r as Rig;
 }
 
 function disposeRig(r: Rig): void {
-  for (const d of [r.S, r.L, r.R]) d.dispose();
+  for (const d of [r.S, r.L, r.R, r.Pl]) d.dispose();
   r.run.dispose();
   r.sw.dispose();
   r.w.dispose();
@@ -218,6 +220,7 @@ const MATRIX: Record<string, Record<string, Case>> = {
   ReplayRecorder: {
     step: refused((r) => r.R.step()),
     frameCount: allowed((r) => r.R.frameCount),
+    keyframeCount: allowed((r) => r.R.keyframeCount),
     writeFrame: allowed((r) => r.R.writeFrame(1)), // the recording, not the world
     finish: allowed((r) => r.R.finish()),
     dispose: allowed((r) => r.R.dispose()),
@@ -241,6 +244,17 @@ const MATRIX: Record<string, Record<string, Case>> = {
     dispose: allowed((r) => r.S.dispose()),
     toString: allowed((r) => r.S.toString()),
   },
+  ReplayPlayer: {
+    seek: refused((r) => r.Pl.seek(1)),
+    step: refused((r) => r.Pl.step()),
+    stepBack: refused((r) => r.Pl.stepBack()),
+    stateHash: refused((r) => r.Pl.stateHash()),
+    dispose: refused((r) => r.Pl.dispose()),
+    tick: allowed((r) => r.Pl.tick),
+    stats: allowed((r) => r.Pl.stats()),
+    disposed: allowed((r) => r.Pl.disposed),
+    toString: allowed((r) => r.Pl.toString()),
+  },
   ScenarioRun: {
     step: refused((r) => r.run.step()),
     stateHash: refused((r) => r.run.stateHash()),
@@ -253,6 +267,7 @@ const MATRIX: Record<string, Record<string, Case>> = {
   Laige: {
     createRollbackSession: refused((r) => sim.createRollbackSession(r.w)),
     runReplay: refused((r) => sim.runReplay(r.log, replayOptions)),
+    openReplay: refused((r) => sim.openReplay(r.log, replayOptions)),
     diffReplays: refused((r) => sim.diffReplays(r.log, r.log, replayOptions)),
     runScenario: refused(() => sim.runScenario('hello', { ticks: 2 })),
     version: allowed(() => sim.version),
@@ -344,7 +359,7 @@ afterAll(() => {
 
 describe('every public member has a verdict inside a log handler', () => {
   const classes: Record<string, { prototype: object }> = {
-    World, Query, Commands, GameLoop, ReplayRecorder, RollbackSession, ScenarioRun, Laige, Entities, Component,
+    World, Query, Commands, GameLoop, ReplayRecorder, ReplayPlayer, RollbackSession, ScenarioRun, Laige, Entities, Component,
   };
   for (const [name, cls] of Object.entries(classes)) {
     it(name, () => {

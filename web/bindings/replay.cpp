@@ -72,6 +72,12 @@ void replayParse(Json& out, std::uintptr_t data, std::uint32_t size) {
     out.key("frames").beginArray();
     for (const laige::ReplayFrame& f : log.frames) out.beginArray().integer(std::uint64_t{f.tick}).integer(f.size).endArray();
     out.endArray();
+    out.field("formatVersion", std::uint32_t{log.formatVersion});
+    out.key("keyframes").beginArray();
+    for (const laige::ReplayKeyframe& k : log.keyframes) {
+      out.beginArray().integer(std::uint64_t{k.tick}).integer(std::uint64_t{k.size}).endArray();
+    }
+    out.endArray();
   }
   out.endObject();
 }

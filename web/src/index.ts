@@ -39,6 +39,8 @@ export type { GameLoopOptions, GameLoopStats } from './loop/game_loop.js';
 export { RollbackSession } from './rollback/rollback_session.js';
 export type { RollbackSessionOptions, RollbackCombine, RollbackAdvance, RollbackStats, ConfirmedHash } from './rollback/rollback_session.js';
 export { ReplayRecorder } from './replay/replay_recorder.js';
+export { ReplayPlayer } from './replay/replay_player.js';
+export type { ReplayOpenOptions, ReplayPlayerStats } from './replay/replay_player.js';
 export type { RecordOptions, ReplayIdentity, ReplayInfo, ReplayRunOptions, ReplayDiff, MathBackend } from './replay/replay_recorder.js';
 export { LaigeError, ErrorCodes, errorText, errorName, MAX_ERROR_CODE } from './base/errors.js';
 export type { LaigeErrorCode, LaigeErrorFields } from './base/errors.js';

@@ -9,6 +9,7 @@ import {
   type RecordOptions, type ReplayDiff, type ReplayInfo, type ReplayRunOptions, ReplayRecorder,
   MATH_CHECK, identityOf, logBytes, mathId, parseFailure,
 } from './replay/replay_recorder.js';
+import { type ReplayOpenOptions, ReplayPlayer } from './replay/replay_player.js';
 import { describe } from './base/describe.js';
 import { logHandlers, refuseInsideLog, refuseTickInside, within } from './base/reentrancy.js';
 import { type ArgCheck, checkArg, checkFields, coreRange, hi, lo, tickOf, u32, u64 } from './base/args.js';
@@ -257,7 +258,7 @@ export class Laige {
     return world;
   }
 
-  /** Parses a replay log (MalformedInput for anything that is not a well-formed LGRP log (version 1 or 2)). */
+  /** Parses a replay log (MalformedInput for anything that is not a well-formed LGRP log (version 1, 2 or 3)). */
   parseReplay(bytes: Uint8Array): ReplayInfo {
     const where = 'parseReplay';
     logBytes(where, bytes);
@@ -271,6 +272,8 @@ export class Laige {
         identity: identityOf(r.identity!),
         frameCount: r.frameCount!,
         frames: r.frames!.map(([tick, size]) => ({ tick, size })),
+        formatVersion: r.formatVersion!,
+        keyframes: r.keyframes!.map(([tick, size]) => ({ tick, size })),
       };
     } finally {
       this.raw._free(p);
@@ -317,6 +320,45 @@ export class Laige {
     } finally {
       this.raw._free(p);
       world.dispose();
+    }
+  }
+
+  /**
+   * Opens a time-travel player over `bytes` (docs/replay.md#time-travel):
+   * a fresh world built from `options` as for runReplay ({ world, setup,
+   * tickRateHz?, math? }), or `{ scenario }` for a recording of a built-in
+   * C++ scenario run. The player owns that world; seek(tick), step() and
+   * stepBack() move it through the recording. Errors as runReplay, plus
+   * keyframe_mismatch when the log's keyframes do not fit the world.
+   */
+  openReplay(bytes: Uint8Array, options: ReplayOpenOptions): ReplayPlayer {
+    const where = 'openReplay';
+    refuseTickInside(where, null);
+    logBytes(where, bytes);
+    if (typeof options !== 'object' || options === null) throw invalid(`${where}: options ({world, setup} or {scenario}) are required, got ${describe(options)}`, 'wrong_type', { where, field: 'options', got: typeName(options) });
+    if ('scenario' in options) {
+      const name = options.scenario;
+      if (typeof name !== 'string') throw invalid(`${where}: scenario must be a string, got ${describe(name)}`, 'wrong_type', { where, field: 'scenario', got: typeName(name) });
+      const all = this.scenarios();
+      const s = all.find((x) => x.name === name);
+      if (s === undefined) throw unknownScenario(where, where, name, all);
+      const info = this.parseReplay(bytes);
+      const run = this.openScenario(name, { seed: info.identity.seed });
+      try {
+        return new ReplayPlayer(this, run.world, bytes, s.tickRateHz, mathId(where, s.math), run);
+      } catch (e) {
+        run.dispose();
+        throw e;
+      }
+    }
+    const { tickRateHz: rate, math: mathName } = checkFields(where, options, REPLAY_RUN_OPTIONS);
+    const math = mathId(where, mathName);
+    const world = this.#replayWorld(where, bytes, options);
+    try {
+      return new ReplayPlayer(this, world, bytes, rate, math, world);
+    } catch (e) {
+      world.dispose();
+      throw e;
     }
   }
 

@@ -1,5 +1,6 @@
-// laige/replay.h - replay logs: the LGRP format (v2; v1 read), the replay identity,
-// the recorders, the parser and the replay runner (docs/replay.md).
+// laige/replay.h - replay logs: the LGRP format (v3 with keyframes, v2 without;
+// v1 read), the replay identity, the recorders, the parser and the replay
+// runner (docs/replay.md). The time-travel player is laige/replay_player.h.
 //
 // A replay is what it takes to re-run a simulation bit for bit: the identity
 // (seed, tick rate, component schema, math backend, configuration) plus, per
@@ -8,14 +9,18 @@
 // log is small (40 + 12 per tick + payload + 16 bytes) and runReplay turns
 // it back into the per-tick state hash stream.
 //
-// Log format v2 (v1 is still read, see kMinReplayFormatVersion), every
-// integer little-endian and encoded byte by byte (never
-// a memcpy of a struct, so the file is the same on every host):
-//   header  (40 B) "LGRP", u16 version = 2, u16 reserved = 0, u64 seed,
-//                  u32 tickRateHz, u64 componentSchemaHash,
-//                  u32 mathBackendId, u64 configHash
+// Log format v3 (a recording with keyframes; one without writes v2, and v1
+// is still read, see kMinReplayFormatVersion), every integer little-endian
+// and encoded byte by byte (never a memcpy of a struct, so the file is the
+// same on every host):
+//   header  (40 B) "LGRP", u16 version = 3 (2 without keyframes),
+//                  u16 reserved = 0, u64 seed, u32 tickRateHz,
+//                  u64 componentSchemaHash, u32 mathBackendId, u64 configHash
 //   frame   (12 B + payload) u64 tick (1, 2, 3, ...), u32 byteLength
 //                  (<= 1 MiB), payload
+//   keyframe (v3 only, after the last frame, ticks ascending; 12 B +
+//                  snapshot) u64 tick (0..frameCount), u32 byteLength,
+//                  the world's snapshot after that tick (docs/snapshots.md)
 //   trailer (16 B) u64 frameCount, u64 fileHash = FNV-1a-64 over every
 //                  byte before the trailer
 // docs/replay.md.
@@ -38,9 +43,14 @@ namespace laige {
 
 /// The header's size in bytes.
 inline constexpr std::uint32_t kReplayHeaderSize = 40;
-/// The format version this build writes. Version 2 identifies the setup by
-/// component names and field layouts too (componentSchemaHash).
-inline constexpr std::uint16_t kReplayFormatVersion = 2;
+/// The newest format version this build reads, and the one a recording with
+/// keyframes writes: version 2 plus a keyframe section after the frames.
+inline constexpr std::uint16_t kReplayFormatVersion = 3;
+/// The version a recording without keyframes writes (the default), so such
+/// a file is byte for byte what earlier builds wrote. Version 2 identifies
+/// the setup by component names and field layouts too (componentSchemaHash;
+/// version 3 uses the same rule).
+inline constexpr std::uint16_t kReplayPlainFormatVersion = 2;
 /// The oldest version this build reads: a version 1 log is checked against
 /// its own, older schema hash (ids, sizes and alignments only).
 inline constexpr std::uint16_t kMinReplayFormatVersion = 1;
@@ -50,6 +60,8 @@ inline constexpr std::uint16_t kMinReplayFormatVersion = 1;
 inline constexpr std::uint32_t kMaxReplayFrameBytes = 1u << 20;
 /// A frame record's fixed part: u64 tick + u32 byteLength.
 inline constexpr std::uint32_t kReplayFrameOverhead = 12;
+/// A keyframe record's fixed part: u64 tick + u32 byteLength.
+inline constexpr std::uint32_t kReplayKeyframeOverhead = 12;
 /// The trailer's size in bytes: u64 frameCount + u64 fileHash.
 inline constexpr std::uint32_t kReplayTrailerSize = 16;
 /// The smallest size cap a recorder accepts (header + trailer: a log with
@@ -175,9 +187,20 @@ struct ReplayFrame {
   std::uint32_t size = 0;
 };
 
+/// One keyframe of a parsed log: the world's snapshot after `tick`
+/// completed ticks, at `offset` in ReplayLog::keyframeBytes.
+struct ReplayKeyframe {
+  /// The completed ticks the snapshot holds (0 = the state after setup).
+  std::uint64_t tick = 0;
+  /// Offset of the snapshot in ReplayLog::keyframeBytes.
+  std::uint64_t offset = 0;
+  /// Snapshot length in bytes.
+  std::uint64_t size = 0;
+};
+
 /// A parsed (or hand-built) log. The payloads of all frames live in one
-/// buffer so that loading a long log costs two allocations, not one per
-/// frame.
+/// buffer (and the keyframes' snapshots in another) so that loading a long
+/// log costs a few allocations, not one per frame.
 struct ReplayLog {
   /// The header's identity fields.
   ReplayIdentity identity;
@@ -187,11 +210,17 @@ struct ReplayLog {
   std::vector<ReplayFrame> frames;
   /// Every frame's payload, back to back.
   std::vector<std::uint8_t> payload;
+  /// The keyframes, ticks strictly ascending (empty before version 3).
+  std::vector<ReplayKeyframe> keyframes;
+  /// Every keyframe's snapshot, back to back.
+  std::vector<std::uint8_t> keyframeBytes;
 
   /// Frames in the log.
   [[nodiscard]] std::uint64_t frameCount() const noexcept { return frames.size(); }
   /// Frame `index`'s payload (empty for an out-of-range index or range).
   [[nodiscard]] std::span<const std::uint8_t> frameBytes(std::size_t index) const noexcept;
+  /// Keyframe `index`'s snapshot (empty for an out-of-range index or range).
+  [[nodiscard]] std::span<const std::uint8_t> keyframeSnapshot(std::size_t index) const noexcept;
   /// Appends a frame with the next tick and a copy of `size` bytes (the
   /// in-memory way to build a log for runReplay). InvalidArgument for
   /// size > kMaxReplayFrameBytes or null data with size > 0.
@@ -207,7 +236,7 @@ struct ReplayParseError {
   std::uint64_t offset = 0;
 };
 
-/// Parses an LGRP log (version 1 or 2). Every rejection is MalformedInput (with a
+/// Parses an LGRP log (version 1, 2 or 3). Every rejection is MalformedInput (with a
 /// rate-limited warn replay/parse_rejected carrying reason and offset, and
 /// the same in `*why` when given): null or short input (< 56 bytes), bad
 /// magic, a version outside kMinReplayFormatVersion..kReplayFormatVersion,
@@ -215,7 +244,13 @@ struct ReplayParseError {
 /// (checked before the payload is touched), a record running past the
 /// trailer, a tick that is not previous + 1 (the first is 1), a trailer
 /// frameCount that disagrees with the records, bytes left between the last
-/// record and the trailer, a fileHash mismatch. Never reads outside
+/// record and the trailer (v1, v2), a fileHash mismatch. In version 3 the
+/// bytes after the last frame are keyframe records, each checked:
+/// keyframe_past_end (runs into the trailer), keyframe_tick_range (tick >
+/// frameCount), keyframe_tick_order (not above the previous keyframe's),
+/// keyframe_snapshot_invalid (the snapshot's own header checks: magic,
+/// version, total size = byteLength, checksum, and its completed-tick
+/// counter = the keyframe's tick). Never reads outside
 /// [data, data + size). Allocates the result (load path, not per tick).
 Result<ReplayLog> parseReplay(const std::uint8_t* data, std::size_t size,
                               ReplayParseError* why = nullptr);
@@ -252,6 +287,15 @@ struct ReplayEncoder {
   Status failureStatus{};
   /// True after a successful finish().
   bool finished = false;
+  /// Keyframe every this many frames (0 = no keyframes: a version 2 log).
+  std::uint64_t keyframeEvery = 0;
+  /// Keyframes written so far.
+  std::uint64_t keyframes = 0;
+  /// The last keyframe's tick (UINT64_MAX = none yet).
+  std::uint64_t lastKeyframeTick = ~std::uint64_t{0};
+  /// Keyframe bytes held back until finish() (the section follows the
+  /// frames): they count against the cap as soon as they are admitted.
+  std::uint64_t pendingKeyframeBytes = 0;
 
   /// Validates the next frame and fills its 12-byte record header. Errors
   /// (sticky): finished -> InvalidArgument; tick != frames + 1, length over
@@ -262,6 +306,19 @@ struct ReplayEncoder {
   /// Validates the trailer against the cap and fills it (sticky errors as
   /// admitFrame: finished -> InvalidArgument, over the cap -> BudgetExhausted).
   Status admitTrailer(std::uint8_t (&trailer)[kReplayTrailerSize]) noexcept;
+  /// Validates a keyframe of `size` snapshot bytes after `tick` completed
+  /// ticks and fills its 12-byte record header. Not sticky, nothing
+  /// written: finished -> InvalidArgument record_after_finish; keyframes
+  /// off (keyframeEvery 0) -> InvalidArgument keyframes_off; tick != frames
+  /// written or a second keyframe of the same tick -> InvalidArgument
+  /// keyframe_tick. Sticky: over the cap -> BudgetExhausted (size_cap).
+  /// On success the record counts as pending (pendingKeyframeBytes).
+  Status admitKeyframe(std::uint64_t tick, std::uint64_t size,
+                       std::uint8_t (&record)[kReplayKeyframeOverhead]) noexcept;
+  /// True when a keyframe of the state after the last written frame is due:
+  /// keyframes on, frames % keyframeEvery == 0 (tick 0 included) and none
+  /// written for this tick yet, no failure, not finished.
+  [[nodiscard]] bool keyframeDue() const noexcept;
   /// Accounts `n` written bytes into the count and the hash.
   void commit(const std::uint8_t* data, std::size_t n) noexcept;
   /// Records a sticky failure `record_failed` with `why` as its reason field
@@ -269,8 +326,15 @@ struct ReplayEncoder {
   Status fail(ErrorCode code, const char* why) noexcept;
 };
 
-/// Encodes the 40-byte header.
-void encodeReplayHeader(const ReplayIdentity& identity, std::uint8_t (&out)[kReplayHeaderSize]) noexcept;
+/// Encodes the 40-byte header (version 3 when `keyframes`, else 2).
+void encodeReplayHeader(const ReplayIdentity& identity, std::uint8_t (&out)[kReplayHeaderSize],
+                        bool keyframes = false) noexcept;
+
+/// Snapshots `world` into `out` (resized to fit, after the bytes already
+/// there) behind a keyframe record header, once admitKeyframe accepted it:
+/// the writers' shared keyframe step. Returns the admission's or the
+/// snapshot's failure (out unchanged then). Allocates (out grows).
+Status appendKeyframe(ReplayEncoder& enc, const World& world, std::vector<std::uint8_t>& out);
 
 struct ReplayFileState;
 
@@ -287,8 +351,13 @@ class ReplayRecorder {
   /// cap. Errors: null/empty path or a cap below kMinReplaySizeLimit ->
   /// InvalidArgument; the temp file cannot be created or written -> IoError.
   /// Each with a warn replay/record_start_failed.
+  /// keyframeEvery > 0 asks for keyframes (a version 3 log): keyframeDue()
+  /// turns true after every keyframeEvery-th frame and before the first,
+  /// and writeKeyframe(world) records the world's snapshot then
+  /// (docs/replay.md#keyframes). 0 (the default) writes a version 2 log.
   static Result<ReplayRecorder> create(const ReplayIdentity& identity, const char* path,
-                                       std::uint64_t maxBytes = kDefaultReplaySizeLimit);
+                                       std::uint64_t maxBytes = kDefaultReplaySizeLimit,
+                                       std::uint64_t keyframeEvery = 0);
 
   /// An inert recorder (what a moved-from one is): every call fails.
   ReplayRecorder() noexcept;
@@ -307,7 +376,22 @@ class ReplayRecorder {
   /// write error -> IoError. An inert recorder -> InvalidArgument. Logs a
   /// warn replay/record_failed once. No allocation.
   Status writeFrame(std::uint64_t tick, const std::uint8_t* data, std::uint32_t len) noexcept;
-  /// Writes the trailer, flushes, closes and renames the temp file to the
+  /// Records `world`'s snapshot as the keyframe of tick
+  /// world.systemTicksRun(), which must equal frameCount() (the state after
+  /// the last written frame). The section follows the frames, so the
+  /// recorder holds keyframes in memory until finish(); their bytes count
+  /// against the cap at once. Errors, nothing written, not sticky:
+  /// keyframes off -> InvalidArgument keyframes_off; another tick or a
+  /// second keyframe of this tick -> InvalidArgument keyframe_tick; a
+  /// moved-from world -> its snapshot error; finished or inert ->
+  /// InvalidArgument. Sticky: over the cap -> BudgetExhausted. Allocates
+  /// (the held-back section grows); O(snapshot bytes).
+  Status writeKeyframe(const World& world);
+  /// True when a keyframe is due now (see create). O(1).
+  [[nodiscard]] bool keyframeDue() const noexcept;
+  /// Keyframes written so far.
+  [[nodiscard]] std::uint64_t keyframeCount() const noexcept;
+  /// Writes the held-back keyframes and the trailer, flushes, closes and renames the temp file to the
   /// final path. Errors (sticky): the trailer would cross the cap ->
   /// BudgetExhausted; flush/close/rename failure -> IoError; already
   /// finished or inert -> InvalidArgument.
@@ -336,8 +420,10 @@ class ReplayWriter {
  public:
   /// Starts a log with `identity`; maxBytes 0 = the default cap. A cap below
   /// kMinReplaySizeLimit -> InvalidArgument.
+  /// keyframeEvery as ReplayRecorder::create (0 = none, a version 2 log).
   static Result<ReplayWriter> create(const ReplayIdentity& identity,
-                                     std::uint64_t maxBytes = kDefaultReplaySizeLimit);
+                                     std::uint64_t maxBytes = kDefaultReplaySizeLimit,
+                                     std::uint64_t keyframeEvery = 0);
 
   /// Reserves `bytes` (clamped to the cap) so later frames do not allocate.
   void reserve(std::uint64_t bytes);
@@ -349,7 +435,13 @@ class ReplayWriter {
   /// InvalidArgument, over the cap -> BudgetExhausted), or ok. Lets a
   /// caller that runs a tick and then records it check first. O(1).
   [[nodiscard]] Status canWriteFrame(std::uint32_t len) const noexcept;
-  /// Appends the trailer. As ReplayRecorder::finish (no IoError).
+  /// As ReplayRecorder::writeKeyframe (held back until finish()).
+  Status writeKeyframe(const World& world);
+  /// True when a keyframe is due now. O(1).
+  [[nodiscard]] bool keyframeDue() const noexcept { return enc_.keyframeDue(); }
+  /// Keyframes written so far.
+  [[nodiscard]] std::uint64_t keyframeCount() const noexcept { return enc_.keyframes; }
+  /// Appends the held-back keyframes and the trailer. As ReplayRecorder::finish (no IoError).
   Status finish();
 
   /// The log so far; the complete file after a successful finish().
@@ -367,6 +459,7 @@ class ReplayWriter {
   ReplayWriter() = default;
   detail::ReplayEncoder enc_;
   std::vector<std::uint8_t> bytes_;
+  std::vector<std::uint8_t> keyframes_;
 };
 
 // --- Running -----------------------------------------------------------------

@@ -1,5 +1,6 @@
-// replay.cpp - the LGRP v1 codec: the shared encoder checks, the file and
-// memory recorders, the parser and the bounded loader (docs/replay.md).
+// replay.cpp - the LGRP codec: the shared encoder checks, the file and
+// memory recorders, the parser and the bounded loader (docs/replay.md). The
+// keyframe section's codec is replay_keyframes.cpp.
 #include "laige/replay.h"
 
 #include <cerrno>
@@ -49,7 +50,9 @@ Status ReplayEncoder::admitFrame(std::uint64_t tick, const std::uint8_t* data, s
   if (tick != frames + 1) return fail(ErrorCode::InvalidArgument, "tick_sequence");
   if (len > kMaxReplayFrameBytes) return fail(ErrorCode::InvalidArgument, "frame_too_large");
   if (data == nullptr && len != 0) return fail(ErrorCode::InvalidArgument, "null_data");
-  if (bytes + kReplayFrameOverhead + len > maxBytes) return fail(ErrorCode::BudgetExhausted, "size_cap");
+  if (bytes + pendingKeyframeBytes + kReplayFrameOverhead + len > maxBytes) {
+    return fail(ErrorCode::BudgetExhausted, "size_cap");
+  }
   putLe64(record, tick);
   putLe32(record + 8, len);
   return Status{};
@@ -58,7 +61,7 @@ Status ReplayEncoder::admitFrame(std::uint64_t tick, const std::uint8_t* data, s
 Status ReplayEncoder::admitTrailer(std::uint8_t (&trailer)[kReplayTrailerSize]) noexcept {
   if (failure != 0) return failureStatus;
   if (finished) return Status::failure(ErrorCode::InvalidArgument, "record_after_finish").with("frames", frames);
-  if (bytes + kReplayTrailerSize > maxBytes) return fail(ErrorCode::BudgetExhausted, "size_cap");
+  if (bytes + pendingKeyframeBytes + kReplayTrailerSize > maxBytes) return fail(ErrorCode::BudgetExhausted, "size_cap");
   putLe64(trailer, frames);
   putLe64(trailer + 8, hash);
   return Status{};
@@ -69,9 +72,10 @@ void ReplayEncoder::commit(const std::uint8_t* data, std::size_t n) noexcept {
   bytes += n;
 }
 
-void encodeReplayHeader(const ReplayIdentity& identity, std::uint8_t (&out)[kReplayHeaderSize]) noexcept {
+void encodeReplayHeader(const ReplayIdentity& identity, std::uint8_t (&out)[kReplayHeaderSize],
+                        bool keyframes) noexcept {
   for (int i = 0; i < 4; ++i) out[i] = kMagic[i];
-  putLe16(out + 4, kReplayFormatVersion);
+  putLe16(out + 4, keyframes ? kReplayFormatVersion : kReplayPlainFormatVersion);
   putLe16(out + 6, 0);
   putLe64(out + 8, identity.seed);
   putLe32(out + 16, identity.tickRateHz);
@@ -87,6 +91,7 @@ struct ReplayFileState {
   std::FILE* file = nullptr;
   std::string path;
   std::string tempPath;
+  std::vector<std::uint8_t> keyframes;  // the section, written at finish()
   bool reported = false;  // record_failed logged once
   char ioBuffer[64 * 1024];
 };
@@ -108,7 +113,7 @@ ReplayRecorder& ReplayRecorder::operator=(ReplayRecorder&& other) noexcept {
 }
 
 Result<ReplayRecorder> ReplayRecorder::create(const ReplayIdentity& identity, const char* path,
-                                              std::uint64_t maxBytes) {
+                                              std::uint64_t maxBytes, std::uint64_t keyframeEvery) {
   const std::uint64_t cap = effectiveCap(maxBytes);
   if (path == nullptr || path[0] == '\0' || cap < kMinReplaySizeLimit) {
     LAIGE_LOG_WARN("replay", "record_start_failed", log::texts::RecordStartFailed,
@@ -121,6 +126,7 @@ Result<ReplayRecorder> ReplayRecorder::create(const ReplayIdentity& identity, co
   }
   auto s = std::make_unique<detail::ReplayFileState>();
   s->enc.maxBytes = cap;
+  s->enc.keyframeEvery = keyframeEvery;
   s->path = path;
   s->tempPath = s->path + ".tmp";
   s->file = std::fopen(s->tempPath.c_str(), "wb");
@@ -134,7 +140,7 @@ Result<ReplayRecorder> ReplayRecorder::create(const ReplayIdentity& identity, co
   }
   std::setvbuf(s->file, s->ioBuffer, _IOFBF, sizeof s->ioBuffer);
   std::uint8_t header[kReplayHeaderSize];
-  detail::encodeReplayHeader(identity, header);
+  detail::encodeReplayHeader(identity, header, keyframeEvery != 0);
   if (std::fwrite(header, 1, sizeof header, s->file) != sizeof header) {
     std::fclose(s->file);
     std::remove(s->tempPath.c_str());
@@ -184,6 +190,18 @@ Status ReplayRecorder::writeFrame(std::uint64_t tick, const std::uint8_t* data, 
   return Status{};
 }
 
+Status ReplayRecorder::writeKeyframe(const World& world) {
+  if (!s_) return Status::failure(ErrorCode::InvalidArgument, "recorder_moved_from");
+  detail::ReplayFileState& s = *s_;
+  const bool wasFailed = s.enc.failure != 0;
+  const Status st = detail::appendKeyframe(s.enc, world, s.keyframes);
+  if (st.isError() && !wasFailed && s.enc.failure != 0) return failRecording(s, st.error(), st.fieldValue("reason"));
+  return st;
+}
+
+bool ReplayRecorder::keyframeDue() const noexcept { return s_ && s_->enc.keyframeDue(); }
+std::uint64_t ReplayRecorder::keyframeCount() const noexcept { return s_ ? s_->enc.keyframes : 0; }
+
 Status ReplayRecorder::finish() noexcept {
   if (!s_) return Status::failure(ErrorCode::InvalidArgument, "recorder_moved_from");
   detail::ReplayFileState& s = *s_;
@@ -191,6 +209,16 @@ Status ReplayRecorder::finish() noexcept {
   std::uint8_t trailer[kReplayTrailerSize];
   const Status st = s.enc.admitTrailer(trailer);
   if (st.isError()) return wasFailed || s.enc.finished ? st : failRecording(s, st.error(), st.fieldValue("reason"));
+  // The held-back keyframe section goes before the trailer (admitTrailer
+  // counted it); the trailer's hash must cover it, so it is re-encoded.
+  if (!s.keyframes.empty()) {
+    if (std::fwrite(s.keyframes.data(), 1, s.keyframes.size(), s.file) != s.keyframes.size()) {
+      return failRecording(s, ErrorCode::IoError, "write_failed");
+    }
+    s.enc.commit(s.keyframes.data(), s.keyframes.size());
+    s.enc.pendingKeyframeBytes = 0;
+    detail::putLe64(trailer + 8, s.enc.hash);
+  }
   // fclose reports the flush of the last buffered bytes: check both, since a
   // full disk usually shows up only here.
   const bool wrote = std::fwrite(trailer, 1, sizeof trailer, s.file) == sizeof trailer;
@@ -237,7 +265,8 @@ bool ReplayRecorder::finished() const noexcept { return s_ && s_->enc.finished; 
 
 // --- ReplayWriter ------------------------------------------------------------
 
-Result<ReplayWriter> ReplayWriter::create(const ReplayIdentity& identity, std::uint64_t maxBytes) {
+Result<ReplayWriter> ReplayWriter::create(const ReplayIdentity& identity, std::uint64_t maxBytes,
+                                          std::uint64_t keyframeEvery) {
   const std::uint64_t cap = effectiveCap(maxBytes);
   if (cap < kMinReplaySizeLimit) {
     LAIGE_LOG_WARN("replay", "record_start_failed", log::texts::RecordStartFailed, log::field("reason", "cap_too_small"),
@@ -249,8 +278,9 @@ Result<ReplayWriter> ReplayWriter::create(const ReplayIdentity& identity, std::u
   }
   ReplayWriter w;
   w.enc_.maxBytes = cap;
+  w.enc_.keyframeEvery = keyframeEvery;
   std::uint8_t header[kReplayHeaderSize];
-  detail::encodeReplayHeader(identity, header);
+  detail::encodeReplayHeader(identity, header, keyframeEvery != 0);
   w.bytes_.assign(header, header + sizeof header);
   w.enc_.commit(header, sizeof header);
   return w;
@@ -286,7 +316,7 @@ Status ReplayWriter::canWriteFrame(std::uint32_t len) const noexcept {
   if (len > kMaxReplayFrameBytes) {
     return Status::failure(ErrorCode::InvalidArgument, "frame_too_large").with("length", len);
   }
-  if (enc_.bytes + kReplayFrameOverhead + len > enc_.maxBytes) {
+  if (enc_.bytes + enc_.pendingKeyframeBytes + kReplayFrameOverhead + len > enc_.maxBytes) {
     return Status::failure(ErrorCode::BudgetExhausted, "replay_size_cap")
         .with("bytes", enc_.bytes)
         .with("max_bytes", enc_.maxBytes);
@@ -304,6 +334,15 @@ Status ReplayWriter::finish() {
                      log::field("frames", enc_.frames), log::field("bytes", enc_.bytes));
     }
     return st;
+  }
+  // The held-back keyframe section goes before the trailer (admitTrailer
+  // counted it); the trailer's hash must cover it, so it is re-encoded.
+  if (!keyframes_.empty()) {
+    bytes_.insert(bytes_.end(), keyframes_.begin(), keyframes_.end());
+    enc_.commit(keyframes_.data(), keyframes_.size());
+    enc_.pendingKeyframeBytes = 0;
+    detail::putLe64(trailer + 8, enc_.hash);
+    keyframes_ = {};
   }
   // The cap (<= maxBytes) was reserved by the caller or grows here once.
   bytes_.insert(bytes_.end(), trailer, trailer + sizeof trailer);
@@ -364,7 +403,7 @@ Result<ReplayLog> parseReplay(const std::uint8_t* data, std::size_t size, Replay
   if (data == nullptr || size < kMinReplaySizeLimit) return reject(why, "short_input", size);
   if (std::memcmp(data, kMagic, 4) != 0) return reject(why, "bad_magic", 0);
   const std::uint16_t version = detail::getLe16(data + 4);
-  if (version < kMinReplayFormatVersion || version > kReplayFormatVersion) {
+  if (version < kMinReplayFormatVersion || version > kReplayFormatVersion) {  // 1..3
     return reject(why, "unsupported_version", 4);
   }
   if (detail::getLe16(data + 6) != 0) return reject(why, "reserved_nonzero", 6);
@@ -403,6 +442,14 @@ Result<ReplayLog> parseReplay(const std::uint8_t* data, std::size_t size, Replay
     log.frames.push_back(ReplayFrame{tick, off + kReplayFrameOverhead, len});
     payloadTotal += len;
     off += kReplayFrameOverhead + len;
+  }
+  if (version >= 3 && off != recordsEnd) {
+    // Version 3: what follows the frames is the keyframe section.
+    ReplayParseError kf{};
+    if (!detail::parseKeyframeSection(data, off, recordsEnd, frameCount, log, kf)) {
+      return reject(why, kf.reason, kf.offset);
+    }
+    off = recordsEnd;
   }
   if (off != recordsEnd) {
     // More bytes before the trailer: a complete next frame means the

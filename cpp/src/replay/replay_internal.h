@@ -3,6 +3,7 @@
 // runReplay and diffReplays run in the same order.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "laige/replay.h"
@@ -46,6 +47,21 @@ inline void putLe64(std::uint8_t* p, std::uint64_t v) noexcept {
   for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
   return v;
 }
+
+/// Parses the version 3 keyframe section [off, recordsEnd) of `data` into
+/// log.keyframes / log.keyframeBytes: records of u64 tick, u32 byteLength
+/// and a snapshot, ticks strictly ascending and <= frameCount, each
+/// snapshot passing its own header checks (magic, version, total size,
+/// checksum) with its completed-tick counter equal to the tick. False with
+/// the failed check's reason and offset in `why`. Never reads outside the
+/// range; sizes the buffer from checked lengths only.
+bool parseKeyframeSection(const std::uint8_t* data, std::size_t off, std::size_t recordsEnd,
+                          std::uint64_t frameCount, ReplayLog& log, ReplayParseError& why);
+
+/// The keyframes' shape for logs that did not come through parseReplay:
+/// ticks strictly ascending and <= frameCount, ranges inside
+/// keyframeBytes. MalformedInput + warn replay/log_invalid.
+Status checkReplayKeyframeShape(const ReplayLog& log) noexcept;
 
 /// Log shape check for logs that did not come through parseReplay: frame i
 /// has tick i + 1, a size <= 1 MiB and a payload range inside the buffer.

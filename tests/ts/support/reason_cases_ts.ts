@@ -51,6 +51,27 @@ function walkingPeer() {
   return a;
 }
 const ROOT = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+/** A world with one counter and one system adding `step` to it per tick (named `name`; `hook` runs in it). */
+function counterOptions(step: number, name = 'Count', hook?: () => void) {
+  return {
+    world: { capacity: 8 },
+    setup: (w: World): void => {
+      const C = w.registerComponent('C', { v: 'i32' });
+      w.registerSystem({ name, budgetMs: 100, io: [[C, 'write']], run(ctx) { hook?.(); ctx.each([C], ['write'], (_e, c) => { c.v += step; }); } });
+      w.add(w.create(), C, { v: 0 });
+    },
+  };
+}
+/** A 3-tick recording of counterOptions(step) with keyframes every 2 ticks. */
+function counterLog(step: number): Uint8Array {
+  const w = sim.createWorld({ capacity: 8, seed: 0n });
+  counterOptions(step).setup(w);
+  const r = sim.recordReplay(w, { keyframeEvery: 2 });
+  for (let t = 0; t < 3; t++) r.step();
+  const log = r.finish();
+  w.dispose();
+  return log;
+}
 
 export const TS_CASES: ReasonCase[] = [
   { reason: 'wrong_type', what: 'a bigint capacity', fields: { where: 'createWorld', field: 'capacity', got: 'bigint' },
@@ -232,6 +253,25 @@ export const TS_CASES: ReasonCase[] = [
       w.runSystems();
       throw err;
     }) },
+
+  // time travel (docs/replay.md#time-travel)
+  { reason: 'keyframe_tick', what: 'a keyframed frame the world has not run', fields: { where: 'ReplayRecorder.writeFrame', tick: 2, world_tick: 0 },
+    provoke: onWorld((w) => { const r = sim.recordReplay(w, { keyframeEvery: 2 }); r.writeFrame(1); r.writeFrame(2); }) },
+  { reason: 'tick_out_of_range', what: 'seek past the last tick', fields: { tick: 4, tick_count: 3 },
+    provoke: () => { using p = sim.openReplay(counterLog(1), counterOptions(1)); p.seek(4); } },
+  { reason: 'keyframe_mismatch', what: 'a replay opened under other systems', fields: { keyframe_tick: 0, cause: 'snapshot_setup_mismatch' },
+    provoke: () => sim.openReplay(counterLog(1), counterOptions(1, 'Other')) },
+  { reason: 'keyframe_diverged', what: 'a step that misses the recorded keyframe', fields: { tick: 2, world_checksum: expect.anything(), keyframe_checksum: expect.anything() },
+    provoke: () => { using p = sim.openReplay(counterLog(1), counterOptions(2)); p.step(); p.step(); } },
+  { reason: 'disposed', what: 'a disposed ReplayPlayer', fields: { where: 'ReplayPlayer.seek', object: 'ReplayPlayer' },
+    provoke: () => { const p = sim.openReplay(counterLog(1), counterOptions(1)); p.dispose(); p.seek(0); } },
+  { reason: 'dispose_inside_call', what: 'player.dispose inside its seek', fields: { call: 'ReplayPlayer.dispose', object: 'ReplayPlayer', callback: 'system' },
+    provoke: () => {
+      const box: { p?: { dispose(): void } } = {};
+      const p = sim.openReplay(counterLog(1), counterOptions(1, 'Count', () => box.p?.dispose()));
+      box.p = p;
+      try { p.seek(1); } finally { box.p = undefined; p.dispose(); }
+    } },
 
   // disposed: every object with a lifetime.
   { reason: 'disposed', what: 'a disposed World', fields: { where: 'World.create', object: 'World' },

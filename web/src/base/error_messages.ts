@@ -155,6 +155,16 @@ const MESSAGES: Readonly<Record<string, (f: Fields) => string>> = {
   diff_schema_mismatch: (f) => `the two worlds register different components (${f.a_components} and ${f.b_components})`,
   run_failed: (f) => `tick ${f.tick} failed while replaying (${f.cause !== '' ? f.cause : f.code})`,
   diff_run_failed: (f) => `${side(f)}tick ${f.tick} failed while diffing (${f.cause !== '' ? f.cause : f.code})`,
+  keyframe_tick: (f) => f.world_tick !== undefined
+    ? `tick ${f.tick} takes a keyframe, but the world has completed ${f.world_tick} ticks (a keyframe is the world's state after that tick: record the world as it runs)`
+    : `a keyframe must be of the state after the last written frame (tick ${f.frames}), once per tick; got tick ${f.tick}`,
+  keyframes_off: () => 'the recording was started without keyframes (keyframeEvery 0)',
+  tick_out_of_range: (f) => `tick ${f.tick} is outside the recording, whose ticks are 0..${f.tick_count}`,
+  keyframe_mismatch: (f) => f.cause === 'state'
+    ? `the world's state after setup differs from the recording's keyframe of tick ${f.keyframe_tick} (set the world up exactly as the recording's)`
+    : `the recording's keyframe of tick ${f.keyframe_tick} does not fit this world (${f.cause}: other components or systems than the recording's)`,
+  keyframe_diverged: (f) =>
+    `re-simulating tick ${f.tick} did not reach the recorded keyframe (checksum ${f.world_checksum}, recorded ${f.keyframe_checksum}): the systems are not the recording's, or not deterministic`,
 
   // --- deferred commands (docs/commands.md)
   command_outside_phase: (f) => `no command phase is open for ${q(f.op)} (commands record inside a system's run, an each callback or a defer, and apply at its end); make the call directly instead`,

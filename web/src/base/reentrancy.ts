@@ -78,9 +78,10 @@ const CALLBACK_WORDS: Readonly<Record<CallbackKind, string>> = {
 };
 
 /** What can be disposed while in use (the `object` field of dispose_inside_call), in words. */
-export type DisposableObject = 'World' | 'ScenarioRun' | 'GameLoop' | 'ReplayRecorder' | 'RollbackSession';
+export type DisposableObject = 'World' | 'ScenarioRun' | 'GameLoop' | 'ReplayRecorder' | 'RollbackSession' | 'ReplayPlayer';
 const OBJECT_WORDS: Readonly<Record<DisposableObject, string>> = {
   World: 'world', ScenarioRun: 'scenario run', GameLoop: 'game loop', ReplayRecorder: 'replay recorder', RollbackSession: 'rollback session',
+  ReplayPlayer: 'replay player',
 };
 
 /**

@@ -149,6 +149,18 @@ export const PLAIN_EXPORTS: ReadonlyArray<readonly [string, string, number, bool
   ['scenarioGeneratedInput', '_laige_scenario_generated_input', 2, false],
   ['scenarioTick', '_laige_scenario_tick', 1, false],
   ['scenarioHash', '_laige_scenario_hash', 2, false],
+  ['replayWriterCreateKeyframed', '_laige_replay_writer_create_keyframed', 6, false],
+  ['replayWriterKeyframe', '_laige_replay_writer_keyframe', 2, false],
+  ['replayWriterKeyframeCount', '_laige_replay_writer_keyframe_count', 1, false],
+  ['replayPlayerOpen', '_laige_replay_player_open', 6, false],
+  ['replayPlayerDestroy', '_laige_replay_player_destroy', 1, false],
+  ['replayPlayerSeek', '_laige_replay_player_seek', 2, false],
+  ['replayPlayerStep', '_laige_replay_player_step', 1, false],
+  ['replayPlayerStepBack', '_laige_replay_player_step_back', 1, false],
+  ['replayPlayerTick', '_laige_replay_player_tick', 1, false],
+  ['replayPlayerTickCount', '_laige_replay_player_tick_count', 1, false],
+  ['replayPlayerStateHash', '_laige_replay_player_state_hash', 2, false],
+  ['replayPlayerInfo', '_laige_replay_player_info', 1, false],
   ['scenarioPlayerInput', '_laige_scenario_player_input', 6, false],
   ['rollbackCreate', '_laige_rollback_create', 13, false],
   ['rollbackDestroy', '_laige_rollback_destroy', 1, false],
@@ -374,6 +386,19 @@ export function plainFunctions(x: ExportLookup, io: WasmIo): Partial<LaigeRawMod
   out['scenarioGeneratedInput'] = (w: number, tick: number): Uint8Array => io.bytes(scenarioGeneratedInput(w, tick));
   out['scenarioTick'] = x('_laige_scenario_tick', false);
   out['scenarioHash'] = x('_laige_scenario_hash', false);
+  out['replayWriterCreateKeyframed'] = x('_laige_replay_writer_create_keyframed', false);
+  out['replayWriterKeyframe'] = x('_laige_replay_writer_keyframe', false);
+  out['replayWriterKeyframeCount'] = x('_laige_replay_writer_keyframe_count', false);
+  out['replayPlayerOpen'] = x('_laige_replay_player_open', false);
+  out['replayPlayerDestroy'] = x('_laige_replay_player_destroy', false);
+  out['replayPlayerSeek'] = x('_laige_replay_player_seek', false);
+  out['replayPlayerStep'] = x('_laige_replay_player_step', false);
+  out['replayPlayerStepBack'] = x('_laige_replay_player_step_back', false);
+  out['replayPlayerTick'] = x('_laige_replay_player_tick', false);
+  out['replayPlayerTickCount'] = x('_laige_replay_player_tick_count', false);
+  out['replayPlayerStateHash'] = x('_laige_replay_player_state_hash', false);
+  const replayPlayerInfo = x('_laige_replay_player_info', false)!;
+  out['replayPlayerInfo'] = (p: number): { keyframes: number[]; restores: number; ticksSimulated: number; keyframesVerified: number } => io.json(replayPlayerInfo(p)) as { keyframes: number[]; restores: number; ticksSimulated: number; keyframesVerified: number };
   out['scenarioPlayerInput'] = x('_laige_scenario_player_input', false);
   out['rollbackCreate'] = x('_laige_rollback_create', false);
   out['rollbackDestroy'] = x('_laige_rollback_destroy', false);

@@ -85,4 +85,7 @@ export const LOG_TEXTS: readonly string[] = [
   /* ArchetypeCreated */ "archetype_created | a new component set got an archetype | an entity reached this component set for the first time | none needed; sets are created once and never destroyed | docs/archetype.md#archetypes",
   /* RecordStarted */ "replay recording started",
   /* RecordFinished */ "replay recording published",
+  /* TickOutOfRange */ "tick_out_of_range | a replay player was asked for a tick outside the recording | the tick is above the log's last tick (or below 0 for a step back) | seek within 0..tickCount | docs/replay.md#time-travel",
+  /* KeyframeMismatch */ "keyframe_mismatch | a replay's keyframes do not fit the world it is opened on | the world was set up with other systems or components, or its state after setup differs from the recording's | open the replay on a fresh world set up exactly as the recording's | docs/replay.md#time-travel",
+  /* KeyframeDiverged */ "keyframe_diverged | re-simulating a replay did not reach the recorded keyframe | the systems computed another state than during the recording (other code, or a system that is not deterministic) | replay with the recording's systems; docs/desync.md finds where they differ | docs/replay.md#time-travel",
 ];

@@ -1,4 +1,4 @@
-// replay.ts - replay logs (LGRP v2, v1 read; docs/replay.md) with bytes in and
+// replay.ts - replay logs (LGRP v3 with keyframes, v2 without, v1 read; docs/replay.md) with bytes in and
 // out: an in-memory recorder bound to a world, the parser, the runner and
 // the lock-step diff. A replay re-runs the world's systems from the
 // recorded identity and per-tick input; runReplay returns every tick's
@@ -33,6 +33,7 @@ const RECORD_OPTIONS = {
   tickRateHz: { type: 'u32', min: LOOP_LIMITS.tickRateHz.min, max: LOOP_LIMITS.tickRateHz.max, default: LOOP_LIMITS.tickRateHz.default },
   math: MATH_CHECK,
   maxBytes: { type: 'u32', min: 56, default: 0 },
+  keyframeEvery: { type: 'u32', min: 0, default: 0 },
 } as const satisfies Record<string, ArgCheck>;
 
 /** Options of World.recordReplay / sim.recordReplay. */
@@ -41,8 +42,15 @@ export interface RecordOptions {
   tickRateHz?: number;
   /** The math backend the systems use. Default 'fixed_point_16_16'. */
   math?: MathBackend;
-  /** The size cap in bytes (>= 56). Default 128 MiB. */
+  /** The size cap in bytes (>= 56), keyframes included. Default 128 MiB. */
   maxBytes?: number;
+  /**
+   * A keyframe (the world's snapshot) at tick 0 and after every
+   * `keyframeEvery`-th frame, so that a ReplayPlayer jumps to any tick by
+   * restoring the nearest one (docs/replay.md#keyframes). The log is then
+   * LGRP version 3. Default 0: no keyframes, a version 2 log.
+   */
+  keyframeEvery?: number;
 }
 
 /** The five identity fields of a replay header. */
@@ -60,6 +68,10 @@ export interface ReplayInfo {
   frameCount: number;
   /** Per frame: its tick and payload size. */
   frames: Array<{ tick: number; size: number }>;
+  /** The LGRP format version (3 carries keyframes). */
+  formatVersion: number;
+  /** Per keyframe (version 3): the tick whose state it holds and its snapshot size. */
+  keyframes: Array<{ tick: number; size: number }>;
 }
 
 /** Records a replay of a world into memory. Create it before the first tick. */
@@ -69,6 +81,8 @@ export class ReplayRecorder extends WorldBound implements Disposable {
   #ptr: number;
   #bytes: Uint8Array | null = null;
   #finishedFrames = 0;
+  #finishedKeyframes = 0;
+  readonly #keyframeEvery: number;
   /** True while step() runs (its tick may call back into JS). */
   #stepping = false;
 
@@ -84,11 +98,27 @@ export class ReplayRecorder extends WorldBound implements Disposable {
     const rate = o.tickRateHz;
     const math = MATH[o.math as MathBackend];
     const max = o.maxBytes;
+    const every = o.keyframeEvery;
+    if (every > 0 && world.systemTicksRun !== 0) {
+      throw invalid(`${where}: a recording with keyframes starts at tick 0, the world has run ${world.systemTicksRun} ticks`, 'keyframe_tick',
+        { where, tick: 0, world_tick: world.systemTicksRun });
+    }
     const m = core.mem;
-    const code = core.raw.replayWriterCreate(w, rate, math, max, m.out);
+    const code = every > 0 ? core.raw.replayWriterCreateKeyframed(w, rate, math, max, every, m.out) : core.raw.replayWriterCreate(w, rate, math, max, m.out);
     m.sync();
     check(code, where);
     this.#ptr = m.u32[m.out >>> 2]!;
+    this.#keyframeEvery = every;
+    if (every > 0) {
+      const k = core.raw.replayWriterKeyframe(this.#ptr, w);
+      m.sync();
+      if (k !== 0) {
+        const e = coreError(k, where);
+        core.raw.replayWriterDestroy(this.#ptr);
+        this.#ptr = 0;
+        throw e;
+      }
+    }
     this.world = world;
     this.bind(core.dependents);
   }
@@ -121,7 +151,18 @@ export class ReplayRecorder extends WorldBound implements Disposable {
     return this.#core.raw.replayWriterFrameCount(this.#live('ReplayRecorder.frameCount'));
   }
 
-  /** Appends the input of completed tick `tick` (1, 2, 3, ...). */
+  /** Keyframes written so far (0 without the keyframeEvery option). */
+  get keyframeCount(): number {
+    if (this.#bytes !== null && this.#ptr === 0) return this.#finishedKeyframes;
+    return this.#core.raw.replayWriterKeyframeCount(this.#live('ReplayRecorder.keyframeCount'));
+  }
+
+  /**
+   * Appends the input of completed tick `tick` (1, 2, 3, ...). With
+   * keyframeEvery, a tick that is a multiple of it also records the world's
+   * snapshot, so the world must then have completed exactly `tick` ticks
+   * (keyframe_tick otherwise, checked before anything is written).
+   */
   writeFrame(tick: number, input?: Uint8Array): void {
     const where = 'ReplayRecorder.writeFrame';
     const r = this.#live(where, 'record_after_finish');
@@ -132,6 +173,11 @@ export class ReplayRecorder extends WorldBound implements Disposable {
     if (input !== undefined) checkArg(where, 'input', input, { type: 'bytes' });
     if (input !== undefined && input.length > 1 << 20) throw invalid(`${where}: input is over 1 MiB (${input.length} bytes)`, 'out_of_range', { where, field: 'input.length', got: input.length, max: 1 << 20 });
     if (tick !== this.frameCount + 1) throw invalid(`${where}: expected tick ${this.frameCount + 1}, got ${tick}`, 'tick_sequence', { where, field: 'tick', got: tick, expected: this.frameCount + 1 });
+    const keyframe = this.#keyframeEvery > 0 && tick % this.#keyframeEvery === 0;
+    if (keyframe && this.world.systemTicksRun !== tick) {
+      throw invalid(`${where}: tick ${tick} takes a keyframe, but the world has completed ${this.world.systemTicksRun} ticks (record the world as it runs)`, 'keyframe_tick',
+        { where, tick, world_tick: this.world.systemTicksRun });
+    }
     const m = this.#core.mem;
     const size = input?.length ?? 0;
     const p = size > 0 ? m.copyIn(input!) : 0;
@@ -141,6 +187,11 @@ export class ReplayRecorder extends WorldBound implements Disposable {
       check(code, where);
     } finally {
       if (p !== 0) this.#core.raw._free(p);
+    }
+    if (keyframe) {
+      const code = this.#core.raw.replayWriterKeyframe(r, this.#core.ptr);
+      m.sync();
+      check(code, where);
     }
   }
 
@@ -189,6 +240,7 @@ export class ReplayRecorder extends WorldBound implements Disposable {
     const bytes = this.#core.raw.replayWriterBytes(r);
     this.#core.mem.sync();
     this.#finishedFrames = this.frameCount;
+    this.#finishedKeyframes = this.keyframeCount;
     this.#bytes = bytes;
     this.dispose();
     return bytes.slice();
