@@ -272,8 +272,13 @@ class RollbackSession {
   /// pending rollback stays pending. Cost: 1 snapshot + 1 tick, plus one
   /// checksum per tick confirmed (Fast; StateHash: one state hash per tick
   /// run); a rollback of k ticks adds 1 restore + k x (snapshot + tick) + 1
-  /// snapshot. No allocation (unless the ring grows, see
-  /// Options::snapshotCapacity, or a restore must recreate archetypes).
+  /// snapshot. A snapshot into the ring copies only the sections (columns,
+  /// row sets, the entity table) written since its slot was last written,
+  /// a restore only those changed since its slot was written
+  /// (`docs/rollback.md#costs`): write component memory through a kept
+  /// pointer only with markChanged before the next advance. No allocation
+  /// (unless the ring grows, see Options::snapshotCapacity, or a restore
+  /// must recreate archetypes).
   Status advance() noexcept;
 
   /// Ticks run (0 before the first advance()).
