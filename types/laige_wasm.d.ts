@@ -606,6 +606,12 @@ declare module '*/laige_wasm.mjs' {
     worldStateTreeChildren(w: Ptr, level: number, part: number, index: number): { code: Code; hashes?: string[] };
     /** stateTreeLeaf: the leaf's payload. (export laige_world_state_tree_leaf) */
     worldStateTreeLeaf(w: Ptr, level: number, part: number, index: number): { code: Code; bytes?: number[] };
+
+    // web/bindings/replay_diff.cpp
+    /** export laige_replay_diff */
+    replayDiff(a: Ptr, b: Ptr, dataA: Ptr, sizeA: number, dataB: Ptr, sizeB: number, tickRateHz: number, math: number, maxEntries: number): RawReplayDiff;
+
+    // web/bindings/desync_report.cpp
     /**
      * desyncReport(a, b, maxItems): the summary and the items (stateDiff items with the first differing
      * field). (export laige_world_desync_report)
@@ -642,6 +648,12 @@ declare module '*/laige_wasm.mjs' {
      * laige_world_inspect)
      */
     worldInspect(w: Ptr, request: string, historyKept: boolean, firstTick: number, lastTick: number): string;
+    /**
+     * 1 in the module with the dev tools (the inspector's answers and the replay player:
+     * laige_wasm_scenarios.wasm), 0 in the lean module of @laige/sim, whose exports of those two groups only
+     * refuse (web/bindings/lean/devtools_none.cpp). (export laige_devtools_linked)
+     */
+    devtoolsLinked(): number;
 
     // web/bindings/replay.cpp
     /** export laige_replay_writer_create */
@@ -659,14 +671,24 @@ declare module '*/laige_wasm.mjs' {
     replayWriterCanWrite(r: Ptr, len: number): number;
     /** export laige_replay_writer_frame_count */
     replayWriterFrameCount(r: Ptr): number;
+    /**
+     * replayWriterCreate with a keyframe every `keyframeEvery` frames (an LGRP v3 log;
+     * docs/replay.md#keyframes). (export laige_replay_writer_create_keyframed)
+     */
+    replayWriterCreateKeyframed(w: Ptr, tickRateHz: number, math: number, maxBytes: number, keyframeEvery: number, out: Ptr): Code;
+    /**
+     * Records world `w`'s snapshot as the keyframe of its tick (= the frames written). (export
+     * laige_replay_writer_keyframe)
+     */
+    replayWriterKeyframe(r: Ptr, w: Ptr): Code;
+    /** export laige_replay_writer_keyframe_count */
+    replayWriterKeyframeCount(r: Ptr): number;
     /** export laige_replay_writer_bytes */
     replayWriterBytes(r: Ptr): Uint8Array;
     /** export laige_replay_parse */
     replayParse(data: Ptr, size: number): RawParseResult;
     /** export laige_replay_run */
     replayRun(w: Ptr, data: Ptr, size: number, tickRateHz: number, math: number): { code: Code; hashes?: number[] };
-    /** export laige_replay_diff */
-    replayDiff(a: Ptr, b: Ptr, dataA: Ptr, sizeA: number, dataB: Ptr, sizeB: number, tickRateHz: number, math: number, maxEntries: number): RawReplayDiff;
     /** export laige_scenario_list */
     scenarioList(): RawScenarioInfo[];
     /** export laige_scenario_run */
@@ -692,18 +714,6 @@ declare module '*/laige_wasm.mjs' {
     scenarioHash(w: Ptr, out: Ptr): void;
 
     // web/bindings/replay_player.cpp
-    /**
-     * replayWriterCreate with a keyframe every `keyframeEvery` frames (an LGRP v3 log;
-     * docs/replay.md#keyframes). (export laige_replay_writer_create_keyframed)
-     */
-    replayWriterCreateKeyframed(w: Ptr, tickRateHz: number, math: number, maxBytes: number, keyframeEvery: number, out: Ptr): Code;
-    /**
-     * Records world `w`'s snapshot as the keyframe of its tick (= the frames written). (export
-     * laige_replay_writer_keyframe)
-     */
-    replayWriterKeyframe(r: Ptr, w: Ptr): Code;
-    /** export laige_replay_writer_keyframe_count */
-    replayWriterKeyframeCount(r: Ptr): number;
     /**
      * Parses the log and opens a ReplayPlayer over world `w` (fresh, set up like the recording); writes its
      * handle at `out`. (export laige_replay_player_open)

@@ -194,6 +194,49 @@ describe('@laige/sim/scenarios', () => {
     expect((err as LaigeError).fields).toMatchObject({ where: 'openScenario', scenario: 'swarm', scenarios: 0 });
     expect((err as LaigeError).message).toContain("'@laige/sim/scenarios'");
   });
+
+  it("the dev tools (the replay player, the inspector's answers) are in the module of '@laige/sim/scenarios' only", async () => {
+    const lean = await loadLaige();
+    const full = await withScenarios.loadLaige();
+    const linked = (sim: unknown): number => (sim as { raw: { devtoolsLinked(): number } }).raw.devtoolsLinked();
+    expect(linked(lean)).toBe(0);
+    expect(linked(full)).toBe(1);
+    // A keyframed recording is made by either module (a shipping game records with the lean one) ...
+    const record = (sim: typeof lean): Uint8Array => {
+      const w = sim.createWorld({ capacity: 8, seed: 3n });
+      const rec = sim.recordReplay(w, { keyframeEvery: 2 });
+      for (let t = 0; t < 4; t++) rec.step();
+      const log = rec.finish();
+      w.dispose();
+      return log;
+    };
+    const log = record(lean);
+    expect(log).toEqual(record(full));
+    // ... and played by the module with the dev tools; the lean one refuses, its exports unreached.
+    using player = full.openReplay(log, { world: { capacity: 8, seed: 3n }, setup: () => {} });
+    player.seek(3);
+    expect(player.tick).toBe(3);
+    const w = lean.createWorld({ capacity: 8 });
+    const before = w.stateHash(0);
+    const { inspectRequest, worldSource } = await import('../../dist/inspector.js');
+    for (const [call, where, tool] of [
+      [() => lean.openReplay(log, { world: { capacity: 8, seed: 3n }, setup: () => {} }), 'openReplay', 'the replay player'],
+      [() => worldSource(w).ask(inspectRequest.summary()), 'InspectorSource.ask', 'the inspector'],
+    ] as const) {
+      let err: unknown;
+      try {
+        await call();
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(LaigeError);
+      expect((err as LaigeError).reason).toBe('devtools_not_linked');
+      expect((err as LaigeError).fields).toMatchObject({ where, tool });
+      expect((err as LaigeError).message).toContain("'@laige/sim/scenarios'");
+    }
+    expect(w.stateHash(0)).toBe(before);
+    w.dispose();
+  });
 });
 
 /** The state hash of a small TS world: equal in every load of either module. */

@@ -1,6 +1,8 @@
 // inspect.cpp - the live inspector's one export (laige/inspect.h,
 // docs/inspector.md) for web/src/inspector/world_source.ts (part of the
-// binding layer: web/bindings/common.h says how it is built). Cold,
+// binding layer: web/bindings/common.h says how it is built). A dev tool:
+// linked into the module with the dev tools only; the lean module links
+// web/bindings/lean/devtools_none.cpp. Cold,
 // compiled for size. The history (firstTick..lastTick) is the TypeScript
 // side's: a valid `seek` answers `{"kind":"seek","tick":t}` and that side
 // restores the tick itself.
@@ -23,6 +25,9 @@ std::string_view worldInspect(std::uintptr_t w, std::string_view request, bool h
   (void)laige::answerInspect(W(w).world, request, h, gInspectAnswer);
   return gInspectAnswer;
 }
+
+// This module links the dev tools (the inspector's answers, the replay player).
+std::uint32_t devtoolsLinked() { return 1; }
 
 }  // namespace
 

@@ -1,6 +1,7 @@
 // replay.cpp - replays (record, parse, run, diff), scenarios and scenario runs
 // (part of the binding layer: web/bindings/common.h says how it is built).
 #include "common.h"
+#include "replay_config.h"
 
 using namespace laige_wasm;
 
@@ -9,18 +10,6 @@ namespace {
 // ---------------------------------------------------------------------------
 // Replay: in-memory recording, parse, run, diff (bytes in and out)
 // ---------------------------------------------------------------------------
-
-laige::ReplayConfig configOf(const laige::World& world, std::uint32_t tickRateHz, std::uint32_t math) {
-  const laige::World::Options o = world.options();
-  laige::ReplayConfig c;
-  c.tickRateHz = tickRateHz;
-  c.entityCapacity = o.capacity;
-  c.churnPerFrameBudget = o.churnPerFrameBudget;
-  c.seed = o.seed;
-  c.determinism.enabled = o.deterministic;
-  c.determinism.math = static_cast<laige::SimMathBackend>(math);
-  return c;
-}
 
 void identityObject(Json& out, const laige::ReplayIdentity& id) {
   out.beginObject();
@@ -32,15 +21,26 @@ void identityObject(Json& out, const laige::ReplayIdentity& id) {
   out.endObject();
 }
 
-std::uint32_t replayWriterCreate(std::uintptr_t w, std::uint32_t tickRateHz, std::uint32_t math, double maxBytes,
-                                 std::uintptr_t out) {
+// A recorder of world `w` (keyframeEvery 0: none); its pointer as a u32 at `out`.
+std::uint32_t replayWriterCreateKeyframed(std::uintptr_t w, std::uint32_t tickRateHz, std::uint32_t math,
+                                          double maxBytes, std::uint32_t keyframeEvery, std::uintptr_t out) {
   const laige::World& world = W(w).world;
   auto r = laige::ReplayWriter::create(laige::makeReplayIdentity(world, configOf(world, tickRateHz, math)),
-                                       static_cast<std::uint64_t>(maxBytes));
+                                       static_cast<std::uint64_t>(maxBytes), keyframeEvery);
   if (r.isError()) return code(r);
   auto* writer = new laige::ReplayWriter(std::move(r).takeValue());
   *at<std::uint32_t>(out) = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(writer));
   return 0;
+}
+std::uint32_t replayWriterCreate(std::uintptr_t w, std::uint32_t tickRateHz, std::uint32_t math, double maxBytes,
+                                 std::uintptr_t out) {
+  return replayWriterCreateKeyframed(w, tickRateHz, math, maxBytes, 0, out);
+}
+std::uint32_t replayWriterKeyframe(std::uintptr_t r, std::uintptr_t w) {
+  return code(at<laige::ReplayWriter>(r)->writeKeyframe(W(w).world));
+}
+double replayWriterKeyframeCount(std::uintptr_t r) {
+  return static_cast<double>(at<laige::ReplayWriter>(r)->keyframeCount());
 }
 void replayWriterDestroy(std::uintptr_t r) { delete at<laige::ReplayWriter>(r); }
 std::uint32_t replayWriterFrame(std::uintptr_t r, double tick, std::uintptr_t data, std::uint32_t len) {
@@ -102,48 +102,6 @@ void replayRun(Json& out, std::uintptr_t w, std::uintptr_t data, std::uint32_t s
     out.endArray();
   }
   out.endObject();
-}
-
-// Diffs two logs in two fresh worlds set up alike. {code, identical, firstDivergentTick, ...}
-void replayDiff(Json& out, std::uintptr_t wa, std::uintptr_t wb, std::uintptr_t dataA, std::uint32_t sizeA,
-                std::uintptr_t dataB, std::uint32_t sizeB, std::uint32_t tickRateHz, std::uint32_t math,
-                std::uint32_t maxEntries) {
-  out.beginObject();
-  auto la = laige::parseReplay(at<const std::uint8_t>(dataA), sizeA);
-  if (la.isError()) {
-    out.field("code", code(la)).field("which", "a").endObject();
-    return;
-  }
-  auto lb = laige::parseReplay(at<const std::uint8_t>(dataB), sizeB);
-  if (lb.isError()) {
-    out.field("code", code(lb)).field("which", "b").endObject();
-    return;
-  }
-  laige::World& a = W(wa).world;
-  laige::World& b = W(wb).world;
-  auto r = laige::diffReplays(la.value(), lb.value(), a, b, configOf(a, tickRateHz, math), configOf(b, tickRateHz, math),
-                              maxEntries);
-  out.field("code", code(r));
-  if (r.isError()) {
-    out.endObject();
-    return;
-  }
-  const laige::ReplayDiffResult& d = r.value();
-  out.field("identical", d.identical)
-      .field("firstDivergentTick", std::uint64_t{d.firstDivergentTick})
-      .field("lengthDivergence", d.lengthDivergence)
-      .field("fullStateDivergent", d.fullStateDivergent)
-      .field("framesA", std::uint64_t{d.framesA})
-      .field("framesB", std::uint64_t{d.framesB})
-      .field("differingItems", d.differingItems);
-  out.key("entries").beginArray();
-  for (const laige::ReplayDiffEntry& e : d.entries) {
-    diffItemFields(out.beginObject(), e);
-    out.key("bytesA").bytes(e.a.data(), e.a.size());
-    out.key("bytesB").bytes(e.b.data(), e.b.size());
-    out.field("text", std::string_view(e.text)).endObject();
-  }
-  out.endArray().endObject();
 }
 
 // ---------------------------------------------------------------------------

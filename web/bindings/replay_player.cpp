@@ -1,41 +1,14 @@
-// replay_player.cpp - keyframed recording and the time-travel player over a
-// replay log (docs/replay.md#time-travel; part of the binding layer:
-// web/bindings/common.h says how it is built).
+// replay_player.cpp - the time-travel player over a replay log
+// (docs/replay.md#time-travel; part of the binding layer: web/bindings/common.h
+// says how it is built). A dev tool: linked into the module with the dev
+// tools only; the lean module links web/bindings/lean/devtools_none.cpp.
 #include "common.h"
 #include "laige/replay_player.h"
+#include "replay_config.h"
 
 using namespace laige_wasm;
 
 namespace {
-
-laige::ReplayConfig playerConfigOf(const laige::World& world, std::uint32_t tickRateHz, std::uint32_t math) {
-  const laige::World::Options o = world.options();
-  laige::ReplayConfig c;
-  c.tickRateHz = tickRateHz;
-  c.entityCapacity = o.capacity;
-  c.churnPerFrameBudget = o.churnPerFrameBudget;
-  c.seed = o.seed;
-  c.determinism.enabled = o.deterministic;
-  c.determinism.math = static_cast<laige::SimMathBackend>(math);
-  return c;
-}
-
-std::uint32_t replayWriterCreateKeyframed(std::uintptr_t w, std::uint32_t tickRateHz, std::uint32_t math,
-                                          double maxBytes, std::uint32_t keyframeEvery, std::uintptr_t out) {
-  const laige::World& world = W(w).world;
-  auto r = laige::ReplayWriter::create(laige::makeReplayIdentity(world, playerConfigOf(world, tickRateHz, math)),
-                                       static_cast<std::uint64_t>(maxBytes), keyframeEvery);
-  if (r.isError()) return code(r);
-  auto* writer = new laige::ReplayWriter(std::move(r).takeValue());
-  *at<std::uint32_t>(out) = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(writer));
-  return 0;
-}
-std::uint32_t replayWriterKeyframe(std::uintptr_t r, std::uintptr_t w) {
-  return code(at<laige::ReplayWriter>(r)->writeKeyframe(W(w).world));
-}
-double replayWriterKeyframeCount(std::uintptr_t r) {
-  return static_cast<double>(at<laige::ReplayWriter>(r)->keyframeCount());
-}
 
 // Opens a player over the log at `data` in world `w` (fresh, set up like the
 // recording); writes its handle at `out`.
@@ -44,7 +17,7 @@ std::uint32_t replayPlayerOpen(std::uintptr_t w, std::uintptr_t data, std::uint3
   auto log = laige::parseReplay(at<const std::uint8_t>(data), size);
   if (log.isError()) return code(log);
   laige::World& world = W(w).world;
-  auto r = laige::ReplayPlayer::open(std::move(log).takeValue(), world, playerConfigOf(world, tickRateHz, math));
+  auto r = laige::ReplayPlayer::open(std::move(log).takeValue(), world, configOf(world, tickRateHz, math));
   if (r.isError()) return code(r);
   auto* player = new laige::ReplayPlayer(std::move(r).takeValue());
   *at<std::uint32_t>(out) = static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(player));

@@ -1,5 +1,6 @@
 // sim.ts - loadLaige() and the module object: worlds, loops, replays,
 // scenarios and log forwarding over one wasm instance.
+import { requireDevtools } from './core/devtools.js';
 import { LOOP_LIMITS } from './boundary/limits.gen.js';
 import { type LaigeError, addFailureSource, coreError, invalid, typeName } from './base/errors.js';
 import { GameLoop, type GameLoopOptions } from './loop/game_loop.js';
@@ -333,6 +334,7 @@ export class Laige {
    */
   openReplay(bytes: Uint8Array, options: ReplayOpenOptions): ReplayPlayer {
     const where = 'openReplay';
+    requireDevtools(this.raw, where, 'the replay player');
     refuseTickInside(where, null);
     logBytes(where, bytes);
     if (typeof options !== 'object' || options === null) throw invalid(`${where}: options ({world, setup} or {scenario}) are required, got ${describe(options)}`, 'wrong_type', { where, field: 'options', got: typeName(options) });
@@ -365,6 +367,7 @@ export class Laige {
   /** Runs two logs in lock step (worlds built alike from `options`) and reports the first divergence. */
   diffReplays(a: Uint8Array, b: Uint8Array, options: ReplayRunOptions & { maxEntries?: number }): ReplayDiff {
     const where = 'diffReplays';
+    requireDevtools(this.raw, where, 'the replay diff');
     refuseTickInside(where, null);
     logBytes(`${where}: a`, a);
     logBytes(`${where}: b`, b);

@@ -149,6 +149,8 @@ export const TS_CASES: ReasonCase[] = [
     } },
   { reason: 'match_bad_id', what: 'a match id with a space (MatchClient, before anything is sent)', fields: { where: 'MatchClient.join', field: 'match', got: 'bad id' },
     provoke: () => new MatchClient(() => { throw new Error('nothing may be sent'); }).join('bad id', 'player') },
+  { reason: 'devtools_not_linked', what: "openReplay on the module of '@laige/sim' (no dev tools)", fields: { where: 'openReplay', tool: 'the replay player' },
+    provoke: async () => (await loadLaige()).openReplay(new Uint8Array(0), { scenario: 'hello' }) },
   { reason: 'foreign_world', what: 'a world of another loadLaige()', fields: { where: 'createGameLoop', field: 'world' },
     provoke: async () => {
       const other = await loadLaige();

@@ -124,6 +124,7 @@ export const PLAIN_EXPORTS: ReadonlyArray<readonly [string, string, number, bool
   ['worldStateTreeRoot', '_laige_world_state_tree_root', 4, false],
   ['worldStateTreeChildren', '_laige_world_state_tree_children', 4, false],
   ['worldStateTreeLeaf', '_laige_world_state_tree_leaf', 4, false],
+  ['replayDiff', '_laige_replay_diff', 9, false],
   ['worldDesyncReport', '_laige_world_desync_report', 3, false],
   ['desyncExchangeCreate', '_laige_desync_exchange_create', 4, false],
   ['desyncExchangeDestroy', '_laige_desync_exchange_destroy', 1, false],
@@ -132,16 +133,19 @@ export const PLAIN_EXPORTS: ReadonlyArray<readonly [string, string, number, bool
   ['desyncExchangeNextMessage', '_laige_desync_exchange_next_message', 1, false],
   ['desyncExchangeReport', '_laige_desync_exchange_report', 1, false],
   ['worldInspect', '_laige_world_inspect', 6, false],
+  ['devtoolsLinked', '_laige_devtools_linked', 0, false],
   ['replayWriterCreate', '_laige_replay_writer_create', 5, false],
   ['replayWriterDestroy', '_laige_replay_writer_destroy', 1, false],
   ['replayWriterFrame', '_laige_replay_writer_frame', 4, false],
   ['replayWriterFinish', '_laige_replay_writer_finish', 1, false],
   ['replayWriterCanWrite', '_laige_replay_writer_can_write', 2, false],
   ['replayWriterFrameCount', '_laige_replay_writer_frame_count', 1, false],
+  ['replayWriterCreateKeyframed', '_laige_replay_writer_create_keyframed', 6, false],
+  ['replayWriterKeyframe', '_laige_replay_writer_keyframe', 2, false],
+  ['replayWriterKeyframeCount', '_laige_replay_writer_keyframe_count', 1, false],
   ['replayWriterBytes', '_laige_replay_writer_bytes', 1, false],
   ['replayParse', '_laige_replay_parse', 2, false],
   ['replayRun', '_laige_replay_run', 5, false],
-  ['replayDiff', '_laige_replay_diff', 9, false],
   ['scenarioList', '_laige_scenario_list', 0, false],
   ['scenarioRun', '_laige_scenario_run', 7, false],
   ['scenarioOpen', '_laige_scenario_open', 6, false],
@@ -149,9 +153,6 @@ export const PLAIN_EXPORTS: ReadonlyArray<readonly [string, string, number, bool
   ['scenarioGeneratedInput', '_laige_scenario_generated_input', 2, false],
   ['scenarioTick', '_laige_scenario_tick', 1, false],
   ['scenarioHash', '_laige_scenario_hash', 2, false],
-  ['replayWriterCreateKeyframed', '_laige_replay_writer_create_keyframed', 6, false],
-  ['replayWriterKeyframe', '_laige_replay_writer_keyframe', 2, false],
-  ['replayWriterKeyframeCount', '_laige_replay_writer_keyframe_count', 1, false],
   ['replayPlayerOpen', '_laige_replay_player_open', 6, false],
   ['replayPlayerDestroy', '_laige_replay_player_destroy', 1, false],
   ['replayPlayerSeek', '_laige_replay_player_seek', 2, false],
@@ -348,6 +349,8 @@ export function plainFunctions(x: ExportLookup, io: WasmIo): Partial<LaigeRawMod
   out['worldStateTreeChildren'] = (w: number, level: number, part: number, index: number): { code: number; hashes?: string[] } => io.json(worldStateTreeChildren(w, level, part, index)) as { code: number; hashes?: string[] };
   const worldStateTreeLeaf = x('_laige_world_state_tree_leaf', false)!;
   out['worldStateTreeLeaf'] = (w: number, level: number, part: number, index: number): { code: number; bytes?: number[] } => io.json(worldStateTreeLeaf(w, level, part, index)) as { code: number; bytes?: number[] };
+  const replayDiff = x('_laige_replay_diff', false)!;
+  out['replayDiff'] = (a: number, b: number, dataA: number, sizeA: number, dataB: number, sizeB: number, tickRateHz: number, math: number, maxEntries: number): RawReplayDiff => io.json(replayDiff(a, b, dataA, sizeA, dataB, sizeB, tickRateHz, math, maxEntries)) as RawReplayDiff;
   const worldDesyncReport = x('_laige_world_desync_report', false)!;
   out['worldDesyncReport'] = (a: number, b: number, maxItems: number): RawDesyncReport => io.json(worldDesyncReport(a, b, maxItems)) as RawDesyncReport;
   out['desyncExchangeCreate'] = x('_laige_desync_exchange_create', false);
@@ -360,6 +363,8 @@ export function plainFunctions(x: ExportLookup, io: WasmIo): Partial<LaigeRawMod
   out['desyncExchangeReport'] = (x: number): RawExchangeReport => io.json(desyncExchangeReport(x)) as RawExchangeReport;
   const worldInspect = x('_laige_world_inspect', false)!;
   out['worldInspect'] = (w: number, request: string, historyKept: boolean, firstTick: number, lastTick: number): string => io.text(worldInspect(w, io.put(request, 0), io.length(0), historyKept as unknown as number, firstTick, lastTick));
+  const devtoolsLinked = x('_laige_devtools_linked', false)!;
+  out['devtoolsLinked'] = (): number => devtoolsLinked() >>> 0;
   out['replayWriterCreate'] = x('_laige_replay_writer_create', false);
   out['replayWriterDestroy'] = x('_laige_replay_writer_destroy', false);
   out['replayWriterFrame'] = x('_laige_replay_writer_frame', false);
@@ -367,14 +372,15 @@ export function plainFunctions(x: ExportLookup, io: WasmIo): Partial<LaigeRawMod
   const replayWriterCanWrite = x('_laige_replay_writer_can_write', false)!;
   out['replayWriterCanWrite'] = (r: number, len: number): number => replayWriterCanWrite(r, len) >>> 0;
   out['replayWriterFrameCount'] = x('_laige_replay_writer_frame_count', false);
+  out['replayWriterCreateKeyframed'] = x('_laige_replay_writer_create_keyframed', false);
+  out['replayWriterKeyframe'] = x('_laige_replay_writer_keyframe', false);
+  out['replayWriterKeyframeCount'] = x('_laige_replay_writer_keyframe_count', false);
   const replayWriterBytes = x('_laige_replay_writer_bytes', false)!;
   out['replayWriterBytes'] = (r: number): Uint8Array => io.bytes(replayWriterBytes(r));
   const replayParse = x('_laige_replay_parse', false)!;
   out['replayParse'] = (data: number, size: number): RawParseResult => io.json(replayParse(data, size)) as RawParseResult;
   const replayRun = x('_laige_replay_run', false)!;
   out['replayRun'] = (w: number, data: number, size: number, tickRateHz: number, math: number): { code: number; hashes?: number[] } => io.json(replayRun(w, data, size, tickRateHz, math)) as { code: number; hashes?: number[] };
-  const replayDiff = x('_laige_replay_diff', false)!;
-  out['replayDiff'] = (a: number, b: number, dataA: number, sizeA: number, dataB: number, sizeB: number, tickRateHz: number, math: number, maxEntries: number): RawReplayDiff => io.json(replayDiff(a, b, dataA, sizeA, dataB, sizeB, tickRateHz, math, maxEntries)) as RawReplayDiff;
   const scenarioList = x('_laige_scenario_list', false)!;
   out['scenarioList'] = (): RawScenarioInfo[] => io.json(scenarioList()) as RawScenarioInfo[];
   const scenarioRun = x('_laige_scenario_run', false)!;
@@ -386,9 +392,6 @@ export function plainFunctions(x: ExportLookup, io: WasmIo): Partial<LaigeRawMod
   out['scenarioGeneratedInput'] = (w: number, tick: number): Uint8Array => io.bytes(scenarioGeneratedInput(w, tick));
   out['scenarioTick'] = x('_laige_scenario_tick', false);
   out['scenarioHash'] = x('_laige_scenario_hash', false);
-  out['replayWriterCreateKeyframed'] = x('_laige_replay_writer_create_keyframed', false);
-  out['replayWriterKeyframe'] = x('_laige_replay_writer_keyframe', false);
-  out['replayWriterKeyframeCount'] = x('_laige_replay_writer_keyframe_count', false);
   out['replayPlayerOpen'] = x('_laige_replay_player_open', false);
   out['replayPlayerDestroy'] = x('_laige_replay_player_destroy', false);
   out['replayPlayerSeek'] = x('_laige_replay_player_seek', false);

@@ -2,6 +2,7 @@
 // (docs/desync.md): per-system checkpoints, the state hash tree and the
 // desync report, thin calls into the core (laige/desync.h) with the
 // argument checks and the log-handler rule (reentrancy.ts) in front.
+import { requireDevtools } from '../core/devtools.js';
 import { check, invalid, typeName } from '../base/errors.js';
 import { describe } from '../base/describe.js';
 import { logHandlers, refuseInsideLog } from '../base/reentrancy.js';
@@ -166,6 +167,7 @@ export function fieldValue(c: Component | undefined, field: number, bytes: Uint8
 export function desyncReport(world: WorldCore, other: WorldCore | undefined, given: unknown, maxItems: number): DesyncReport {
   const where = where0('desyncReport');
   const w = enter(world, 'desyncReport');
+  requireDevtools(world.raw, where, 'the desync report of two worlds');
   if (other === undefined) throw invalid(`${where}: other must be a World, got ${describe(given)}`, 'wrong_type', { where, field: 'other', got: typeName(given) });
   if (other.host !== world.host) throw invalid(`${where}: other belongs to another module instance`, 'foreign_world', { where, field: 'other' });
   const o = other.live(`${where}: other`);

@@ -3,6 +3,7 @@
 // inspector (laige/inspect.h) through the one wasm export `worldInspect`,
 // the same code laige-peer answers with natively. A seek the core accepts
 // (the tick inside the history's range) is carried out by the history.
+import { requireDevtools } from '../core/devtools.js';
 import type { World } from '../world.js';
 import { coreOf } from '../core/world_core.js';
 import { invalid, typeName } from '../base/errors.js';
@@ -27,6 +28,7 @@ function answerOf(world: World, where: string, request: string, history: Inspect
   const core = coreOf(world);
   if (core === undefined) throw invalid(`${where}: the world is not a World of this module, got ${describe(world)}`, 'wrong_type', { where, field: 'world', got: typeName(world) });
   const w = core.live(where);
+  requireDevtools(core.raw, where, 'the inspector');
   const text = core.raw.worldInspect(w, request, history !== null, history?.firstTick ?? 0, history?.lastTick ?? 0);
   core.mem.sync();
   return parseAnswer(text, where);
