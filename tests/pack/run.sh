@@ -45,10 +45,15 @@ tsc="$root/node_modules/.bin/tsc"
 "$tsc" -p tsconfig.json --outDir out
 node out/main.js
 # The entry @laige/sim/inspector loads from the tarball and answers about a
-# world of the entry @laige/sim (the same dist/ modules: one World class).
+# world of the entry @laige/sim/scenarios, the module with the dev tools (the
+# same dist/ modules: one World class); a world of @laige/sim is refused.
 cat > inspector.mjs <<'JS'
-import { loadLaige } from '@laige/sim';
+import { loadLaige as loadLean } from '@laige/sim';
+import { loadLaige } from '@laige/sim/scenarios';
 import { worldSource, inspectRequest, mountInspector } from '@laige/sim/inspector';
+const lean = (await loadLean()).createWorld({ capacity: 8 });
+const refused = await worldSource(lean).ask(inspectRequest.summary()).then(() => 'answered', (e) => e.reason);
+if (refused !== 'devtools_not_linked') { console.error(`a world of @laige/sim: ${refused}`); process.exit(1); }
 const sim = await loadLaige();
 const w = sim.createWorld({ capacity: 8 });
 const P = w.registerComponent('P', { x: 'fx' });

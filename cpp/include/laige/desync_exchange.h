@@ -41,7 +41,7 @@ inline constexpr std::uint32_t kDesyncMaxMessageBytes = 1u << 19;
 /// The longest reason an error message carries.
 inline constexpr std::uint32_t kDesyncMaxReasonBytes = 64;
 
-/// The message kinds (docs/desync.md#messages).
+/// The message kinds (`docs/desync.md#messages`).
 enum class DesyncMessageKind : std::uint8_t {
   /// "Your checkpoints of tick t": no body.
   CheckpointsRequest = 1,

@@ -354,7 +354,7 @@ class ReplayRecorder {
   /// keyframeEvery > 0 asks for keyframes (a version 3 log): keyframeDue()
   /// turns true after every keyframeEvery-th frame and before the first,
   /// and writeKeyframe(world) records the world's snapshot then
-  /// (docs/replay.md#keyframes). 0 (the default) writes a version 2 log.
+  /// (`docs/replay.md#keyframes`). 0 (the default) writes a version 2 log.
   static Result<ReplayRecorder> create(const ReplayIdentity& identity, const char* path,
                                        std::uint64_t maxBytes = kDefaultReplaySizeLimit,
                                        std::uint64_t keyframeEvery = 0);

@@ -48,7 +48,7 @@ class ReplayPlayer {
   /// was: the first keyframe restores into it (its setup identity matches)
   /// and a keyframe of tick 0 holds the world's own state
   /// (InvalidArgument keyframe_mismatch, fields keyframe_tick and cause).
-  /// Each failure logs a replay/<reason> warn and leaves the world as it
+  /// Each failure logs a `replay/<reason>` warn and leaves the world as it
   /// was. On success the world stays at tick 0; the player keeps a
   /// snapshot of it (the start when no keyframe precedes a target).
   /// Allocates (the log moves in, the start snapshot). O(snapshot bytes).
