@@ -16,6 +16,15 @@
 
 namespace laige::test {
 
+// Two's complement arithmetic that wraps (C++20 defines the conversion
+// back): the fault may flip a field's top bit, and the scene's arithmetic
+// on that value must stay defined (UBSan checks it) and the same natively
+// and in wasm.
+inline std::int32_t wrapAdd(std::int32_t a, std::int32_t b) {
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b));
+}
+inline std::int32_t wrapNeg(std::int32_t a) { return static_cast<std::int32_t>(0u - static_cast<std::uint32_t>(a)); }
+
 struct DPos {
   std::int32_t x, y;
 };
@@ -69,7 +78,7 @@ inline void maybeFault(World& w, SystemContext& ctx) {
 }
 
 inline void moveSystem(World& w, SystemContext& ctx) {
-  (void)w.each<DPos, DVel>([](Entity, DPos& p, const DVel& v) { p.x += v.dx; p.y += v.dy; }, Write{}, Read{});
+  (void)w.each<DPos, DVel>([](Entity, DPos& p, const DVel& v) { p.x = wrapAdd(p.x, v.dx); p.y = wrapAdd(p.y, v.dy); }, Write{}, Read{});
   maybeFault(w, ctx);
 }
 
@@ -78,9 +87,9 @@ inline void steerSystem(World& w, SystemContext& ctx) {
   const std::uint32_t phase = static_cast<std::uint32_t>(ctx.tick % 7);
   (void)w.each<DVel, DPos>(
       [&](Entity e, DVel& v, const DPos& p) {
-        if (p.x > 1000 || p.x < -1000) v.dx = -v.dx;
-        if (p.y > 1000 || p.y < -1000) v.dy = -v.dy;
-        if (e.index() % 7 == phase) v.dx += static_cast<std::int32_t>(rng.next_range(0, 3)) - 1;
+        if (p.x > 1000 || p.x < -1000) v.dx = wrapNeg(v.dx);
+        if (p.y > 1000 || p.y < -1000) v.dy = wrapNeg(v.dy);
+        if (e.index() % 7 == phase) v.dx = wrapAdd(v.dx, static_cast<std::int32_t>(rng.next_range(0, 3)) - 1);
       },
       Write{}, Read{});
   maybeFault(w, ctx);
@@ -92,7 +101,7 @@ inline void damageSystem(World& w, SystemContext& ctx) {
   (void)w.each<DHp>(
       [&](Entity e, DHp& h) {
         if (e.index() % 5 != phase) return;
-        h.hp -= static_cast<std::int32_t>(rng.next_range(0, 3));
+        h.hp = wrapAdd(h.hp, -static_cast<std::int32_t>(rng.next_range(0, 3)));
         // Out of hit points: it loses DHp (a structural change, by command).
         if (h.hp <= 0) (void)ctx.commands.remove<DHp>(e);
       },
