@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "laige/changes.h"
+#include "laige/detail/shortest_float.h"
 #include "laige/inspect.h"
 #include "laige/system.h"
 #include "laige/world.h"
