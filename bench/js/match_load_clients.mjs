@@ -17,21 +17,10 @@
 import { performance } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
 import { loadLaige } from '../../dist/scenarios.js';
+import { prng } from '../../demo/src/netplay_net.js'; // mulberry32: the faults are the same run to run
 
 const hex = (b) => (b.length === 0 ? '.' : Buffer.from(b).toString('hex'));
 const fromHex = (s) => (s === '.' ? new Uint8Array(0) : new Uint8Array(Buffer.from(s, 'hex')));
-
-/** A small seeded PRNG (mulberry32): the faults are the same run to run. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function run(o) {
   const sim = await loadLaige();
