@@ -9,6 +9,8 @@
 import { expect } from 'vitest';
 import type { RollbackSession, World } from '../../../dist/index.js';
 import { sim } from './sim.js';
+// @ts-expect-error - a plain ES module of the demo, no types
+import { prng as demoPrng } from '../../../demo/src/netplay_net.js';
 
 /** The "lowbias32" integer mix, as the C++ test helper computes it (rollback.test.ts builds its own test inputs with it). */
 export function mix32(v: number): number {
@@ -26,17 +28,8 @@ export function inputScenarioPlayerInput(player: number, tick: number): Uint8Arr
   return sim.scenarioPlayerInput('input', player, tick);
 }
 
-/** mulberry32: a small seeded PRNG for the network's choices. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32, the demo network's seeded PRNG (one definition for the demo, the load bench and these tests): uniform in [0, 1). */
+export const prng: (seed: number) => () => number = demoPrng;
 
 export interface NetMessage {
   deliverAt: number;
