@@ -372,7 +372,7 @@ void Match::join(ConnId conn, bool spectator, std::string& out) {
   ++s.stats.connected;
   s.appendJoined(conn, "player", p, slot.token, out);
   s.catchUp(conn, true, out);
-  s.playerEvent(p, "joined", conn, out);
+  s.playerEvent(p, "joined", 0, out);  // to the joiner too: the last line of its catch-up
   if (!s.started) {
     bool all = true;
     for (std::uint32_t q = 0; q < s.players; ++q) all = all && s.slot[q].state == SlotState::Connected;
@@ -423,7 +423,7 @@ void Match::rejoin(ConnId conn, std::uint32_t player, std::uint64_t token, std::
   ++s.stats.connected;
   s.appendJoined(conn, "player", player, slot.token, out);
   s.catchUp(conn, true, out);
-  s.playerEvent(player, "back", conn, out);
+  s.playerEvent(player, "back", 0, out);  // to the rejoiner too: the last line of its catch-up
 }
 
 void Match::input(ConnId conn, std::uint64_t tick, const std::uint8_t* bytes, std::uint32_t size, std::string& out) {

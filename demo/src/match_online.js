@@ -57,6 +57,15 @@ export class OnlineMatch {
     this.player = null;
     this.built = null;
     this.session = null;
+    // A rollback session counts ticks from its creation: a player that joins
+    // a running match (a dropped slot taken over) creates its session on the
+    // world restored at match tick `base`, so its session tick t is match
+    // tick base + t (the world's own tick count, which the hashes use, is the
+    // match's).
+    this.base = 0;
+    // The last line of a player's catch-up is its own `player` event
+    // (docs/netplay-protocol.md#the-catch-up-ends): the session starts after it.
+    this.caughtUp = false;
     this.started = false;
     this.snapshotTick = null;
     this.snapshotBytes = 0;
@@ -128,7 +137,13 @@ export class OnlineMatch {
         if (this.role === 'player') this.state = 'playing';
         this.#event('both players are in: the match runs');
         break;
-      case 'player': this.#event(`player ${m.player} ${m.event} at tick ${m.tick}`); break;
+      case 'player':
+        if (m.player === this.player && (m.event === 'joined' || m.event === 'back')) {
+          this.caughtUp = true;
+          this.#feedRemote();
+        }
+        this.#event(`player ${m.player} ${m.event} at tick ${m.tick}`);
+        break;
       case 'verdict':
         this.verdicts++;
         this.okThrough = Math.max(this.okThrough, m.tick);
@@ -167,12 +182,14 @@ export class OnlineMatch {
   }
 
   #ensureSession() {
-    if (this.session !== null || this.built === null || this.role !== 'player' || this.snapshotTick === null) return;
+    if (this.session !== null || this.built === null || this.role !== 'player' || !this.caughtUp) return;
     this.lastLocal = this.built.run.tick;
+    this.base = this.built.run.tick;
     this.session = this.sim.createRollbackSession(this.built.run, {
       players: 2, localPlayer: this.player, depth: DEPTH, maxPredictionTicks: DEPTH, maxInputBytes: 16, inputLead: 128,
       hashHistory: 256, checksum: 'stateHash', combine: this.concatenate ? 'concatenate' : 'lengthPrefixed',
-      onConfirmed: (t, h) => {
+      onConfirmed: (st, h) => {
+        const t = this.base + st;
         this.confirmed.set(t, hex(h));
         this.lastConfirmed = t;
         this.client.hash(this.match, t, h);
@@ -186,7 +203,7 @@ export class OnlineMatch {
     while (this.remoteQueue.length > 0) {
       const m = this.remoteQueue[0];
       try {
-        this.session.addRemoteInput(m.player, m.tick, m.bytes);
+        if (m.tick > this.base) this.session.addRemoteInput(m.player, m.tick - this.base, m.bytes);
       } catch (e) {
         if (e?.reason === 'input_too_early') return; // fed after this page's next advance
         throw e;
@@ -208,11 +225,11 @@ export class OnlineMatch {
     if (this.role !== 'player' || this.player === null) return;
     this.#ensureSession();
     if (this.session === null) return;
-    const cur = this.session.currentTick;
+    const cur = this.base + this.session.currentTick;
     while (this.lastLocal < cur + 1 + INPUT_DELAY) {
       const t = ++this.lastLocal;
       const b = this.#localInput(t);
-      this.session.setLocalInput(t, b);
+      this.session.setLocalInput(t - this.base, b);
       this.client.input(this.match, t, b);
     }
     try {
@@ -249,7 +266,7 @@ export class OnlineMatch {
     const st = this.session?.stats;
     return {
       match: this.match, role: this.role, player: this.player, scenario: this.scenario, state: this.state, error: this.error,
-      started: this.started, current: this.session?.currentTick ?? this.built?.run.tick ?? 0, confirmed: this.lastConfirmed,
+      started: this.started, current: this.session !== null ? this.base + this.session.currentTick : this.built?.run.tick ?? 0, confirmed: this.lastConfirmed,
       okThrough: this.okThrough, verdicts: this.verdicts, desyncs: this.desyncs, desyncAt: this.desyncAt,
       lineMismatchAt: this.lineMismatchAt, snapshotTick: this.snapshotTick, snapshotBytes: this.snapshotBytes,
       bytesReceived: this.bytesReceived, tailTicks: this.tailTicks, syncedMs: this.syncedMs, stalls: this.stalls,

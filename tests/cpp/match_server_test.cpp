@@ -72,6 +72,8 @@ TEST(MatchServer, EveryReplyOfAMatchsLife) {
   r = s.ask("2 join duel player");
   EXPECT_EQ(linesFor(r, 1), (std::vector<std::string>{"player duel 1 joined 0", "start duel 0"}));
   EXPECT_EQ(linesFor(r, 2).back(), "start duel 0");
+  // The joiner's catch-up ends with its own event (a client starts its session after it).
+  EXPECT_EQ(linesFor(r, 2).at(linesFor(r, 2).size() - 2), "player duel 1 joined 0");
   r = s.ask("3 join duel spectator");
   EXPECT_EQ(linesFor(r, 3).at(0), "joined duel spectator - - 2 input 0x7");
   r = s.ask("1 input duel 1 " + hex(playerInput(0, 1)));
@@ -122,6 +124,7 @@ TEST(MatchServer, RejoinAfterClosedResumesTheSlotThroughANewConnection) {
   EXPECT_EQ(words(for7[1])[0], "snapshot");
   EXPECT_EQ(words(for7[2])[2], "1");  // the confirmed tail: ticks 1 and 2
   EXPECT_EQ(words(for7[3])[2], "2");
+  EXPECT_EQ(for7.back(), "player duel 1 back 2");  // the end of the rejoiner's catch-up
   EXPECT_EQ(linesFor(r, 1), std::vector<std::string>{"player duel 1 back 2"});
   EXPECT_EQ(linesFor(s.ask("7 input duel 3 ."), 1), std::vector<std::string>{"input duel 1 3 ."});
 }

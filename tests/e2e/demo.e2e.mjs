@@ -68,6 +68,12 @@ async function e2e(browserName) {
       expect(pageErrors.length === 0, `no page errors (${pageErrors.length})`);
       return;
     }
+    // LAIGE_E2E_ONLY=match: the match server's checks alone (docs/netplay-protocol.md).
+    if (process.env.LAIGE_E2E_ONLY === 'match') {
+      await matchThroughServer(run.browser, server.url, expect, browserName, (m) => { pageErrors.push(m); console.error(m); });
+      expect(pageErrors.length === 0, `no page errors (${pageErrors.length})`);
+      return;
+    }
     const names = await page.evaluate(() => window.__demo.scenarios());
     // Real time: GameLoop.frame(now) in requestAnimationFrame at 60 Hz.
     const rt = await page.evaluate(async () => {

@@ -14,10 +14,13 @@ import { attachMatchServer } from '../../demo/match_relay.mjs';
  * false (static hosting); resolves to { url, peer, matches, close() } (peer:
  * attachNativePeer's handle, matches: attachMatchServer's, or null).
  */
+/** The match server's flags in the harness: a snapshot every 64 ticks, a reconnect window of 120 confirmed ticks (match_checks.mjs waits it out). */
+export const MATCH_SERVER_OPTIONS = { snapshotEvery: 64, reconnectTicks: 120 };
+
 export function serveStatic(dir, { peer = true } = {}) {
   const server = createServer(staticHandler(dir));
   const endpoint = peer ? attachNativePeer(server, { log: (m) => console.error(m) }) : null;
-  const matches = endpoint?.bin ? attachMatchServer(server, { bin: endpoint.bin, snapshotEvery: 64, log: (m) => console.error(m) }) : null;
+  const matches = endpoint?.bin ? attachMatchServer(server, { bin: endpoint.bin, ...MATCH_SERVER_OPTIONS, log: (m) => console.error(m) }) : null;
   return new Promise((ok, fail) => {
     server.once('error', fail);
     server.listen(0, '127.0.0.1', () => {

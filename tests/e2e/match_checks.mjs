@@ -9,6 +9,8 @@
 // hashes equal the server's lines, the server's verdicts and the players'.
 // The pages are stepped through the test hook (no real-time wait).
 
+import { MATCH_SERVER_OPTIONS } from './harness.mjs';
+
 const TICKS = 300;
 const MORE = 120;
 
@@ -42,6 +44,47 @@ function sameHashes(a, b) {
     common++;
   }
   return { common, differAt: null };
+}
+
+/**
+ * Player 1's tab closes: its slot is away, the match goes on with its empty
+ * input (broadcast by the server), and past the reconnect window (the
+ * harness's `--reconnect-ticks`, MATCH_SERVER_OPTIONS) it is
+ * dropped (docs/netplay-protocol.md#the-reconnect-rule). A new tab opened
+ * with the second player's link then joins as player 1 from the server's
+ * snapshot and plays on: every confirmed hash of both players gets the
+ * server's ok and both pages agree.
+ */
+async function dropAndTakeOver(browser, pages, log, expect) {
+  const secondUrl = await pages[0].evaluate(() => window.__demo.match().secondPlayerUrl());
+  await pages[1].close();
+  const alone = [pages[0]];
+  let s0 = await st(pages[0]);
+  const droppedBy = s0.confirmed + MATCH_SERVER_OPTIONS.reconnectTicks + 40;
+  for (let k = 0; k < 200 && !s0.events.some((e) => /^player 1 dropped/.test(e)); k++) {
+    s0 = (await play(alone, Math.min(droppedBy, s0.confirmed + 16)))[0];
+  }
+  const droppedAt = s0.events.find((e) => /^player 1 dropped/.test(e));
+  expect(droppedAt !== undefined && s0.desyncs === 0,
+    `drop: player 1's tab closed, player 0 alone confirms tick ${s0.confirmed} with the server's empty input for slot 1 ("${droppedAt ?? s0.events.join(' | ')}", ${s0.desyncs} desyncs)`);
+  const taker = await openMatchPage(await browser.newPage(), secondUrl, log);
+  pages[1] = taker;
+  await taker.waitForFunction(() => { const s = window.__demo.match().status(); return s.player !== null || s.state === 'error'; }, { timeout: 30_000, polling: 50 });
+  const t0 = await st(taker);
+  expect(t0.role === 'player' && t0.player === 1 && t0.snapshotTick !== null && t0.snapshotTick > 0,
+    `take over: a new tab joins as player ${t0.player} of the running match from the snapshot of tick ${t0.snapshotTick} (${t0.snapshotBytes} B), state ${t0.state}${t0.error ? ` (${t0.error})` : ''}`);
+  const from = (await st(pages[0])).confirmed;
+  const played = await play(pages.slice(0, 2), from + MORE);
+  const end = Math.min(...played.map((x) => x.confirmed));
+  for (const p of pages.slice(0, 2)) {
+    await p.waitForFunction((t) => { const s = window.__demo.match().status(); return s.okThrough >= t || s.desyncs > 0; },
+      { timeout: 30_000, polling: 50 }, end).catch(() => {});
+  }
+  const [a, b] = await Promise.all(pages.slice(0, 2).map(st));
+  expect(end >= from + MORE && a.desyncs === 0 && b.desyncs === 0 && a.okThrough >= end && b.okThrough >= end,
+    `take over: both players confirm ${from} -> ${end} with the server's ok (through ${a.okThrough} / ${b.okThrough}, ${a.desyncs + b.desyncs} desyncs)`);
+  const ab = sameHashes(a, b);
+  expect(ab.differAt === null && ab.common >= 50, `take over: the new player 1's confirmed hashes equal player 0's (${ab.common} ticks compared)`);
 }
 
 export async function matchThroughServer(browser, url, expect, name, log = console.error) {
@@ -98,6 +141,7 @@ export async function matchThroughServer(browser, url, expect, name, log = conso
       `late spectator: every tick's hash equals the server's line and verdict, through tick ${c.okThrough} (${c.verdicts} ok, ${c.desyncs} desyncs)`);
     const ac = sameHashes(a2, c);
     expect(ac.differAt === null && ac.common >= 50, `late spectator: its hashes equal player 0's (${ac.common} ticks compared)`);
+    await dropAndTakeOver(browser, pages, log, expect);
   } catch (e) {
     expect(false, `match server e2e: ${e.stack ?? e.message}`);
   } finally {
