@@ -4,7 +4,9 @@
 // against the stream Node computed during the build (demo/ts-golden.mjs).
 // The core's scenarios (swarm, stress, float, input, ...) are not ported
 // here any more: the page steps the C++ ones themselves (native.js,
-// sim.openScenario). Each entry: build(sim, seed) -> { world, positions(), ... }.
+// sim.openScenario). Each entry: build(sim, seed) -> { world, positions(), ... },
+// `fault` among them: the SystemFault (system_fault.js) one of its systems
+// applies, which the netplay view arms on one peer.
 import { fx } from '@laige/sim';
 import { RenderFeed } from './sprites.js';
 import { SystemFault } from './system_fault.js';

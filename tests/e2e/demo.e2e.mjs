@@ -245,12 +245,12 @@ async function netplayScreenshot(page) {
 
 /**
  * The netplay view's desync report (the ts-orbits view desyncReportNamesTheFlip
- * left, with its report shown): the section from the peers' table down, for
+ * left, with its report shown): from the network line down, for
  * docs/desync.md.
  */
 async function desyncScreenshot(page) {
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  const top = await (await page.$('#np-stats')).boundingBox();
+  const top = await (await page.$('#np-net')).boundingBox();
   const box = await (await page.$('#np-desync')).boundingBox();
   const x = Math.max(0, top.x - 4);
   const clip = { x, y: Math.max(0, top.y - 4), width: Math.min(684, box.x + box.width + 4 - x), height: box.y + box.height + 4 - Math.max(0, top.y - 4) };
