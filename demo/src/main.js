@@ -523,7 +523,7 @@ async function start() {
   try {
     // A heap sized for every scenario and the netplay view at once, so that it
     // never grows while the page runs (docs/typescript.md#loading).
-    sim = await loadLaige({ initialMemoryBytes: 64 * 1024 * 1024 });
+    sim = await loadLaige({ initialMemoryBytes: 96 * 1024 * 1024 });
   } catch (e) {
     fatal(`Could not load the WebAssembly module (@laige/sim): ${e && e.message ? e.message : e}`);
     return;
@@ -577,12 +577,12 @@ async function start() {
       for (const x of b.bytes) bin += String.fromCharCode(x);
       return { ...b, bytes: btoa(bin) };
     },
-    /** The netplay view: open(name, {latency, jitter, loss}), tick(n), setPointer(peer, [x, y] | null), status(), close(). */
+    /** The netplay view: open(name, {latency, jitter, loss}), tick(n), setPointer(peer, [x, y] | null), perturb(peer, {tick, slot, bit}), status(), close(). */
     netplay: {
       open: (n, net = {}) => { sel.value = n; const np = openNetplay(n); setNetworkSliders(np, net); paused = true; $('pause').textContent = 'resume'; return np.status(); },
       tick: (n) => { for (let i = 0; i < n; i++) netplay.tick(); return netplay.status(); },
       setPointer: (i, p) => netplay.setPointer(i, p),
-      perturb: (i) => netplay.perturb(i),
+      perturb: (i, at) => netplay.perturb(i, at),
       setNetwork: (net) => setNetworkSliders(netplay, net),
       status: () => (netplay === null ? null : netplay.status()),
       close: () => closeNetplay(),

@@ -6,23 +6,44 @@
 // jitter, loss). Per peer: current and confirmed tick, rollbacks per second,
 // the deepest rollback; between them: their confirmed hashes must agree;
 // and the native peer (peer.js), fed the confirmed ticks' combined payloads,
-// must answer the same hashes.
+// must answer the same hashes. The peers also send each other their
+// confirmed checksums and, when those differ, the messages of their
+// sessions' desync exchange (docs/desync.md#across-peers) over the
+// network's reliable channel; each peer's report (tick, system, entities,
+// fields) is shown by desync_view.js. `perturb` injects the divergence.
 //
-// Each network tick every peer (1) takes the packets due, (2) sets its
+// Each network tick every peer (1) takes the packets and messages due, (2) sets its
 // local input INPUT_DELAY ticks ahead, (3) sends the other peer every input
 // the other has not acknowledged (so a lost packet is repaired by the next),
 // with its own acknowledgement, and (4) advances one tick, or waits when it
-// is DEPTH ticks ahead of its confirmed tick (prediction_limit).
+// is MAX_PREDICTION ticks ahead of its confirmed tick (prediction_limit);
+// then (5) sends the checksums it confirmed and its desync messages.
+import { formatEntity } from '@laige/sim/scenarios';
 import { attractorPayload } from './scenarios.js';
 import { NativePeer, peerVerdict } from './peer.js';
-import { SimNetwork } from './netplay_net.js';
+import { SimNetwork, prng } from './netplay_net.js';
 import { drawWorld } from './canvas.js';
 import { SpriteTable } from './sprites.js';
 
 /** Ticks between sampling a local input and running it. */
 const INPUT_DELAY = 2;
-/** The rollback ring depth, also the most ticks a peer predicts ahead. */
-const DEPTH = 20;
+/** The most ticks a peer predicts ahead of its confirmed tick. */
+const MAX_PREDICTION = 20;
+/**
+ * The rollback ring depth. Beyond the rollbacks (at most MAX_PREDICTION
+ * ticks), the desync exchange re-runs the first differing tick from the
+ * ring on both peers (docs/desync.md#pinning-a-tick): on the peer that
+ * detects it when the other's checksum arrives, and on the other when the
+ * first request arrives, two one-way delays later. With the sliders' worst
+ * case (latency 20 + jitter 10 ticks each way) that is 20 + 2 x 30 ticks
+ * behind the current tick, plus what lost input packets add.
+ */
+const DEPTH = 120;
+/** A checksum message on the wire: u64 tick, u64 checksum. */
+const HASH_MESSAGE_BYTES = 16;
+/** The perturb button's tick: this many ticks ahead of the peer's current tick, plus up to FAULT_SPREAD - 1 more. */
+const FAULT_LEAD = 10;
+const FAULT_SPREAD = 30;
 /** The most inputs one packet carries. */
 const MAX_PACKET_INPUTS = 64;
 const hex = (h) => h.toString(16).padStart(16, '0');
@@ -55,7 +76,8 @@ function rulesOf(sim, name) {
 }
 
 class NetplayPeer {
-  constructor(sim, spec, player, rules, onConfirmed) {
+  /** `hooks`: onConfirmed(peer, tick), onDesync(peer, report), desyncFailed(peer, error). */
+  constructor(sim, spec, player, rules, hooks) {
     this.player = player;
     this.other = 1 - player;
     this.rules = rules;
@@ -65,11 +87,26 @@ class NetplayPeer {
     // checksum 'stateHash': the confirmed hashes are compared with the
     // native twin's (peer.js: laige-peer's step mode answers each tick's
     // World::stateHash) and with tick 0's stateHash above.
+    // The confirmed checksums and the desync messages wait in `outbox` for
+    // the end of the step (onConfirmed and sendDesync run inside advance()
+    // and receiveDesync).
+    this.outbox = [];
+    this.hooks = hooks;
     this.session = sim.createRollbackSession(this.built.run ?? this.built.world, {
-      players: 2, localPlayer: player, depth: DEPTH, maxInputBytes: 16, maxPredictionTicks: DEPTH, hashHistory: 256,
+      players: 2, localPlayer: player, depth: DEPTH, maxInputBytes: 16, maxPredictionTicks: MAX_PREDICTION, hashHistory: 256,
       checksum: 'stateHash', combine: rules.combine,
-      onConfirmed: (t, h) => { this.confirmed.set(t, hex(h)); onConfirmed(this, t); },
+      onConfirmed: (t, h) => {
+        this.confirmed.set(t, hex(h));
+        this.outbox.push([{ kind: 'hash', tick: t, hash: h }, HASH_MESSAGE_BYTES]);
+        hooks.onConfirmed(this, t);
+      },
+      sendDesync: (bytes) => { this.outbox.push([{ kind: 'desync', bytes }, bytes.length]); },
+      onDesync: (report) => hooks.onDesync(this, report),
     });
+    /** The network tick the session found the first differing checksum at (null: not yet). */
+    this.detectedAt = null;
+    /** A between-ticks change waiting for a tick with nothing predicted (perturbBetweenTicks). */
+    this.pendingChange = null;
     this.local = new Map();
     this.remote = new Map();
     this.remoteContiguous = 0;
@@ -103,8 +140,31 @@ class NetplayPeer {
     while (this.remote.has(this.remoteContiguous + 1)) this.remoteContiguous++;
   }
 
+  /** A confirmed checksum or a desync message of the other peer (the reliable channel). */
+  receiveMessage(m, now) {
+    this.#desyncCall(now, () => {
+      if (m.kind === 'hash') this.session.addRemoteHash(m.tick, m.hash);
+      else this.session.receiveDesync(m.bytes);
+    });
+  }
+
+  // A call that may start (addRemoteHash, advance) or move (receiveDesync)
+  // the desync exchange: notes the network tick of the detection; a refusal
+  // of the exchange (desync_*, state_tree_*) is shown, not fatal.
+  #desyncCall(now, f) {
+    try {
+      f();
+    } catch (e) {
+      if (!/^(desync_|state_tree_)/.test(e?.reason ?? '')) throw e;
+      this.hooks.desyncFailed(this, e);
+    } finally {
+      if (this.detectedAt === null && this.session.desyncTick !== 0) this.detectedAt = now;
+    }
+  }
+
   step(now, net) {
     for (const p of net.deliver(now, this.player)) this.receive(p);
+    for (const m of net.deliverMessages(now, this.player)) this.receiveMessage(m, now);
     const cur = this.session.currentTick;
     while (this.lastLocal < cur + 1 + INPUT_DELAY) {
       const t = ++this.lastLocal;
@@ -115,14 +175,34 @@ class NetplayPeer {
     const inputs = [];
     for (let t = this.ackedByOther + 1; t <= this.lastLocal && inputs.length < MAX_PACKET_INPUTS; t++) inputs.push([t, this.local.get(t)]);
     net.send(now, this.player, this.other, { ack: this.remoteContiguous, inputs });
-    try {
-      const a = this.session.advance();
-      // The re-simulated share of the advance (each re-run tick costs about what the new one does).
-      if (a.resimulatedTicks > 0) this.resimMs += (a.ms * a.resimulatedTicks) / (a.resimulatedTicks + 1);
-    } catch (e) {
-      if (e?.reason !== 'prediction_limit') throw e;
-      this.stalls++;
+    // While a between-ticks change waits, the peer advances only once it has
+    // the other's input for the tick it would run (#applyPendingChange).
+    if (this.pendingChange === null || this.remoteContiguous > this.session.currentTick) {
+      this.#desyncCall(now, () => {
+        try {
+          const a = this.session.advance();
+          // The re-simulated share of the advance (each re-run tick costs about what the new one does).
+          if (a.resimulatedTicks > 0) this.resimMs += (a.ms * a.resimulatedTicks) / (a.resimulatedTicks + 1);
+        } catch (e) {
+          if (e?.reason !== 'prediction_limit') throw e;
+          this.stalls++;
+        }
+      });
     }
+    this.#applyPendingChange();
+    for (const [m, bytes] of this.outbox.splice(0)) net.sendMessage(now, this.player, m, bytes);
+  }
+
+  // A pending between-ticks change is made after an advance() that
+  // confirmed the tick it ran: every tick so far ran with every player's
+  // input, so no rollback restores a state from before the change, and the
+  // ring snapshot of this tick (taken by the next advance) holds it - the
+  // desync exchange's re-run from that snapshot gives the same checksums.
+  #applyPendingChange() {
+    const c = this.pendingChange;
+    if (c === null || this.session.currentTick !== this.session.confirmedTick) return;
+    this.pendingChange = null;
+    c(this.session.currentTick);
   }
 
   /** Drops inputs and hashes no one reads any more (below `tick`). */
@@ -151,6 +231,25 @@ class NetplayPeer {
   }
 }
 
+/**
+ * A session's PeerDesyncReport as plain data (status(), the view, the e2e
+ * checks): numbers and strings only; an item's entity formatted, side A's
+ * (this peer's) handle, else side B's. `netTicks`: network ticks from the
+ * detection to the report.
+ */
+function reportOf(player, r, netTicks) {
+  return {
+    peer: player, tick: Number(r.tick), firstSystem: r.firstSystem, firstSystemPosition: r.firstSystemPosition,
+    checkpointsCompared: r.checkpointsCompared, differences: r.differences, checksumA: hex(r.checksumA), checksumB: hex(r.checksumB),
+    items: r.items.map((it) => ({
+      slot: it.slot, component: it.component, field: it.field, valueA: it.valueA, valueB: it.valueB,
+      entity: it.entityA ?? it.entityB, entityText: (it.entityA ?? it.entityB) === null ? `slot ${it.slot}` : formatEntity(it.entityA ?? it.entityB),
+      presentInA: it.presentInA, presentInB: it.presentInB,
+    })),
+    exchange: { ...r.exchange }, ms: r.ms, netTicks,
+  };
+}
+
 /** The netplay view of one scenario: two peers, the network, the checks. */
 export class Netplay {
   /**
@@ -167,10 +266,25 @@ export class Netplay {
     this.disagreeAt = null;
     this.peers = [];
     this.native = null;
-    const onConfirmed = (peer, t) => {
-      if (peer.player === 0 && this.native !== null) this.native.step(t, this.rules.combined(peer.inputsAt(t)));
+    this.perturbed = null;
+    /** The perturb button's choices (tick, slot, bit): seeded, the same every run. */
+    this.random = prng(0xfa017);
+    /** Per peer: its desync report (reportOf) once onDesync gave it, and the exchange's refusals. */
+    this.reports = [null, null];
+    this.desyncErrors = [];
+    const hooks = {
+      onConfirmed: (peer, t) => {
+        if (peer.player === 0 && this.native !== null) this.native.step(t, this.rules.combined(peer.inputsAt(t)));
+      },
+      onDesync: (peer, report) => {
+        peer.detectedAt ??= this.now;
+        this.reports[peer.player] = reportOf(peer.player, report, this.now - peer.detectedAt);
+      },
+      desyncFailed: (peer, e) => {
+        if (this.desyncErrors.length < 8) this.desyncErrors.push({ peer: peer.player, reason: e.reason, message: e.message });
+      },
     };
-    this.peers = [0, 1].map((p) => new NetplayPeer(sim, spec, p, this.rules, onConfirmed));
+    this.peers = [0, 1].map((p) => new NetplayPeer(sim, spec, p, this.rules, hooks));
     // The native hashes, checked against each peer's confirmed hash of the
     // same tick once that peer confirmed it (the peers may confirm a tick at
     // different network ticks).
@@ -239,19 +353,62 @@ export class Netplay {
   }
 
   /**
-   * Changes one component of one entity in peer `i`'s world between two
-   * ticks (as perturb does in the single view): its next confirmed hashes
-   * no longer agree with the other peer's nor with the native peer's.
+   * Makes peer `i`'s world diverge, once per view: its confirmed checksums
+   * stop agreeing with the other peer's (and the native peer's), and both
+   * peers' desync exchanges report where. A TypeScript scenario's system
+   * flips one bit (system_fault.js): `at` = { tick, slot, bit } (each
+   * optional: a tick 10..39 ahead of the peer's current one, a live
+   * entity's slot, a bit 0..15, from a seeded PRNG); the tick must not have
+   * run on that peer yet. The core's scenarios (C++ systems) get a change
+   * between two ticks instead (perturbBetweenTicks). Returns what is
+   * armed (status().perturbed), or null when the scenario has nothing to
+   * perturb.
    */
-  perturb(i = 1) {
-    const { world, perturbTarget } = this.peers[i].built;
-    if (perturbTarget === undefined) return null;
-    let target = null;
-    world.each([perturbTarget.component], ['read'], (e) => { if (target === null) target = e; });
-    if (target === null) return null;
-    world.add(target, perturbTarget.component, perturbTarget.change(world.get(target, perturbTarget.component)));
-    this.perturbed = { peer: i, tick: this.peers[i].session.currentTick };
+  perturb(i = 1, at = {}) {
+    if (this.perturbed !== null) return this.perturbed;
+    const peer = this.peers[i];
+    const fault = peer.built.fault;
+    if (fault === undefined) return this.#perturbBetweenTicks(peer);
+    const current = peer.session.currentTick;
+    const tick = at.tick ?? current + FAULT_LEAD + Math.floor(this.random() * FAULT_SPREAD);
+    if (tick <= current) throw new Error(`perturb: tick ${tick} has run on peer ${i} already (its current tick is ${current}); pick a later tick`);
+    let slot = at.slot;
+    if (slot === undefined) {
+      const live = [];
+      peer.built.world.each([fault.component], ['read'], (e) => { live.push(e >>> 16); });
+      slot = live.length === 0 ? 0 : live[Math.floor(this.random() * live.length)];
+    }
+    const armed = fault.arm({ tick, slot, bit: at.bit ?? Math.floor(this.random() * 16) });
+    this.perturbed = {
+      peer: i, how: 'system', tick, system: fault.system, component: fault.component.name, field: fault.field,
+      slot: armed.slot, bit: armed.bit, get entity() { return armed.entity === null ? null : formatEntity(armed.entity); },
+    };
     return this.perturbed;
+  }
+
+  /**
+   * The core's scenarios: one component of one entity changed between two
+   * ticks (as perturb does in the single view), after the next tick peer
+   * `peer` runs with every player's input (it waits for the other's input
+   * of that tick; NetplayPeer.#applyPendingChange says why). The desync
+   * report then names the first system of the next tick: the first after
+   * which the checkpoints differ, though the change came from outside the
+   * systems.
+   */
+  #perturbBetweenTicks(peer) {
+    const { world, perturbTarget } = peer.built;
+    if (perturbTarget === undefined) return null;
+    const p = { peer: peer.player, how: 'between ticks', tick: null, component: perturbTarget.component.name, entity: null };
+    peer.pendingChange = (tick) => {
+      let target = null;
+      world.each([perturbTarget.component], ['read'], (e) => { if (target === null) target = e; });
+      if (target === null) return;
+      world.add(target, perturbTarget.component, perturbTarget.change(world.get(target, perturbTarget.component)));
+      p.tick = tick;
+      p.entity = formatEntity(target);
+    };
+    this.perturbed = p;
+    return p;
   }
 
   setPointer(player, p) {
@@ -277,7 +434,12 @@ export class Netplay {
           divergedAt: this.nativeAgree.find((g) => g.divergedAt !== null)?.divergedAt ?? null,
           perPeer: this.nativeAgree.map((g) => ({ ...g })),
         },
-      inputs: this.rules.what, perturbed: this.perturbed ?? null,
+      inputs: this.rules.what, perturbed: this.perturbed === null ? null : { ...this.perturbed },
+      desync: {
+        detected: this.peers.map((p) => (p.session.desyncTick === 0 ? null : { tick: p.session.desyncTick, at: p.detectedAt })),
+        reports: this.reports, errors: this.desyncErrors,
+        messages: { sent: this.net.messagesSent, bytes: this.net.messageBytes },
+      },
     };
   }
 

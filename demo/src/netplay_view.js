@@ -1,8 +1,10 @@
 // netplay_view.js - the netplay view's page side: its canvases' pointers,
 // the network sliders, the per-peer stats table and the two verdict lines
 // (the peers' confirmed-hash agreement; the native peer's check of the
-// confirmed ticks). main.js switches between the single view and this one.
+// confirmed ticks), and the desync report (desync_view.js). main.js
+// switches between the single view and this one.
 import { esc } from './diff_view.js';
+import { updateDesyncPanel, wireDesync } from './desync_view.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -20,6 +22,7 @@ export function wireNetplay(current) {
     const el = $(`np-${k}`);
     el.addEventListener('input', () => current()?.setNetwork(networkSettings()));
   }
+  wireDesync(current);
 }
 
 /** The sliders' settings (latency and jitter in ticks, loss as a probability). */
@@ -72,6 +75,6 @@ export function updateNetplayPanel(st) {
   $('np-net').innerHTML = [
     cell('network tick', st.now), cell('packets sent', st.net.sent), cell('lost', st.net.lost),
     `<span class="np-note">inputs: ${esc(st.inputs)}</span>`,
-    ...(st.perturbed ? [`<span class="np-note">peer ${st.perturbed.peer}'s world perturbed after its tick ${st.perturbed.tick}</span>`] : []),
   ].join(' ');
+  updateDesyncPanel(st);
 }

@@ -221,7 +221,14 @@ export class NativePeer {
   close() {
     if (this.state === 'closed') return;
     this.state = 'closed';
-    try { this.ws?.close(); } catch { /* already closed */ }
+    const ws = this.ws;
+    // A socket closed while still connecting makes Firefox report a page
+    // error ("can't establish a connection"): that one is closed once open.
+    if (ws?.readyState === 0) {
+      ws.onopen = () => ws.close();
+      return;
+    }
+    try { ws?.close(); } catch { /* already closed */ }
   }
 }
 

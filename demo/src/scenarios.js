@@ -4,9 +4,12 @@
 // against the stream Node computed during the build (demo/ts-golden.mjs).
 // The core's scenarios (swarm, stress, float, input, ...) are not ported
 // here any more: the page steps the C++ ones themselves (native.js,
-// sim.openScenario). Each entry: build(sim, seed) -> { world, positions(), ... }.
+// sim.openScenario). Each entry: build(sim, seed) -> { world, positions(), ... },
+// `fault` among them: the SystemFault (system_fault.js) one of its systems
+// applies, which the netplay view arms on one peer.
 import { fx } from '@laige/sim';
 import { RenderFeed } from './sprites.js';
+import { SystemFault } from './system_fault.js';
 
 const M64 = (1n << 64n) - 1n;
 const K = 0x9e3779b97f4a7c15n;
@@ -74,6 +77,8 @@ function tsOrbits(sim, seed) {
     world.add(e, Vel, { x: fx.mul(-y, k), y: fx.mul(x, k) });
     world.add(e, Age, { ticks: 0, mass: rng.nextRange(1, 9), kind: rng.nextRange(0, 3) });
   }
+  // The netplay view's one-bit divergence (system_fault.js): OrbVel.x after OrbGravity's own writes.
+  const fault = new SystemFault('OrbGravity', Vel, 'x');
   world.registerSystem({
     name: 'OrbGravity', budgetMs: 2, io: [[Pos, 'read'], [Vel, 'write'], [Age, 'read']],
     run(ctx) {
@@ -91,6 +96,7 @@ function tsOrbits(sim, seed) {
         if ((p.y >= R && v.y > 0) || (p.y <= -R && v.y < 0)) v.y = fx.negate(v.y);
         i++;
       });
+      fault.apply(ctx);
     },
   });
   world.registerSystem({
@@ -138,6 +144,7 @@ function tsOrbits(sim, seed) {
     },
     feed,
     perturbTarget: { component: Vel, change: (v) => ({ x: fx.add(v.x, fx.ONE), y: v.y }) },
+    fault,
   };
 }
 
@@ -200,6 +207,8 @@ function tsHierarchy(sim, seed) {
     if (moonList.length > 0 && planets.length > 0) world.add(moonList[moon], HChildOf(planets[to]));
   }
   const [posX, posY] = [HPos.field.x, HPos.field.y];
+  // The netplay view's one-bit divergence (system_fault.js): HLocal.angle after HOrbits' own writes.
+  const fault = new SystemFault('HOrbits', HLocal, 'angle');
   world.registerSystem({
     name: 'HOrbits', budgetMs: 1,
     io: [[HLocal, 'write'], [HPos, 'write'], [HLevel, 'read'], [HChildOf, 'write']],
@@ -219,6 +228,7 @@ function tsHierarchy(sim, seed) {
         posX.set(s, orbitX(posX.get(parent), l));
         posY.set(s, orbitY(posY.get(parent), l));
       });
+      fault.apply(ctx);
     },
   });
   const rng = new SetupPrng(seed);
@@ -235,6 +245,7 @@ function tsHierarchy(sim, seed) {
       world.each([HPos, HLevel], ['read', 'read'], (e, p, k) => out(e, fx.toDouble(p.x), fx.toDouble(p.y), k.level));
     },
     perturbTarget: { component: HLocal, change: (l) => ({ angle: l.angle ^ 1, radius: l.radius, speed: l.speed }) },
+    fault,
   };
 }
 

@@ -9,12 +9,15 @@
 // and native laige-replay must reproduce every tick's hash. The live native
 // peer (laige-peer behind the server's /peer WebSocket) checks the same
 // ticks as they run: peer_checks.mjs; the netplay view (two peers under
-// rollback sessions): netplay_checks.mjs; two pages playing through the match
+// rollback sessions): netplay_checks.mjs, and its desync report (peer 1
+// flips one bit inside a system; both peers' reports name it):
+// desync_checks.mjs; two pages playing through the match
 // server (laige-peer --serve at /match) and a late spectator from the "join
 // late" button: match_checks.mjs; the layout at 1160x760 with large
 // counters and the dark scrollbars: layout_checks.mjs.
 // Screenshots: test-results/demo.png (chromium, copied to docs/demo.png),
-// test-results/demo-netplay.jpg (chromium, copied to docs/demo-netplay.jpg: the README's image, shipped in the package)
+// test-results/demo-netplay.jpg (chromium, copied to docs/demo-netplay.jpg: the README's image, shipped in the package),
+// test-results/demo-desync.jpg (chromium, the netplay view's desync report, copied to docs/demo-desync.jpg)
 // and test-results/demo-firefox.png; the event log's scrollbar:
 // test-results/events-scrollbar-<browser>.png.
 // Usage: node tests/e2e/demo.e2e.mjs <built demo dir>
@@ -25,6 +28,7 @@ import { join } from 'node:path';
 import { launchBrowser, openDemo, runScenario, serveStatic, verdictLine } from './harness.mjs';
 import { peerAbsentOnStaticHosting, peerDivergesAfterPerturb, peerKilledMidRun, peerMatchesPointerSession } from './peer_checks.mjs';
 import { netplayAgrees, netplayDetectsPerturb, netplayEveryScenario } from './netplay_checks.mjs';
+import { desyncReportBetweenTicks, desyncReportNamesTheFlip } from './desync_checks.mjs';
 import { darkScrollbars, layoutHoldsWithLargeCounters } from './layout_checks.mjs';
 import { inspectorScrubsToNative } from './inspector_checks.mjs';
 import { matchThroughServer } from './match_checks.mjs';
@@ -192,6 +196,9 @@ async function e2e(browserName) {
     await netplayAgrees(page, expect);
     await netplayDetectsPerturb(page, expect);
     await netplayEveryScenario(page, expect, names);
+    await desyncReportNamesTheFlip(page, expect);
+    if (browserName === 'chromium') await desyncScreenshot(page);
+    await desyncReportBetweenTicks(page, expect);
     if (browserName === 'chromium') await netplayScreenshot(page);
     await darkScrollbars(page, expect, browserName);
     await page.evaluate(() => window.__demo.netplay.close());
@@ -240,6 +247,23 @@ async function netplayScreenshot(page) {
   await page.screenshot({ path: shot, type: 'jpeg', quality: 80 });
   try { copyFileSync(shot, 'docs/demo-netplay.jpg'); } catch { /* docs/ read-only: the artifact stays */ }
   console.log(`screenshot: ${shot} (copied to docs/demo-netplay.jpg)`);
+}
+
+/**
+ * The netplay view's desync report (the ts-orbits view desyncReportNamesTheFlip
+ * left, with its report shown): from the network line down, for
+ * docs/desync.md.
+ */
+async function desyncScreenshot(page) {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const top = await (await page.$('#np-net')).boundingBox();
+  const box = await (await page.$('#np-desync')).boundingBox();
+  const x = Math.max(0, top.x - 4);
+  const clip = { x, y: Math.max(0, top.y - 4), width: Math.min(684, box.x + box.width + 4 - x), height: box.y + box.height + 4 - Math.max(0, top.y - 4) };
+  const shot = 'test-results/demo-desync.jpg';
+  await page.screenshot({ path: shot, type: 'jpeg', quality: 75, clip, captureBeyondViewport: true });
+  try { copyFileSync(shot, 'docs/demo-desync.jpg'); } catch { /* docs/ read-only: the artifact stays */ }
+  console.log(`screenshot: ${shot} (copied to docs/demo-desync.jpg)`);
 }
 
 /** The inspector's screenshots (chromium) into docs/, which ships them (docs/inspector.md). */

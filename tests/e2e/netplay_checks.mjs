@@ -45,19 +45,23 @@ export async function netplayAgrees(page, expect) {
   expect(/^netplay: confirmed hashes agree through tick \d+$/.test(shown), `the page shows "${shown}"`);
 }
 
-/** Perturbing peer 1's world: the agreement check and the native peer check both report it. */
+/**
+ * Perturbing peer 1's world (swarm: a change between two ticks, made once
+ * peer 1's current tick is confirmed): the agreement check and the native
+ * peer check both report the next tick.
+ */
 export async function netplayDetectsPerturb(page, expect) {
-  const p = await page.evaluate(() => {
+  await page.evaluate(() => {
     const np = window.__demo.netplay;
     np.open('swarm', { latency: 6, jitter: 3, loss: 0 });
     np.tick(100);
-    const at = np.perturb(1);
+    np.perturb(1);
     np.tick(60);
-    return at;
   });
   await page.waitForFunction(() => window.__demo.netplay.status().native.divergedAt !== null, { timeout: 30_000, polling: 50 }).catch(() => {});
   const s = await netStatus(page);
-  expect(p !== null && s.disagreeAt !== null && s.disagreeAt > p.tick - 10 && s.disagreeAt <= p.tick + 1,
+  const p = s.perturbed;
+  expect(p !== null && p.tick !== null && s.disagreeAt === p.tick + 1,
     `netplay: perturbing peer 1 after its tick ${p?.tick} gives DISAGREE at tick ${s.disagreeAt}`);
   const [n0, n1] = s.native.perPeer ?? [{}, {}];
   expect(n0.divergedAt === null && n1.divergedAt === s.disagreeAt, `netplay: ${s.native.text} (the native peer agrees with the unperturbed peer 0)`);

@@ -23,14 +23,14 @@ sed 's/^/  /' "$tmp/contents"
 for f in package/README.md package/LICENSE package/package.json package/dist/index.js package/dist/index.d.ts \
   package/dist/embedded.js package/dist/embedded.d.ts package/wasm/laige_wasm.mjs package/wasm/laige_wasm.wasm \
   package/wasm/laige_wasm.base64.mjs package/dist/scenarios.js package/dist/scenarios.d.ts package/wasm/laige_wasm_scenarios.wasm \
-  package/dist/inspector.js package/dist/inspector.d.ts package/docs/inspector.md package/docs/inspector-page.jpg package/docs/inspector-native.jpg \
+  package/dist/inspector.js package/dist/inspector.d.ts package/docs/inspector.md package/docs/inspector-page.jpg package/docs/inspector-native.jpg package/docs/demo-desync.jpg \
   package/docs/typescript.md; do
   grep -qx "$f" "$tmp/contents" || { echo "pack smoke: $f is not in the tarball" >&2; exit 1; }
 done
-# Nothing else: no sources, tests, build trees or images but the README's
-# screenshot (the measurement journals of docs/internals/ ship because the
+# Nothing else: no sources, tests, build trees or images but the screenshots
+# the README and the shipped pages show (the measurement journals of docs/internals/ ship because the
 # user pages link them).
-unexpected="$(grep -vxE 'package/(README\.md|LICENSE|package\.json|dist/([a-z_]+/)?[a-z0-9_]+(\.gen)?\.(js|d\.ts)|wasm/laige_wasm\.(mjs|wasm|base64\.mjs)|wasm/laige_wasm_scenarios\.wasm|docs/(internals/)?[A-Za-z_-]+\.md|docs/(demo-netplay|inspector-page|inspector-native)\.jpg)' "$tmp/contents" || true)"
+unexpected="$(grep -vxE 'package/(README\.md|LICENSE|package\.json|dist/([a-z_]+/)?[a-z0-9_]+(\.gen)?\.(js|d\.ts)|wasm/laige_wasm\.(mjs|wasm|base64\.mjs)|wasm/laige_wasm_scenarios\.wasm|docs/(internals/)?[A-Za-z_-]+\.md|docs/(demo-netplay|demo-desync|inspector-page|inspector-native)\.jpg)' "$tmp/contents" || true)"
 if [ -n "$unexpected" ]; then echo "pack smoke: unexpected files in the tarball:" >&2; echo "$unexpected" >&2; exit 1; fi
 mkdir "$tmp/extracted"
 tar -xzf "$tmp/$tgz" -C "$tmp/extracted"
