@@ -72,6 +72,10 @@ struct MatchOptions {
   std::uint32_t spectatorDelay = 0;
   /// Mixed into the reconnect tokens (the server draws it at start).
   std::uint64_t tokenSecret = 0x9e3779b97f4a7c15ull;
+  /// A desync investigation (docs/netplay-protocol.md#desync-reports)
+  /// closes when the match has confirmed this many ticks past the one it
+  /// opened at. 1 .. 1,000,000.
+  std::uint32_t desyncTicks = 600;
 };
 
 /// The state of one player slot.
@@ -93,6 +97,8 @@ struct MatchStats {
   std::uint64_t refused = 0;
   std::uint64_t snapshotBytes = 0;
   std::uint64_t snapshotTick = 0;
+  /// Desync investigations opened (docs/netplay-protocol.md#desync-reports).
+  std::uint64_t investigations = 0;
 };
 
 /// One match. Move-only (heap-held state: the run's world stays at its
@@ -107,9 +113,12 @@ class Match {
   /// `input` scenario), else length-prefixed. Errors: the scenario run's
   /// creation failure; `match_bad_players` (fields players); a snapshot
   /// failure (`match_snapshot_failed`). Allocates the run, the input
-  /// rings (players x (kMatchInputLead + snapshotEvery + spectatorDelay) x
-  /// kMaxMatchInputBytes), the hash ring and the first kept snapshot (up
-  /// to spectatorDelay / snapshotEvery + 2 are kept as the match runs).
+  /// rings (players x (kMatchInputLead + 2 x snapshotEvery + spectatorDelay)
+  /// x kMaxMatchInputBytes: the confirmed inputs are kept for two snapshot
+  /// periods, so that any of the last snapshotEvery confirmed ticks can be
+  /// re-run from its keyframe for a desync investigation), the hash ring
+  /// and the first kept snapshot (up to spectatorDelay / snapshotEvery + 2
+  /// are kept as the match runs).
   [[nodiscard]] static Result<Match> create(std::string_view id, const Scenario& scenario, std::uint64_t seed,
                                             std::uint32_t players, const MatchOptions& options) noexcept;
 
@@ -147,12 +156,28 @@ class Match {
   void input(ConnId conn, std::uint64_t tick, const std::uint8_t* bytes, std::uint32_t size, std::string& out);
   /// `hash <id> <tick> <hash>`: a member's confirmed hash of `tick`.
   /// Replies `verdict <id> <tick> ok` or `desync <id> <tick> player=<p>
-  /// expected=<hash> got=<hash>` (player=spectator for a spectator).
-  /// Refusals: match_not_member, match_hash_unknown_tick (tick, confirmed,
-  /// oldest; for a spectator `confirmed` is the last tick it was sent:
-  /// the confirmed tick minus the spectator delay). No allocation beyond
-  /// the reply.
+  /// expected=<hash> got=<hash>` (player=spectator for a spectator). A
+  /// player's `desync` is followed by `desync-open <id> <tick> <hash>` when
+  /// the match opens a desync investigation of that tick for it (the
+  /// server pins the tick: match_desync.h), else by `desync-closed <id>
+  /// <tick> reason=busy|done|tick_unavailable|<the pin's reason>`
+  /// (docs/netplay-protocol.md#desync-reports). Refusals: match_not_member,
+  /// match_hash_unknown_tick (tick, confirmed, oldest; for a spectator
+  /// `confirmed` is the last tick it was sent: the confirmed tick minus the
+  /// spectator delay). No allocation beyond the reply, except when an
+  /// investigation opens (a cold path: a scenario run, up to snapshotEvery
+  /// ticks re-run, the pinned state kept).
   void reportHash(ConnId conn, std::uint64_t tick, std::uint64_t hash, std::string& out);
+  /// `desync-msg <id> <hex>`: one message of the player's desync exchange,
+  /// answered from the pinned tick (`desync-msg <id> <hex>` lines to it).
+  /// Refusals (nothing changes): match_not_member, match_not_player (a
+  /// spectator), match_desync_not_open (player; no investigation of this
+  /// player is open), match_desync_too_large (bytes, max), match_desync_budget
+  /// (requests, bytes; the investigation closes: `desync-closed ...
+  /// reason=budget`), the exchange's reasons (desync_message_malformed,
+  /// desync_answer_unexpected, ...; a refused request's error message goes
+  /// out first as a `desync-msg` line). Cost: one answer.
+  void desyncMessage(ConnId conn, const std::uint8_t* bytes, std::uint32_t size, std::string& out);
   /// `leave <id>`: a player's slot is dropped at once (no window); a
   /// spectator is removed. Replies `left <id>`. Refusal: match_not_member.
   void leave(ConnId conn, std::string& out);
@@ -179,6 +204,8 @@ class Match {
   [[nodiscard]] SlotState slotState(std::uint32_t p) const noexcept;
   /// The match's world (read-only; tests compare it with a plain run).
   [[nodiscard]] const ScenarioRun& run() const noexcept;
+  /// The tick of the open desync investigation (0: none open).
+  [[nodiscard]] std::uint64_t investigatedTick() const noexcept;
 
  private:
   struct State;

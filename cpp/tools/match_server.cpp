@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "match_desync.h"
 #include "peer_session.h"
 #include "peer_text.h"
 
@@ -33,7 +34,7 @@ bool parseConn(std::string_view s, std::uint64_t& out) {
 
 bool routedVerb(std::string_view verb) {
   return verb == "create" || verb == "join" || verb == "rejoin" || verb == "input" || verb == "hash" ||
-         verb == "leave";
+         verb == "leave" || verb == "desync-msg";
 }
 
 }  // namespace
@@ -450,6 +451,23 @@ void MatchServer::runLine(Worker& w, std::uint64_t conn, std::string_view reques
   } else if (verb == "hash") {
     if (!parseU64(a, n) || !peer::parseHash(b, h) || extra) refuseLine(conn, "server_bad_request", "verb=hash", out);
     else match.reportHash(conn, n, h, out);
+  } else if (verb == "desync-msg") {
+    if (a.empty() || !b.empty()) {
+      refuseLine(conn, "server_bad_request", "verb=desync-msg", out);
+    } else if (a.size() > 2 * std::size_t{kMaxDesyncRequestBytes}) {
+      // Refused on its length, before decoding (and before the match's own check).
+      std::string f = "bytes=";
+      appendU64(a.size() / 2, f);
+      f += " max=";
+      appendU64(kMaxDesyncRequestBytes, f);
+      refuseLine(conn, "match_desync_too_large", f, out);
+    } else if (const std::size_t bad = peer::decodeHex(a, w.payload); bad != std::string_view::npos) {
+      std::string f = "at=";
+      appendU64(bad, f);
+      refuseLine(conn, "server_bad_payload", f, out);
+    } else {
+      match.desyncMessage(conn, w.payload.data(), static_cast<std::uint32_t>(w.payload.size()), out);
+    }
   } else if (verb == "leave") {
     if (!a.empty()) refuseLine(conn, "server_bad_request", "verb=leave", out);
     else match.leave(conn, out);

@@ -38,8 +38,9 @@
 
 namespace laige::serve {
 
-/// The serve protocol's version (the hello line's number).
-inline constexpr int kServeProtocolVersion = 1;
+/// The serve protocol's version (the hello line's number; version 2 added
+/// the desync investigation: docs/netplay-protocol.md#versions).
+inline constexpr int kServeProtocolVersion = 2;
 /// The longest request line, prefix included (bytes, without '\n').
 inline constexpr std::size_t kMaxServeLine = 1024;
 /// The most worker threads.
@@ -54,7 +55,8 @@ inline constexpr const char* kServeReasons[] = {
     "match_already_joined",   "match_not_member",     "match_bad_player",   "match_bad_token",
     "match_not_away",         "match_spectator_input", "match_input_too_large", "match_tick_order",
     "match_input_ahead",      "match_hash_unknown_tick", "match_snapshot_failed",
-    "server_conn_matches"};
+    "server_conn_matches",    "match_not_player",     "match_desync_not_open", "match_desync_too_large",
+    "match_desync_budget"};
 
 class MatchServer {
  public:

@@ -52,13 +52,13 @@ struct Inline {
 TEST(MatchServer, HelloNamesTheVersionTheScenariosAndTheCapacity) {
   Inline s;
   const std::string h = s.server.hello();
-  EXPECT_EQ(h.rfind("0 hello laige-peer-serve 1 ", 0), 0u) << h;
+  EXPECT_EQ(h.rfind("0 hello laige-peer-serve 2 ", 0), 0u) << h;
   EXPECT_NE(h.find("input"), std::string::npos);
   EXPECT_NE(h.find(" threads=0 max_matches=256 spectator_delay=0\n"), std::string::npos) << h;
   const auto r = s.ask("5 hello");
   ASSERT_EQ(r.size(), 1u);
   EXPECT_EQ(r[0].first, 5u);
-  EXPECT_EQ(r[0].second.rfind("hello laige-peer-serve 1 ", 0), 0u);
+  EXPECT_EQ(r[0].second.rfind("hello laige-peer-serve 2 ", 0), 0u);
 }
 
 TEST(MatchServer, EveryReplyOfAMatchsLife) {
