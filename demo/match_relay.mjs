@@ -85,6 +85,7 @@ export function attachMatchServer(server, { path = '/match', bin = findPeerBinar
     const ws = sockets.get(conn);
     if (ws === undefined || ws.readyState !== ws.OPEN) return;
     if (ws.bufferedAmount > MAX_BUFFERED) {
+      log(`closing connection ${conn}: ${ws.bufferedAmount} unsent reply bytes, over ${MAX_BUFFERED}`);
       ws.close(1013, 'too slow: unsent replies over the relay limit');
       return;
     }

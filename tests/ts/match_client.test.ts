@@ -156,5 +156,51 @@ describe.skipIf(!havePeer && !inCI)('MatchClient with the match server', () => {
     expect(c.receive('error match_tick_order expected=3 got=5')).toEqual({ type: 'error', reason: 'match_tick_order', fields: { expected: '3', got: '5' } });
     expect(c.receive('left g')).toEqual({ type: 'left', match: 'g' });
     expect(c.receive('stats server matches=1')).toEqual({ type: 'other', line: 'stats server matches=1' });
+    // Version 2: the desync investigation.
+    expect(c.receive('desync-open g 12 00000000000000ff')).toEqual({ type: 'desync-open', match: 'g', tick: 12, expected: 255n });
+    expect(c.receive('desync-closed g 12 reason=busy')).toEqual({ type: 'desync-closed', match: 'g', tick: 12, reason: 'busy' });
+    expect(c.receive('desync-msg g 0401')).toEqual({ type: 'desync-msg', match: 'g', bytes: Uint8Array.of(4, 1) });
+  });
+
+  it('desyncMessage checks the message before sending it; feedDesync wires a session to one match', () => {
+    const sent: string[] = [];
+    const c = new MatchClient((l) => sent.push(l));
+    const request = Uint8Array.of(1, 1, 0, 0, 16, 0, 0, 0, 12, 0, 0, 0, 0, 0, 0, 0);
+    const err = (fn: () => unknown) => thrown(fn) as LaigeError;
+    expect(err(() => c.desyncMessage('g', [1, 2] as never)).reason).toBe('wrong_type');
+    expect(err(() => c.desyncMessage('g', new Uint8Array(97))).fields).toMatchObject({ field: 'bytes', got: 97, max: 96 });
+    expect(err(() => c.desyncMessage('g', new Uint8Array(97))).reason).toBe('out_of_range');
+    expect(err(() => c.desyncMessage('g', request.subarray(0, 8)))).toMatchObject({ reason: 'desync_message_malformed', fields: { size: 8, kind: 1, what: 'header' } });
+    expect(err(() => c.desyncMessage('g', Uint8Array.of(...request.subarray(0, 15), 0, 0)))).toMatchObject({ reason: 'desync_message_malformed', fields: { size: 17, what: 'size' } });
+    const v2 = request.slice();
+    v2[1] = 2;
+    expect(err(() => c.desyncMessage('g', v2))).toMatchObject({ reason: 'desync_message_malformed', fields: { what: 'version' } });
+    expect(err(() => c.desyncMessage('g h', request)).reason).toBe('match_bad_id');
+    expect(sent).toEqual([]);
+    c.desyncMessage('g', request);
+    expect(sent).toEqual(['desync-msg g 01010000100000000c00000000000000']);
+
+    const calls: string[] = [];
+    const session = {
+      addRemoteHash: (tick: number, hash: bigint) => { calls.push(`hash ${tick} ${hash}`); },
+      receiveDesync: (bytes: Uint8Array) => { calls.push(`msg ${bytes.length}`); if (bytes.length === 1) throw new Error('refused'); },
+    };
+    expect(err(() => c.feedDesync('g', {} as never)).reason).toBe('wrong_type');
+    expect(err(() => c.feedDesync('g', session, 'log' as never)).reason).toBe('wrong_type');
+    const errors: unknown[] = [];
+    const unwire = c.feedDesync('g', session, (e) => errors.push(e));
+    c.receive('desync g 12 player=0 expected=00000000000000ff got=0000000000000001');
+    c.receive('desync-open g 12 00000000000000ff');
+    c.receive('desync-open other 12 00000000000000ff');  // another match: not this session's
+    c.receive('desync-msg g 0401');
+    c.receive('desync-msg g 04');
+    expect(calls).toEqual(['hash 12 255', 'msg 2', 'msg 1']);
+    expect(errors).toHaveLength(1);
+    unwire();
+    c.receive('desync-msg g 0401');
+    expect(calls).toHaveLength(3);
+    // Without onError, the session's error is thrown from receive.
+    c.feedDesync('g', session);
+    expect(() => c.receive('desync-msg g 04')).toThrow('refused');
   });
 });

@@ -63,7 +63,7 @@ describe.skipIf(!havePeer && !inCI)('the match server behind its WebSocket relay
   });
 
   it('two players and a spectator: the native confirmed hashes equal the wasm run of the same inputs', async () => {
-    expect(await relay.ready).toMatch(/^hello laige-peer-serve 1 .*threads=2/);
+    expect(await relay.ready).toMatch(/^hello laige-peer-serve 2 .*threads=2/);
     const [p0, p1, spec] = [0, 1, 2].map(() => new Client(`ws://${base}/match`));
     await Promise.all([p0, p1, spec].map((c) => c!.open()));
     p0!.send('create m1 input 2');
@@ -156,7 +156,7 @@ describe.skipIf(!havePeer && !inCI)('the match server behind its WebSocket relay
     (c.ws as unknown as { send(data: Uint8Array): void }).send(Buffer.from('hello'));
     expect(await c.next('error')).toBe('error relay_bad_message why=binary');
     c.send('hello');
-    expect(await c.next('hello')).toMatch(/^hello laige-peer-serve 1 /);
+    expect(await c.next('hello')).toMatch(/^hello laige-peer-serve 2 /);
     c.ws.close();
   });
 
@@ -228,5 +228,53 @@ describe.skipIf(!havePeer && !inCI)('spectators behind by --spectator-delay (the
     const broken = attachMatchServer(bad, { bin: peerPath, spectatorDelay: 3601 });
     expect(await broken.health()).toBeNull();
     await broken.close();
+  });
+});
+
+describe.skipIf(!havePeer && !inCI)('a client that stops reading', () => {
+  it('is closed (1013) once its unsent replies pass 16 MiB; the others go on', async () => {
+    const server = createServer((_req, res) => { res.writeHead(404).end(); });
+    const logs: string[] = [];
+    const relay = attachMatchServer(server, { bin: peerPath, threads: 1, compressAbove: null, log: (line: string) => { logs.push(line); } });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    const a = server.address();
+    const url = `ws://127.0.0.1:${typeof a === 'object' && a !== null ? a.port : 0}/match`;
+    try {
+      await relay.ready;
+      const host = new Client(url);
+      await host.open();
+      // A swarm match that never starts: every spectator join gets its tick-0 snapshot (207,200 hex digits).
+      host.send('create big swarm 2');
+      await host.next('joined big');
+      // (the tests' ws typings declare the one-argument constructor only)
+      const slow = new (WebSocket as unknown as new (url: string, options: { perMessageDeflate: boolean }) => WebSocket)(url, { perMessageDeflate: false });
+      await new Promise<void>((ok, fail) => { slow.once('open', () => ok()); slow.once('error', fail); });
+      const closed = new Promise<number>((ok) => slow.once('close', (code: number) => ok(code)));
+      slow.pause(); // it reads nothing from now on
+      const closing = () => logs.some((l) => l.startsWith('closing connection '));
+      let joins = 0;
+      while (!closing()) {
+        for (let i = 0; i < 16; i++) {
+          slow.send('join big spectator');
+          slow.send('leave big');
+        }
+        joins += 16;
+        // The host's stats request runs on the same worker: its reply comes after (most of) these joins'.
+        host.send('stats big');
+        await host.next('stats big');
+        expect(joins).toBeLessThan(2000); // 400 MB of snapshots: the relay would have closed it long before
+      }
+      expect(logs.find((l) => l.startsWith('closing connection '))).toMatch(/^closing connection \d+: \d+ unsent reply bytes, over 16777216$/);
+      // Reading again, the client gets what was sent before the close, then the close itself.
+      slow.resume();
+      expect(await closed).toBe(1013);
+      // The other connection and the match are untouched.
+      host.send('stats big');
+      expect(await host.next('stats big')).toMatch(/ tick=0 players=2 connected=1 /);
+      host.ws.close();
+    } finally {
+      await relay.close();
+      await new Promise<void>((ok) => server.close(() => ok()));
+    }
   });
 });

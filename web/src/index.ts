@@ -9,7 +9,7 @@ export type { LogRecord, LogLevel, ScenarioInfo, ScenarioOptions, ScenarioStream
 export type { LoadOptions } from './boundary/wasm_source.js';
 export { World } from './world.js';
 export { MatchClient, parseMatchMessage } from './netplay/match_client.js';
-export type { MatchMessage } from './netplay/match_client.js';
+export type { MatchDesyncSession, MatchMessage } from './netplay/match_client.js';
 export type { DesyncReport, DesyncItem, StateTreeNode, SystemCheckpoint, SystemCheckpoints } from './desync/desync.js';
 export type { DesyncExchangeOptions, DesyncExchangeStats, PeerDesyncReport } from './desync/desync_exchange.js';
 export type {

@@ -50,8 +50,16 @@ function wrapInto(v: number, lo: number, size: number): number {
   return v;
 }
 
-/** The TS `synthetic` scenario; returns the `<tick> <hash>` stream text. */
-export function syntheticWorld(sim: Laige, seed = 0x1de7c0den): World {
+/**
+ * A one-bit fault for the TS `synthetic`: SynthStep flips `bit` of body
+ * `body`'s `field` (its raw Q16.16 integer) at `tick`, on every run of that
+ * tick (a re-simulation or a desync pin included), as a nondeterministic
+ * system would.
+ */
+export interface SynthFault { tick: number; body: number; field: 'x' | 'y' | 'vx' | 'vy'; bit: number }
+
+/** The TS `synthetic` scenario (with `fault`, one bit flipped once); returns its world. */
+export function syntheticWorld(sim: Laige, seed = 0x1de7c0den, fault: SynthFault | null = null): World {
   const world = sim.createWorld({ capacity: 32, seed });
   const Body = world.registerComponent('SynthBody', { x: 'fx', y: 'fx', vx: 'fx', vy: 'fx' });
   const box = fx.fromInt(64);
@@ -65,6 +73,7 @@ export function syntheticWorld(sim: Laige, seed = 0x1de7c0den): World {
         b.x = wrapInto(fx.add(b.x, b.vx), 0, box);
         b.y = wrapInto(fx.add(b.y, b.vy), 0, box);
         if (index === pick) b.x = fx.add(b.x, fx.fromInt(nudge));
+        if (fault !== null && Number(ctx.tick) === fault.tick && index === fault.body) b[fault.field] ^= 1 << fault.bit;
         index++;
       });
     },

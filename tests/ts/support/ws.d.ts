@@ -6,7 +6,11 @@ declare module 'ws' {
     on(event: 'message', listener: (data: Buffer | string) => void): this;
     once(event: 'open', listener: () => void): this;
     once(event: 'error', listener: (error: Error) => void): this;
+    once(event: 'close', listener: (code: number) => void): this;
     send(data: string): void;
     close(): void;
+    /** Stops reading the socket (the peer's data then waits in the kernel and in its sender). */
+    pause(): void;
+    resume(): void;
   }
 }

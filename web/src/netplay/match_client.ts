@@ -4,8 +4,11 @@
 // a `send` function (a WebSocket's, the relay's) and feed it every message
 // that arrives (`receive`). It holds no simulation; a player feeds the
 // `input` messages to its RollbackSession, a spectator or late joiner the
-// `snapshot` and `confirmed` messages to its world (docs/netplay-protocol.md#late-join-and-spectators).
-import { invalid, typeName } from '../base/errors.js';
+// `snapshot` and `confirmed` messages to its world (docs/netplay-protocol.md#late-join-and-spectators),
+// and a desynced player its session the server's desync investigation
+// (feedDesync: docs/netplay-protocol.md#desync-reports).
+import { ErrorCodes, LaigeError, invalid, typeName } from '../base/errors.js';
+import { messageFor } from '../base/error_messages.js';
 import { describe } from '../base/describe.js';
 
 /** A message of the match server, parsed (docs/netplay-protocol.md#requests-and-replies). */
@@ -20,11 +23,26 @@ export type MatchMessage =
   | { type: 'player'; match: string; player: number; event: 'joined' | 'away' | 'back' | 'dropped'; tick: number }
   | { type: 'verdict'; match: string; tick: number }
   | { type: 'desync'; match: string; tick: number; player: number | 'spectator'; expected: bigint; got: bigint }
+  | { type: 'desync-open'; match: string; tick: number; expected: bigint }
+  | { type: 'desync-closed'; match: string; tick: number; reason: string }
+  | { type: 'desync-msg'; match: string; bytes: Uint8Array }
   | { type: 'left'; match: string }
   | { type: 'error'; reason: string; fields: Record<string, string> }
   | { type: 'other'; line: string };
 
 const MATCH_ID = /^[A-Za-z0-9_-]{1,32}$/;
+/** The desync exchange's header (docs/desync.md#messages), and the largest message the server takes from a player. */
+const DESYNC_HEADER_BYTES = 16;
+const MATCH_DESYNC_MAX_BYTES = 96;
+
+/**
+ * What MatchClient.feedDesync feeds: a RollbackSession's desync members
+ * (created with `checksum: 'stateHash'` and `sendDesync`).
+ */
+export interface MatchDesyncSession {
+  addRemoteHash(tick: number, hash: bigint): void;
+  receiveDesync(bytes: Uint8Array): void;
+}
 const hex = (b: Uint8Array): string => {
   let s = '';
   for (const x of b) s += x.toString(16).padStart(2, '0');
@@ -60,6 +78,9 @@ export function parseMatchMessage(line: string): MatchMessage {
       const f = fieldsOf(w.slice(3));
       return { type: 'desync', match: m!, tick: n(2), player: f.player === 'spectator' ? 'spectator' : Number(f.player), expected: BigInt(`0x${f.expected}`), got: BigInt(`0x${f.got}`) };
     }
+    case 'desync-open': return { type: 'desync-open', match: m!, tick: n(2), expected: BigInt(`0x${w[3]}`) };
+    case 'desync-closed': return { type: 'desync-closed', match: m!, tick: n(2), reason: fieldsOf(w.slice(3)).reason ?? '' };
+    case 'desync-msg': return { type: 'desync-msg', match: m!, bytes: bytesOf(w[2]!) };
     case 'left': return { type: 'left', match: m! };
     case 'error': return { type: 'error', reason: m ?? '', fields: fieldsOf(w.slice(2)) };
     default: return { type: 'other', line };
@@ -128,6 +149,60 @@ export class MatchClient {
     const where = 'MatchClient.hash';
     if (typeof hash !== 'bigint' || hash < 0n || hash >= 1n << 64n) throw invalid(`${where}: hash must be a bigint in 0n..2n**64n-1n, got ${describe(hash)}`, 'out_of_range', { where, field: 'hash' });
     this.#send(`hash ${id(where, match)} ${int(where, 'tick', tick, 0, Number.MAX_SAFE_INTEGER)} ${hash.toString(16).padStart(16, '0')}`);
+  }
+
+  /**
+   * `desync-msg`: one message of this player's desync exchange (what its
+   * rollback session's `sendDesync` handed over) for the server's open
+   * investigation of `match` (docs/netplay-protocol.md#desync-reports).
+   * Checked first, nothing sent when bad: `wrong_type` (not a Uint8Array),
+   * `out_of_range` (over 96 bytes: a player only sends requests and error
+   * messages), `desync_message_malformed` (shorter than its 16-byte header,
+   * another version, or a size field that is not its length).
+   */
+  desyncMessage(match: string, bytes: Uint8Array): void {
+    const where = 'MatchClient.desyncMessage';
+    const m = id(where, match);
+    if (!(bytes instanceof Uint8Array)) throw invalid(`${where}: bytes must be a Uint8Array, got ${describe(bytes)}`, 'wrong_type', { where, field: 'bytes', got: typeName(bytes) });
+    if (bytes.length > MATCH_DESYNC_MAX_BYTES) throw invalid(`${where}: a player's desync message is at most ${MATCH_DESYNC_MAX_BYTES} bytes, got ${bytes.length}`, 'out_of_range', { where, field: 'bytes', got: bytes.length, min: DESYNC_HEADER_BYTES, max: MATCH_DESYNC_MAX_BYTES });
+    const what = bytes.length < DESYNC_HEADER_BYTES ? 'header'
+      : bytes[1] !== 1 || bytes[2] !== 0 || bytes[3] !== 0 ? 'version'
+        : (bytes[4]! | bytes[5]! << 8 | bytes[6]! << 16 | bytes[7]! << 24) !== bytes.length ? 'size' : null;
+    if (what !== null) {
+      const fields = { size: bytes.length, kind: bytes[0] ?? 0, what };
+      throw new LaigeError(ErrorCodes.malformed_input, `${where}: ${messageFor('desync_message_malformed', fields)}`, 'desync_message_malformed', fields);
+    }
+    this.#send(`desync-msg ${m} ${hex(bytes)}`);
+  }
+
+  /**
+   * Wires this connection's desync investigations of `match` to `session`
+   * (a RollbackSession created with `checksum: 'stateHash'` and
+   * `sendDesync: (b) => client.desyncMessage(match, b)`): a `desync-open`
+   * message gives the session the server's hash of that tick
+   * (`addRemoteHash`, which pins the tick and starts the walk), every
+   * `desync-msg` goes to `receiveDesync`, and the report arrives at the
+   * session's `onDesync` (docs/netplay-protocol.md#desync-reports). An
+   * error the session throws goes to `onError` (by default it is thrown
+   * from `receive`). Returns the function that unwires it.
+   */
+  feedDesync(match: string, session: MatchDesyncSession, onError?: (error: unknown) => void): () => void {
+    const where = 'MatchClient.feedDesync';
+    const m = id(where, match);
+    if (typeof session !== 'object' || session === null || typeof session.addRemoteHash !== 'function' || typeof session.receiveDesync !== 'function') {
+      throw invalid(`${where}: session must be a RollbackSession (addRemoteHash, receiveDesync), got ${describe(session)}`, 'wrong_type', { where, field: 'session', got: typeName(session) });
+    }
+    if (onError !== undefined && typeof onError !== 'function') throw invalid(`${where}: onError must be a function, got ${describe(onError)}`, 'wrong_type', { where, field: 'onError', got: typeName(onError) });
+    return this.onMessage((msg) => {
+      if ((msg.type !== 'desync-open' && msg.type !== 'desync-msg') || msg.match !== m) return;
+      try {
+        if (msg.type === 'desync-open') session.addRemoteHash(msg.tick, msg.expected);
+        else session.receiveDesync(msg.bytes);
+      } catch (e) {
+        if (onError === undefined) throw e;
+        onError(e);
+      }
+    });
   }
 
   /** `leave`: gives up the player slot (dropped at once) or the spectator seat. */

@@ -1,0 +1,145 @@
+// The match server's desync investigation from TypeScript
+// (docs/netplay-protocol.md#desync-reports): two players, each a
+// RollbackSession over the TypeScript `synthetic` world (equal to the C++
+// scenario the server runs: tests/ts/support/synthetic.ts), play through
+// the relay and `laige-peer --serve`; player 0's SynthStep flips one bit
+// of one body at tick T. Its hash report of T gets `desync` and
+// `desync-open`; MatchClient.feedDesync hands the server's hash to the
+// session, whose exchange walks the server's pinned state over
+// `desync-msg` lines; onDesync gets the report naming tick T, SynthStep,
+// that body, SynthBody and that field against the server's state. The
+// honest player's reports get `ok`. Messages only, no sleeps.
+import { createServer, type Server } from 'node:http';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { formatEntity, MatchClient, type MatchMessage, type PeerDesyncReport, type RollbackSession } from '../../dist/index.js';
+// @ts-expect-error - a plain ES module of the demo, no types
+import { attachMatchServer } from '../../demo/match_relay.mjs';
+import { sim } from './support/sim.js';
+import { type SynthFault, syntheticWorld } from './support/synthetic.js';
+
+const peerPath = process.env.LAIGE_PEER_BIN || fileURLToPath(new URL('../../build/native-release/laige-peer', import.meta.url));
+const havePeer = existsSync(peerPath);
+const inCI = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false';
+if (!havePeer && !inCI) console.warn(`[match_desync] SKIPPED: ${peerPath} is missing (bash scripts/build.sh native-release:laige-peer)`);
+
+/** A MatchClient over a WebSocket, with a queue of parsed messages to wait on. */
+class Peer {
+  readonly ws: WebSocket;
+  readonly client: MatchClient;
+  readonly #queue: MatchMessage[] = [];
+  #wake: (() => void) | null = null;
+  constructor(url: string) {
+    this.ws = new WebSocket(url);
+    this.client = new MatchClient((line) => this.ws.send(line));
+    this.client.onMessage((m) => { this.#queue.push(m); this.#wake?.(); });
+    this.ws.on('message', (m) => { this.client.receive(String(m)); });
+  }
+  open(): Promise<void> { return new Promise((ok, fail) => { this.ws.once('open', () => ok()); this.ws.once('error', fail); }); }
+  /** The first queued (or coming) message that `pick` accepts; the others before it are dropped. */
+  async next<T extends MatchMessage['type']>(type: T, pick: (m: Extract<MatchMessage, { type: T }>) => boolean = () => true): Promise<Extract<MatchMessage, { type: T }>> {
+    for (;;) {
+      const i = this.#queue.findIndex((m) => m.type === type && pick(m as Extract<MatchMessage, { type: T }>));
+      if (i >= 0) return this.#queue.splice(0, i + 1).at(-1) as Extract<MatchMessage, { type: T }>;
+      await new Promise<void>((ok) => { this.#wake = ok; });
+      this.#wake = null;
+    }
+  }
+}
+
+describe.skipIf(!havePeer && !inCI)('the desync report of a match, from TypeScript', () => {
+  let server: Server;
+  let relay: { ready: Promise<string>; close(): Promise<void> };
+  let url = '';
+  beforeAll(async () => {
+    server = createServer((_q, r) => { r.writeHead(404).end(); });
+    relay = attachMatchServer(server, { bin: peerPath, threads: 2, snapshotEvery: 16 });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    const a = server.address();
+    url = `ws://127.0.0.1:${typeof a === 'object' && a !== null ? a.port : 0}/match`;
+    expect(await relay.ready).toMatch(/^hello laige-peer-serve 2 /);
+  });
+  afterAll(async () => {
+    await relay.close();
+    await new Promise<void>((ok) => server.close(() => ok()));
+  });
+
+  const faults: SynthFault[] = [
+    { tick: 20, body: 7, field: 'x', bit: 3 },
+    { tick: 9, body: 30, field: 'vy', bit: 31 },
+  ];
+  for (const [n, fault] of faults.entries()) {
+    it(`a session whose system flips one bit gets the report against the server's state (${fault.field} of body ${fault.body} at tick ${fault.tick})`, async () => {
+      const match = `d${n}`;
+      const peers = [new Peer(url), new Peer(url)];
+      await Promise.all(peers.map((p) => p.open()));
+      peers[0]!.client.create(match, 'synthetic', 2);
+      const created = await peers[0]!.next('created');
+      peers[1]!.client.join(match, 'player');
+      await peers[1]!.next('joined');
+      await peers[0]!.next('start');
+
+      let delivered: (r: PeerDesyncReport) => void = () => {};
+      const report = new Promise<PeerDesyncReport>((ok) => { delivered = ok; });
+      const errors: unknown[] = [];
+      const worlds = [syntheticWorld(sim, created.seed, fault), syntheticWorld(sim, created.seed)];
+      const sessions: RollbackSession[] = worlds.map((world, p) => sim.createRollbackSession(world, {
+        players: 2, localPlayer: p, maxInputBytes: 1, checksum: 'stateHash',
+        sendDesync: (bytes) => peers[p]!.client.desyncMessage(match, bytes),
+        onDesync: (r) => delivered(r),
+      }));
+      const unwire = peers.map((peer, p) => peer.client.feedDesync(match, sessions[p]!, (e) => errors.push(e)));
+      const empty = new Uint8Array(0);
+      const reportAt = fault.tick + 2;
+      for (let t = 1; t <= reportAt; t++) {
+        for (let p = 0; p < 2; p++) {
+          sessions[p]!.setLocalInput(t, empty);
+          peers[p]!.client.input(match, t, empty);
+        }
+        for (let p = 0; p < 2; p++) {
+          const remote = await peers[p]!.next('input', (m) => m.tick === t);
+          sessions[p]!.addRemoteInput(remote.player, remote.tick, remote.bytes);
+          sessions[p]!.advance();
+        }
+      }
+      // The honest player agrees with the server before and after the flip; player 0 until it.
+      peers[1]!.client.hash(match, fault.tick, sessions[1]!.confirmedHash(fault.tick));
+      expect(await peers[1]!.next('verdict')).toEqual({ type: 'verdict', match, tick: fault.tick });
+      peers[0]!.client.hash(match, fault.tick - 1, sessions[0]!.confirmedHash(fault.tick - 1));
+      expect(await peers[0]!.next('verdict')).toEqual({ type: 'verdict', match, tick: fault.tick - 1 });
+
+      const mine = sessions[0]!.confirmedHash(fault.tick);
+      peers[0]!.client.hash(match, fault.tick, mine);
+      const verdict = await peers[0]!.next('desync');
+      expect(verdict).toMatchObject({ match, tick: fault.tick, player: 0, got: mine });
+      expect(verdict.expected).toBe(sessions[1]!.confirmedHash(fault.tick));
+      expect(await peers[0]!.next('desync-open')).toEqual({ type: 'desync-open', match, tick: fault.tick, expected: verdict.expected });
+      // feedDesync gave the session the server's hash: it pinned tick T and walks.
+      const r = await report;
+      expect(errors).toEqual([]);
+      expect(sessions[0]!.desyncTick).toBe(fault.tick);
+      expect(r.tick).toBe(BigInt(fault.tick));
+      expect(r.firstSystem).toBe('SynthStep');
+      expect(r.checksumA).toBe(mine);
+      expect(r.checksumB).toBe(verdict.expected);
+      expect(r.differences).toBe(1);
+      expect(r.items).toHaveLength(1);
+      const item = r.items[0]!;
+      expect(item.component).toBe('SynthBody');
+      expect(item.field).toBe(fault.field);
+      expect(formatEntity(item.entityA!)).toBe(`Entity(${fault.body}, 1)`);
+      expect(item.entityB).toBe(item.entityA);
+      expect(((item.valueA as number) ^ (item.valueB as number)) >>> 0).toBe((1 << fault.bit) >>> 0);
+      // Every request the session sent was answered once (checkpoints, then one level of the tree per round trip).
+      expect(r.exchange.messagesSent).toBeGreaterThanOrEqual(5);
+      expect(r.exchange.messagesReceived).toBe(r.exchange.messagesSent);
+
+      for (const u of unwire) u();
+      for (const s of sessions) s.dispose();
+      for (const w of worlds) w.dispose();
+      for (const p of peers) p.ws.close();
+    });
+  }
+});
