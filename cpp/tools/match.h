@@ -18,6 +18,12 @@
 // sends that filled input to the players like a real one, so every peer
 // runs the same confirmed inputs.
 //
+// A player whose confirmed hash differs is told at once (`desync`), and the
+// match opens a desync investigation of that tick for it (match_desync.h):
+// the server answers the player's desync exchange from its own state of the
+// tick, so the player's session gets the report (system, entities, fields)
+// against the authoritative state (docs/netplay-protocol.md#desync-reports).
+//
 // Not thread-safe: one thread owns a match (and its world) for its whole
 // life (docs/concepts.md: a World is owned by one thread); the server routes
 // every line for a match to that thread.

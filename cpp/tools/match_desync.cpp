@@ -174,8 +174,9 @@ void Match::State::investigate(std::uint32_t p, ConnId conn, std::uint64_t tick,
   if (!same && investigation.isOpen()) why = "busy";
   else if (!same && slot[p].investigated) why = "done";
   // The keyframe at or before the tick, and the confirmed inputs since it.
+  // (Tick 0 is the setup, before any system ran: exchanges walk ticks from 1.)
   const std::uint64_t keyframe = tick / options.snapshotEvery * options.snapshotEvery;
-  const bool kept = snapshotTicks[(keyframe / options.snapshotEvery) % snapshots.size()] == keyframe &&
+  const bool kept = tick != 0 && snapshotTicks[(keyframe / options.snapshotEvery) % snapshots.size()] == keyframe &&
                     confirmed() - keyframe <= keptTicks;
   if (why.empty() && !same && !kept) why = "tick_unavailable";
   if (why.empty() && !same) {

@@ -225,6 +225,12 @@ TEST(MatchDesync, AnyOfTheLastSnapshotEveryTicksCanBeInvestigatedOlderOnesNot) {
   // newest two: snapshotEvery / spectatorDelay + 2) and so are the inputs
   // since it (2 x snapshotEvery ticks), which covers every t >= c - 8.
   // Else tick_unavailable, and nothing is pinned.
+  {
+    // Tick 0 (the setup, before any system ran) is not a tick an exchange walks.
+    Match m = startedPair(o);
+    play(m, 1, 3);
+    EXPECT_EQ(report(m, kA, 0, 1).at(1), "desync-closed m1 0 reason=tick_unavailable");
+  }
   for (std::uint64_t c = 24; c < 40; ++c) {
     for (std::uint64_t t = c - 20; t <= c; ++t) {
       Match m = startedPair(o);
