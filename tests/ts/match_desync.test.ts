@@ -135,6 +135,9 @@ describe.skipIf(!havePeer && !inCI)('the desync report of a match, from TypeScri
       // Every request the session sent was answered once (checkpoints, then one level of the tree per round trip).
       expect(r.exchange.messagesSent).toBeGreaterThanOrEqual(5);
       expect(r.exchange.messagesReceived).toBe(r.exchange.messagesSent);
+      // A figure for docs/netplay-protocol.md#desync-reports (no timing assertion).
+      console.log(`[match_desync] ${fault.field} of body ${fault.body} at tick ${fault.tick}: detection to report ${r.ms.toFixed(1)} ms, ` +
+                  `${r.exchange.messagesSent} requests (${r.exchange.bytesSent} B), ${r.exchange.bytesReceived} B of answers`);
 
       for (const u of unwire) u();
       for (const s of sessions) s.dispose();
