@@ -165,10 +165,10 @@ TEST(MatchDesync, OneInvestigationPerMatchOnePerConnectionClosedAfterTheWindow) 
   o.desyncTicks = 30;
   Match m = startedPair(o);
   play(m, 1, 20);
-  const std::string e20 = " " + words(report(m, kA, 20, 0)[0])[4].substr(9);  // A's investigation of 20 opens
+  const std::string e20 = words(report(m, kA, 20, 0)[0])[4].substr(9);  // A's investigation of 20 opens
   EXPECT_EQ(m.investigatedTick(), 20u);
   // The same report again: still open. Another tick, or another player: busy.
-  EXPECT_EQ(report(m, kA, 20, 1).at(1), "desync-open m1 20" + e20);
+  EXPECT_EQ(report(m, kA, 20, 1).at(1), "desync-open m1 20 " + e20);
   EXPECT_EQ(report(m, kA, 19, 1).at(1), "desync-closed m1 19 reason=busy");
   EXPECT_EQ(report(m, kB, 20, 1).at(1), "desync-closed m1 20 reason=busy");
   // A spectator's wrong hash gets the verdict only (spectators have no investigation).
