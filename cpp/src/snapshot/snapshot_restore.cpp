@@ -395,8 +395,11 @@ Status plan(const detail::WorldState& ws, std::span<const std::uint8_t> b, Resto
 }
 
 // True when archetype `a` is packed and holds exactly the snapshot's rows
-// (the same slots in the same order). Branch-free over the rows.
-bool sameRows(const detail::Archetype& a, const ArchetypePlan& p) noexcept {
+// (the same slots in the same order). Branch-free over the rows. Not
+// inlined: inlined into restoreSnapshot behind the ring's short-circuit,
+// g++ 12 -O3 left the loop scalar (a full trusted restore of 10,000 rows
+// took 5.2 us instead of 3.1, docs/benchmarks.md#rollback-costs).
+[[gnu::noinline]] bool sameRows(const detail::Archetype& a, const ArchetypePlan& p) noexcept {
   if (a.dirty() || a.rowCount != p.rows) return false;
   // A size_t index: a 32-bit `2 * r` could wrap, which keeps g++ from vectorising.
   std::uint32_t diff = 0;
