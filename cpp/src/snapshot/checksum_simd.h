@@ -38,22 +38,29 @@ void xxh3UpdateAvx2(void* state, const void* p, std::size_t n) noexcept;
 /// The portable scan (f32HasNanAvx2's answer, without AVX2): two f32 per
 /// 64-bit word; a lane without its sign is at most 0x7fffffff, so adding
 /// 0x007fffff sets the lane's top bit exactly when it was above 0x7f800000
-/// (a NaN), and never carries into the next lane. Twice the scalar test's
-/// speed in wasm (no SIMD there).
+/// (a NaN), and never carries into the next lane; the sums are OR-ed and
+/// the top bits tested once at the end. Four independent words per step:
+/// in wasm (no SIMD there) twice the speed of one word per step, and g++
+/// still vectorises it (SSE2: 1.7x; AVX2: as fast as one word per step).
 [[gnu::always_inline]] inline bool f32HasNanPortable(const std::uint8_t* data, std::size_t words) noexcept {
-  std::uint64_t any = 0;
+  constexpr std::uint64_t kMagnitude = 0x7fffffff7fffffffull;
+  constexpr std::uint64_t kAboveInf = 0x007fffff007fffffull;
+  std::uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
   std::size_t i = 0;
-  for (; i + 2 <= words; i += 2) {
-    std::uint64_t pair;
-    std::memcpy(&pair, data + 4 * i, 8);
-    any |= ((pair & 0x7fffffff7fffffffull) + 0x007fffff007fffffull) & 0x8000000080000000ull;
+  for (; i + 8 <= words; i += 8) {
+    std::uint64_t w[4];
+    std::memcpy(w, data + 4 * i, 32);
+    a0 |= (w[0] & kMagnitude) + kAboveInf;
+    a1 |= (w[1] & kMagnitude) + kAboveInf;
+    a2 |= (w[2] & kMagnitude) + kAboveInf;
+    a3 |= (w[3] & kMagnitude) + kAboveInf;
   }
   for (; i < words; ++i) {
     std::uint32_t bits;
     std::memcpy(&bits, data + 4 * i, 4);
-    any |= (bits & 0x7fffffffu) > 0x7f800000u ? 1u : 0u;
+    a0 |= (bits & 0x7fffffffu) + 0x007fffffu;  // the low lane's top bit: bit 31
   }
-  return any != 0;
+  return (((a0 | a1) | (a2 | a3)) & 0x8000000080000000ull) != 0;
 }
 
 }  // namespace laige::detail
