@@ -18,6 +18,10 @@
 //                         column, 80,000 bytes) into the ring's slots
 //   tick_memcpy_ring_changed  a tick, then memcpy_ring_changed: the floor of
 //                         an advance that copies only what changed
+//   tick_column_ring      a tick, then a memcpy of the column it wrote (the
+//                         world's Position column) to that section's offset
+//                         in the ring's next slot: what a session's snapshot
+//                         copies after a tick, from where it copies it
 //   tick_snapshot_ring_full / tick_snapshot_ring_changed  a tick, then an
 //                         unsealed snapshot into the next slot of a ring
 //                         of 13: the whole state (what a session did before
@@ -57,7 +61,11 @@
 // 9 x (tick + memcpy_ring) + a trusted restore (+ the confirmed tick's
 // state checksum); with copies of what changed only: tick +
 // memcpy_ring_changed, and for the rollback 9 x (tick + memcpy_ring_changed)
-// + memcpy_ring_changed (the changed bytes copied back).
+// + memcpy_ring_changed (the changed bytes copied back); and the floor a
+// session's rollback cannot go below on this world: 9 x tick_column_ring +
+// memcpy_ring_changed, plus the confirmed tick's checksum (Columns: the
+// hash of the written column, tick_column_cached - tick; Fast:
+// state_checksum).
 //
 // Rounds alternate the rows (ROUNDS, default 15; ROWS=name,name runs only
 // those rows, for a profiler); each row's time in a
@@ -215,6 +223,21 @@ int main() {
     sink = sink + slot[changedBytes / 2];
     ++ringChangedNext;
   };
+  // The world's Position column: the last section of the snapshot but one
+  // (the archetype {Position, Velocity} is the last, Velocity after it).
+  const std::uint8_t* positionColumn = nullptr;
+  {
+    const laige::ComponentTypeId pid = w.componentId<Position>();
+    positionColumn = w.archetypeColumn(w.archetypeOf(w.handleAt(0)), pid);
+  }
+  const std::size_t positionAt = bytes - 2 * changedBytes;
+  std::size_t columnRingNext = 0;
+  const auto tickColumnToRing = [&] {
+    (void)w.runSystems(plain->schedule);
+    std::uint8_t* slot = ring.data() + (columnRingNext++ % kRingSlots) * 2 * bytes;
+    std::memcpy(slot + positionAt, positionColumn, changedBytes);
+    sink = sink + slot[positionAt + changedBytes / 2];
+  };
   // Rings of snapshots as a session keeps them (one for each kind of
   // copy), over a world of their own.
   auto ringSim = makeSim();
@@ -264,6 +287,7 @@ int main() {
                     (void)w.runSystems(plain->schedule);
                     copyChangedToRing();
                   }, {}});
+  rows.push_back({"tick_column_ring", 50, tickColumnToRing, {}});
   rows.push_back({"tick_snapshot_ring_full", 50, [&] { tickSnapshotRing(false); }, {}});
   rows.push_back({"tick_snapshot_ring_changed", 50, [&] { tickSnapshotRing(true); }, {}});
   rows.push_back({"xxh3_bytes", 50, [&] { sink = sink + XXH3_64bits(snapA.data(), bytes); }, {}});
@@ -304,7 +328,8 @@ int main() {
       return row.name != "tick" && row.name != "memcpy" && row.name != "restore" && row.name != "xxh3_bytes" &&
              row.name != "memcpy_ring" && row.name != "tick_memcpy_ring" && row.name != "restore_trusted" &&
              row.name != "state_checksum" && row.name != "memcpy_ring_changed" &&
-             row.name != "tick_memcpy_ring_changed" &&
+             row.name != "tick_memcpy_ring_changed" && row.name != "tick_column_ring" &&
+             row.name != "tick_column_cached" &&
              list.find("," + row.name + ",") == std::string::npos;
     });
   }
@@ -363,6 +388,14 @@ int main() {
   std::printf("floor tick+memcpy_ring_changed x_tick %.2f\n", ratio(find("tick_memcpy_ring_changed"), {"tick"}));
   std::printf("floor 9x(tick+memcpy_ring_changed)+memcpy_ring_changed x_tick %.2f\n",
               9.0 * ratio(find("tick_memcpy_ring_changed"), {"tick"}) + ratio(find("memcpy_ring_changed"), {"tick"}));
+  // The session's own floor: its snapshots copy the written column from
+  // the world into the ring (tick_column_ring), its restore copies it back.
+  const double sessionFloor = 9.0 * ratio(find("tick_column_ring"), {"tick"}) + ratio(find("memcpy_ring_changed"), {"tick"});
+  std::printf("floor 9x(tick+column_ring)+memcpy_ring_changed x_tick %.2f\n", sessionFloor);
+  std::printf("floor 9x(tick+column_ring)+memcpy_ring_changed+column hash (Columns) x_tick %.2f\n",
+              sessionFloor + ratio(find("tick_column_cached"), {"tick"}) - 1.0);
+  std::printf("floor 9x(tick+column_ring)+memcpy_ring_changed+state_checksum (Fast) x_tick %.2f\n",
+              sessionFloor + ratio(find("state_checksum"), {"tick"}));
   (void)tick;
   const auto has = [&](const char* name) {
     return std::any_of(rows.begin(), rows.end(), [&](const Row& row) { return row.name == name; });

@@ -149,6 +149,35 @@ TEST(ChangesSnapshot, AWorldWithoutChangeStateWritesVersionOneAndHashesAsBefore)
   EXPECT_FALSE(tracksChanges(w, 1));
 }
 
+// The restore resets the per-component change state only up to the highest
+// id that ever had it (ChangeState::allocatedUpTo): tracking the last of
+// three ids, then restoring a version-1 snapshot, must still end it.
+TEST(ChangesSnapshot, AVersionOneSnapshotEndsTrackingOfTheHighestIdToo) {
+  World::Options o;
+  o.capacity = 16;
+  World w = World::create(o).takeValue();
+  ASSERT_TRUE(w.registerComponent<CsPos>().ok());
+  ASSERT_TRUE(w.registerComponent<CsVel>().ok());
+  const ComponentTypeId hp = w.registerComponent<CsHp>().value();
+  const Entity e = w.create().value();
+  ASSERT_TRUE(w.addComponent(e, CsHp{5}).ok());
+  const std::uint64_t h = w.stateHash(4);
+  std::vector<std::uint8_t> bytes(w.snapshotSize());
+  ASSERT_TRUE(w.snapshot(bytes).ok());
+  ASSERT_EQ(bytes[8], 1u);
+  Query<Writes<CsHp>, Changed<CsHp>> q;
+  ASSERT_TRUE(q.each(w, [](Entity, CsHp& v) { v.v += 1; }).ok());
+  ASSERT_TRUE(tracksChanges(w, hp));
+  ASSERT_TRUE(w.destroy(e).ok());  // a removal logged for the tracked id
+  ASSERT_TRUE(w.restore(bytes).ok());
+  EXPECT_FALSE(tracksChanges(w, hp));
+  EXPECT_EQ(w.stateHash(4), h);
+  // Restored again from its own version-1 bytes: byte for byte the same.
+  std::vector<std::uint8_t> again(w.snapshotSize());
+  ASSERT_TRUE(w.snapshot(again).ok());
+  EXPECT_EQ(again, bytes);
+}
+
 // A system that starts using a change filter at tick 5 (tracking starts then).
 using LateQ = Query<Writes<CsPos>, Changed<CsPos>>;
 LAIGE_SYSTEM(CsLate, 10.0);

@@ -21,6 +21,7 @@
 #include "scenario.h"
 #include "support/counting_allocator.h"
 #include "support/rollback_net.h"
+#include "support/rollback_swarm.h"
 
 namespace laige {
 namespace {
@@ -179,40 +180,10 @@ void runBursts(RollbackChecksum kind, bool failInside) {
   }
 }
 
-// swarm's attractor input (8 bytes) of a player for a tick, or none.
-void swarmInput(std::uint64_t t, std::uint8_t (&a)[8]) {
-  const std::int32_t x = static_cast<std::int32_t>((t / 3) % 7) * 0x40000 - 0xC0000;
-  for (int i = 0; i < 4; ++i) a[i] = static_cast<std::uint8_t>(x >> (8 * i));
-  for (int i = 4; i < 8; ++i) a[i] = 0;
-}
-Status swarmCombine(void*, std::uint64_t, const RollbackTickInputs& in, std::span<std::uint8_t> out,
-                    std::uint32_t& written) noexcept {
-  written = 0;
-  for (std::uint32_t p = 0; p < in.players; ++p) {
-    if (in.input[p].size() == 8 && out.size() >= 8) {
-      std::memcpy(out.data(), in.input[p].data(), 8);
-      written = 8;
-      return Status{};
-    }
-  }
-  return Status{};
-}
-
 TEST(RollbackBurst, AdvanceAllocatesNothingAfterWarmUp) {
-  const Scenario* sc = findScenario("swarm");
-  ASSERT_NE(sc, nullptr);
-  auto r = ScenarioRun::create(*sc, sc->defaultSeed);
-  ASSERT_TRUE(r.ok());
-  ScenarioRun run = std::move(r).takeValue();
-  RollbackSession::Options o;
-  o.players = 2;
-  o.localPlayer = 0;
-  o.depth = 12;
-  o.maxInputBytes = 8;
-  o.combine = &swarmCombine;
-  auto s = RollbackSession::create(run.world(), run.schedule(), o);
-  ASSERT_TRUE(s.ok());
-  RollbackSession session = std::move(s).takeValue();
+  test::SwarmSession swarm;
+  ASSERT_NE(swarm.run, nullptr);
+  RollbackSession& session = swarm.session;
   std::uint64_t sent = 0;
   std::uint64_t nextBurst = gapAt(0);
   std::uint64_t bursts = 0;
@@ -221,7 +192,7 @@ TEST(RollbackBurst, AdvanceAllocatesNothingAfterWarmUp) {
     if (t - 1 == nextBurst) {
       for (std::uint64_t k = sent + 1; k < t; ++k) {
         std::uint8_t a[8];
-        swarmInput(k, a);
+        test::swarmAttractorInput(k / 3, a);
         ASSERT_TRUE(session.addRemoteInput(1, k, a).ok());
       }
       sent = t - 1;

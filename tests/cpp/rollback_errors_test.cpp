@@ -15,6 +15,7 @@
 #include "scenario.h"
 #include "support/counting_allocator.h"
 #include "support/rollback_net.h"
+#include "support/rollback_swarm.h"
 
 namespace laige {
 namespace {
@@ -354,38 +355,15 @@ TEST(RollbackErrors, AdvanceInsideItsOwnHookIsRefused) {
 // swarm (2,400 agents): a remote input 8 ticks late and different from the
 // prediction every 4th tick, so most advances roll back; after warm-up no
 // advance allocates.
-Status swarmCombine(void*, std::uint64_t, const RollbackTickInputs& in, std::span<std::uint8_t> out,
-                    std::uint32_t& written) noexcept {
-  // The attractor of the first player that has one (8 bytes), else none.
-  written = 0;
-  for (std::uint32_t p = 0; p < in.players; ++p) {
-    if (in.input[p].size() == 8 && out.size() >= 8) {
-      std::memcpy(out.data(), in.input[p].data(), 8);
-      written = 8;
-      return Status{};
-    }
-  }
-  return Status{};
-}
-
 TEST(RollbackAllocation, AdvanceAllocatesNothingAfterWarmUp) {
-  std::unique_ptr<ScenarioRun> run = openRun("swarm");
-  RollbackSession::Options o;
-  o.players = 2;
-  o.localPlayer = 0;
-  o.depth = 12;
-  o.maxInputBytes = 8;
-  o.combine = &swarmCombine;
-  auto s = RollbackSession::create(run->world(), run->schedule(), o);
-  ASSERT_TRUE(s.ok());
-  RollbackSession session = std::move(s).takeValue();
+  test::SwarmSession swarm;
+  ASSERT_NE(swarm.run, nullptr);
+  RollbackSession& session = swarm.session;
   auto step = [&](std::uint64_t t) {
     ASSERT_TRUE(session.setLocalInput(t, std::span<const std::uint8_t>{}).ok());
     if (t > 8) {
       std::uint8_t a[8];
-      const std::int32_t x = static_cast<std::int32_t>(((t - 8) / 4) % 7) * 0x40000 - 0xC0000;
-      for (int i = 0; i < 4; ++i) a[i] = static_cast<std::uint8_t>(x >> (8 * i));
-      for (int i = 4; i < 8; ++i) a[i] = 0;
+      test::swarmAttractorInput((t - 8) / 4, a);
       ASSERT_TRUE(session.addRemoteInput(1, t - 8, a).ok());
     }
     ASSERT_TRUE(session.advance().ok());

@@ -76,11 +76,13 @@ bool enableTracking(WorldState& ws, ComponentTypeId c) noexcept {
     t->changed.reset(new (std::nothrow) std::uint32_t[cap]());
     if (!t->added || !t->changed) return false;
     cs.ticks[c] = std::move(t);
+    if (c > cs.allocatedUpTo) cs.allocatedUpTo = c;
   }
   if (!cs.removed[c]) {
     cs.removed[c].reset(new (std::nothrow) RemovedLog());
     if (!cs.removed[c]) return false;
   }
+  if (c > cs.allocatedUpTo) cs.allocatedUpTo = c;
   ComponentTicks& t = *cs.ticks[c];
   std::fill(t.added.get(), t.added.get() + cap, 0u);
   std::fill(t.changed.get(), t.changed.get() + cap, 0u);

@@ -1,13 +1,16 @@
 // replay_internal.h - helpers shared by the replay sources (not installed):
-// the little-endian byte codecs, the word-stream FNV, and the input checks
-// runReplay and diffReplays run in the same order.
+// the little-endian byte codecs, the word-stream FNV, the input checks
+// runReplay and diffReplays run in the same order, and the frame step
+// runReplay and ReplayPlayer share.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 #include "laige/replay.h"
 #include "laige/state_hash.h"
+#include "laige/world.h"
 
 namespace laige::detail {
 
@@ -92,5 +95,18 @@ bool reportDiffIdentityMismatch(const ReplayLog& logA, const World& worldA, cons
 
 /// True when both the config and the world are deterministic.
 [[nodiscard]] bool replayDeterministic(const World& world, const ReplayConfig& config) noexcept;
+
+/// runReplay's and ReplayPlayer::open's check that a replay can be run on
+/// `world`: replayDeterministic, else InvalidArgument determinism_disabled
+/// (fields config_enabled, world_deterministic) + warn
+/// replay/determinism_disabled. No allocation.
+[[nodiscard]] Status checkReplayDeterministic(const World& world, const ReplayConfig& config) noexcept;
+
+/// One recorded frame run on `world` as tick `tick` (beginFrame, then the
+/// schedule with the frame's bytes as its input): the tick's error as
+/// run_failed (fields tick, code, cause) + warn replay/run_failed. The
+/// caller handles a world left between states. Allocates what the systems do.
+[[nodiscard]] Status runReplayFrame(World& world, const SystemSchedule& schedule, std::span<const std::uint8_t> bytes,
+                                    std::uint64_t tick) noexcept;
 
 }  // namespace laige::detail

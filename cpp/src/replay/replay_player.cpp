@@ -34,14 +34,7 @@ Result<ReplayPlayer> ReplayPlayer::open(ReplayLog log, World& world, const Repla
     return detail::identityMismatch("identity_mismatch", "mismatch", log.identity,
                                     makeReplayIdentity(world, config, log.formatVersion));
   }
-  if (!detail::replayDeterministic(world, config)) {
-    LAIGE_LOG_WARN("replay", "determinism_disabled", log::texts::DeterminismDisabled,
-                   log::field("config_enabled", config.determinism.enabled),
-                   log::field("world_deterministic", world.options().deterministic));
-    return Status::failure(ErrorCode::InvalidArgument, "determinism_disabled")
-        .with("config_enabled", config.determinism.enabled)
-        .with("world_deterministic", world.options().deterministic);
-  }
+  if (Status st = detail::checkReplayDeterministic(world, config); st.isError()) return st;
   // The identity covers components and configuration, not the systems: the
   // first keyframe's setup identity does (and restore() would refuse it
   // later anyway). A keyframe of tick 0 must hold this very world's state.
@@ -95,18 +88,11 @@ Status ReplayPlayer::restoreTo(std::span<const std::uint8_t> bytes, std::uint64_
 Status ReplayPlayer::runTick() noexcept {
   const std::span<const std::uint8_t> bytes = log_.frameBytes(static_cast<std::size_t>(tick_));
   const std::uint64_t tick = tick_ + 1;
-  world_->beginFrame();
-  const TickInput input{bytes.empty() ? nullptr : bytes.data(), static_cast<std::uint32_t>(bytes.size())};
-  if (Status st = world_->runSystems(schedule_, input); st.isError()) {
+  if (Status st = detail::runReplayFrame(*world_, schedule_, bytes, tick); st.isError()) {
     // A failed tick may have run some systems: the world is not at a
     // recorded state any more, so the next call restores.
     dirty_ = true;
-    LAIGE_LOG_WARN("replay", "run_failed", log::texts::RunFailed, log::field("tick", tick),
-                   log::field("code", errorName(st.error())));
-    return Status::failure(st.error(), "run_failed")
-        .with("tick", tick)
-        .with("code", errorName(st.error()))
-        .with("cause", st.reason());
+    return st;
   }
   tick_ = tick;
   ++stats_.ticksSimulated;

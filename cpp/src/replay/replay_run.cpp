@@ -162,6 +162,31 @@ bool replayDeterministic(const World& world, const ReplayConfig& config) noexcep
   return config.determinism.enabled && world.options().deterministic;
 }
 
+Status checkReplayDeterministic(const World& world, const ReplayConfig& config) noexcept {
+  if (replayDeterministic(world, config)) return Status{};
+  LAIGE_LOG_WARN("replay", "determinism_disabled", log::texts::DeterminismDisabled,
+                 log::field("config_enabled", config.determinism.enabled),
+                 log::field("world_deterministic", world.options().deterministic));
+  return Status::failure(ErrorCode::InvalidArgument, "determinism_disabled")
+      .with("config_enabled", config.determinism.enabled)
+      .with("world_deterministic", world.options().deterministic);
+}
+
+Status runReplayFrame(World& world, const SystemSchedule& schedule, std::span<const std::uint8_t> bytes,
+                      std::uint64_t tick) noexcept {
+  world.beginFrame();
+  const TickInput input{bytes.empty() ? nullptr : bytes.data(), static_cast<std::uint32_t>(bytes.size())};
+  if (Status st = world.runSystems(schedule, input); st.isError()) {
+    LAIGE_LOG_WARN("replay", "run_failed", log::texts::RunFailed, log::field("tick", tick),
+                   log::field("code", errorName(st.error())));
+    return Status::failure(st.error(), "run_failed")
+        .with("tick", tick)
+        .with("code", errorName(st.error()))
+        .with("cause", st.reason());
+  }
+  return Status{};
+}
+
 /// Builds the diff driver's single both-sides identity report (defined here
 /// next to the key tables; see replay_diff.cpp).
 bool reportDiffIdentityMismatch(const ReplayLog& logA, const World& worldA, const ReplayConfig& configA,
@@ -185,14 +210,7 @@ Result<ReplayRunResult> runReplay(const ReplayLog& log, World& world, const Repl
     return detail::identityMismatch("identity_mismatch", "mismatch", log.identity,
                                     makeReplayIdentity(world, config));
   }
-  if (!detail::replayDeterministic(world, config)) {
-    LAIGE_LOG_WARN("replay", "determinism_disabled", log::texts::DeterminismDisabled,
-                   log::field("config_enabled", config.determinism.enabled),
-                   log::field("world_deterministic", world.options().deterministic));
-    return Status::failure(ErrorCode::InvalidArgument, "determinism_disabled")
-        .with("config_enabled", config.determinism.enabled)
-        .with("world_deterministic", world.options().deterministic);
-  }
+  if (Status st = detail::checkReplayDeterministic(world, config); st.isError()) return st;
   // The schedule is 1 KiB of plain data: a local, not an allocation.
   SystemSchedule schedule;
   if (Status st = world.scheduleSystems(schedule); st.isError()) return st;
@@ -202,18 +220,9 @@ Result<ReplayRunResult> runReplay(const ReplayLog& log, World& world, const Repl
   result.tickHashes.reserve(static_cast<std::size_t>(frames + 1));
   result.tickHashes.push_back(world.stateHash(0));
   for (std::uint64_t i = 0; i < frames; ++i) {
-    const std::span<const std::uint8_t> bytes = log.frameBytes(static_cast<std::size_t>(i));
     const std::uint64_t tick = i + 1;
-    world.beginFrame();
-    const TickInput input{bytes.empty() ? nullptr : bytes.data(), static_cast<std::uint32_t>(bytes.size())};
-    if (Status st = world.runSystems(schedule, input); st.isError()) {
-      LAIGE_LOG_WARN("replay", "run_failed", log::texts::RunFailed, log::field("tick", tick),
-                     log::field("code", errorName(st.error())));
-      return Status::failure(st.error(), "run_failed")
-          .with("tick", tick)
-          .with("code", errorName(st.error()))
-          .with("cause", st.reason());
-    }
+    const std::span<const std::uint8_t> bytes = log.frameBytes(static_cast<std::size_t>(i));
+    if (Status st = detail::runReplayFrame(world, schedule, bytes, tick); st.isError()) return st;
     result.tickHashes.push_back(world.stateHash(tick));
     if (progress != nullptr && progress->fn != nullptr && progress->interval != 0 &&
         tick % progress->interval == 0 && tick != frames) {

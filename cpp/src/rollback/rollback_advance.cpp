@@ -17,6 +17,24 @@
 
 namespace laige {
 
+Status detail::runCombinedTick(RollbackState& s, std::uint64_t t, const RollbackTickInputs& inputs) noexcept {
+  std::uint32_t written = 0;
+  const std::span<std::uint8_t> out(s.combined.get(), s.o.maxCombinedBytes);
+  if (Status st = s.o.combine(s.o.combineContext, t, inputs, out, written); st.isError()) return st;
+  if (written > out.size()) {
+    return Status::failure(ErrorCode::BudgetExhausted, "combined_input_too_large")
+        .with("size", written)
+        .with("max", static_cast<std::uint64_t>(out.size()));
+  }
+  TickInput payload;
+  payload.data = written != 0 ? s.combined.get() : nullptr;
+  payload.size = written;
+  s.world->beginFrame();
+  if (Status st = s.world->runSystems(*s.schedule, payload); st.isError()) return st;
+  if (s.o.afterTick != nullptr) return s.o.afterTick(s.o.afterTickContext, *s.world, t);
+  return Status{};
+}
+
 namespace {
 
 // Marks the session as inside advance() for the call's whole duration.
@@ -71,8 +89,7 @@ Status restoreSlot(detail::RollbackState& s, std::uint32_t slot) noexcept {
 }
 
 // Runs tick `t`: each player's input (received, else the prediction: the
-// bytes the player's tick t - 1 ran with), the combiner, beginFrame,
-// runSystems, the hook, the hash.
+// bytes the player's tick t - 1 ran with), runCombinedTick, the hash.
 Status runTick(detail::RollbackState& s, std::uint64_t t) noexcept {
   RollbackTickInputs inputs;
   inputs.players = s.o.players;
@@ -92,22 +109,7 @@ Status runTick(detail::RollbackState& s, std::uint64_t t) noexcept {
     }
     inputs.input[p] = std::span<const std::uint8_t>(used, s.usedSize[slot]);
   }
-  std::uint32_t written = 0;
-  const std::span<std::uint8_t> out(s.combined.get(), s.o.maxCombinedBytes);
-  if (Status st = s.o.combine(s.o.combineContext, t, inputs, out, written); st.isError()) return st;
-  if (written > out.size()) {
-    return Status::failure(ErrorCode::BudgetExhausted, "combined_input_too_large")
-        .with("size", written)
-        .with("max", static_cast<std::uint64_t>(out.size()));
-  }
-  TickInput payload;
-  payload.data = written != 0 ? s.combined.get() : nullptr;
-  payload.size = written;
-  s.world->beginFrame();
-  if (Status st = s.world->runSystems(*s.schedule, payload); st.isError()) return st;
-  if (s.o.afterTick != nullptr) {
-    if (Status st = s.o.afterTick(s.o.afterTickContext, *s.world, t); st.isError()) return st;
-  }
+  if (Status st = detail::runCombinedTick(s, t, inputs); st.isError()) return st;
   const std::uint32_t h = static_cast<std::uint32_t>(t % s.hashSlots);
   s.hashTick[h] = t;
   s.hashReady[h] = 0;

@@ -115,4 +115,11 @@ struct RollbackState {
   }
 };
 
+/// Tick `t` of the session's world with `inputs` (one span per player):
+/// the combiner, its size check (combined_input_too_large), beginFrame,
+/// the schedule with the combined bytes, then Options::afterTick. The first
+/// error is returned as is; the world may then be between states (the
+/// caller restores). Used by advance() and by pinRollbackTick's re-run.
+Status runCombinedTick(RollbackState& s, std::uint64_t t, const RollbackTickInputs& inputs) noexcept;
+
 }  // namespace laige::detail

@@ -36,21 +36,7 @@ Status rerunTick(detail::RollbackState& s, std::uint64_t t) noexcept {
     const std::size_t slot = s.slotOf(p, t);
     inputs.input[p] = std::span<const std::uint8_t>(s.usedAt(slot), s.usedSize[slot]);
   }
-  std::uint32_t written = 0;
-  const std::span<std::uint8_t> out(s.combined.get(), s.o.maxCombinedBytes);
-  if (Status st = s.o.combine(s.o.combineContext, t, inputs, out, written); st.isError()) return st;
-  if (written > out.size()) {
-    return Status::failure(ErrorCode::BudgetExhausted, "combined_input_too_large")
-        .with("size", written)
-        .with("max", static_cast<std::uint64_t>(out.size()));
-  }
-  TickInput payload;
-  payload.data = written != 0 ? s.combined.get() : nullptr;
-  payload.size = written;
-  s.world->beginFrame();
-  if (Status st = s.world->runSystems(*s.schedule, payload); st.isError()) return st;
-  if (s.o.afterTick != nullptr) return s.o.afterTick(s.o.afterTickContext, *s.world, t);
-  return Status{};
+  return detail::runCombinedTick(s, t, inputs);
 }
 
 // The checksum the session keeps (Options::checksum) of the world's state,

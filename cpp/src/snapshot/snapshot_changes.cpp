@@ -144,10 +144,12 @@ Status checkChangesSection(WorldState& ws, const std::uint8_t* p, std::uint64_t 
         return Status::failure(ErrorCode::BudgetExhausted, "snapshot_alloc_failed").with("component_id", c);
       }
       cs.ticks[c] = std::move(t);
+      if (c > cs.allocatedUpTo) cs.allocatedUpTo = c;
     }
     if (!cs.removed[c]) {
       cs.removed[c].reset(new (std::nothrow) RemovedLog());
       if (!cs.removed[c]) return Status::failure(ErrorCode::BudgetExhausted, "snapshot_alloc_failed").with("component_id", c);
+      if (c > cs.allocatedUpTo) cs.allocatedUpTo = c;
     }
   }
   if (n - at < 8) return bad(at);
@@ -160,7 +162,8 @@ Status checkChangesSection(WorldState& ws, const std::uint8_t* p, std::uint64_t 
 void applyChangesSection(WorldState& ws, const std::uint8_t* p, std::uint64_t n) noexcept {
   ChangeState& cs = ws.changes;
   // Everything not in the section is off (a version-1 snapshot: all of it).
-  for (std::uint32_t c = 1; c <= kMaxComponentTypes; ++c) {
+  // Above allocatedUpTo nothing was ever tracked or logged: already off.
+  for (std::uint32_t c = 1; c <= cs.allocatedUpTo; ++c) {
     cs.tracked[c] = 0;
     if (cs.ticks[c]) cs.ticks[c]->on = false;
     if (cs.removed[c]) {

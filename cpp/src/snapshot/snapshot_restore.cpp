@@ -1,8 +1,11 @@
 // snapshot_restore.cpp - World::restore: validates a snapshot completely,
 // stages every allocation it needs, and only then writes (so a failure at
 // any step changes nothing). docs/snapshots.md#validation.
+#include <algorithm>
 #include <bit>
 #include <cstring>
+#include <memory>
+#include <utility>
 
 #include "laige/detail/change_walk.h"
 #include "laige/detail/world_state.h"
@@ -395,8 +398,11 @@ Status plan(const detail::WorldState& ws, std::span<const std::uint8_t> b, Resto
 }
 
 // True when archetype `a` is packed and holds exactly the snapshot's rows
-// (the same slots in the same order). Branch-free over the rows.
-bool sameRows(const detail::Archetype& a, const ArchetypePlan& p) noexcept {
+// (the same slots in the same order). Branch-free over the rows. Not
+// inlined: inlined into restoreSnapshot behind the ring's short-circuit,
+// g++ 12 -O3 left the loop scalar (a full trusted restore of 10,000 rows
+// took 5.2 us instead of 3.1, docs/benchmarks.md#rollback-costs).
+[[gnu::noinline]] bool sameRows(const detail::Archetype& a, const ArchetypePlan& p) noexcept {
   if (a.dirty() || a.rowCount != p.rows) return false;
   // A size_t index: a 32-bit `2 * r` could wrap, which keeps g++ from vectorising.
   std::uint32_t diff = 0;
@@ -404,6 +410,31 @@ bool sameRows(const detail::Archetype& a, const ArchetypePlan& p) noexcept {
   for (std::size_t r = 0; r < rows; ++r) diff |= a.slots[r] ^ loadU16(p.slots + 2 * r);
   return diff == 0;
 }
+
+// The archetype objects a restore builds before its first write, by id
+// 1..count (the snapshot's archetype count): only those entries are
+// cleared and freed (an array of kMaxArchetypes + 1 unique_ptrs cost a
+// 2 KB zero-fill and 257 destructor tests per restore, most of a ring
+// restore's fixed cost). Frees whatever was not taken.
+class StagedArchetypes {
+ public:
+  explicit StagedArchetypes(std::uint32_t count) noexcept : count_(count) {
+    std::fill(at_, at_ + count + 1, nullptr);
+  }
+  ~StagedArchetypes() {
+    for (std::uint32_t i = 0; i <= count_; ++i) delete at_[i];
+  }
+  StagedArchetypes(const StagedArchetypes&) = delete;
+  StagedArchetypes& operator=(const StagedArchetypes&) = delete;
+  detail::Archetype*& operator[](std::uint32_t i) noexcept { return at_[i]; }
+  std::unique_ptr<detail::Archetype> take(std::uint32_t i) noexcept {
+    return std::unique_ptr<detail::Archetype>(std::exchange(at_[i], nullptr));
+  }
+
+ private:
+  std::uint32_t count_;
+  detail::Archetype* at_[kMaxArchetypes + 1];  // 0..count_ initialised
+};
 
 bool sameSignature(const detail::Archetype& a, const ArchetypePlan& p) noexcept {
   if (a.componentCount != p.componentCount) return false;
@@ -459,7 +490,7 @@ Status World::restore(std::span<const std::uint8_t> bytes) noexcept { return det
   // 2. Stage every allocation: new archetype objects for the ids whose set
   //    differs, growth for the kept ones. A failure frees the staged ones;
   //    a kept archetype that grew is logically unchanged.
-  std::unique_ptr<detail::Archetype> staged[kMaxArchetypes + 1];
+  StagedArchetypes staged(pl.archetypes);
   const auto oldCount = static_cast<std::uint32_t>(ecs.archetypes.size() - 1);
   bool changed = oldCount != pl.archetypes;
   for (std::uint32_t i = 1; i <= pl.archetypes; ++i) {
@@ -472,8 +503,8 @@ Status World::restore(std::span<const std::uint8_t> bytes) noexcept { return det
     }
     ComponentTypeId sig[kMaxArchetypeComponents];
     for (std::uint32_t k = 0; k < p.componentCount; ++k) sig[k] = loadU16(p.sig + 2 * k);
-    staged[i] = detail::buildArchetype(ecs, sig, p.componentCount, p.rows);
-    if (!staged[i]) {
+    staged[i] = detail::buildArchetype(ecs, sig, p.componentCount, p.rows).release();
+    if (staged[i] == nullptr) {
       return Status::failure(ErrorCode::BudgetExhausted, "snapshot_alloc_failed").with("archetype_id", i);
     }
     staged[i]->id = static_cast<ArchetypeId>(i);
@@ -526,10 +557,10 @@ Status World::restore(std::span<const std::uint8_t> bytes) noexcept { return det
   const std::uint32_t clearTo = oldHigh > pl.high ? oldHigh : pl.high;
   if (!samePlacement) std::memset(ecs.archetypeOf.get(), 0, std::size_t{clearTo} * sizeof(ArchetypeId));
   for (std::uint32_t i = 1; i <= pl.archetypes; ++i) {
-    const bool kept = !staged[i];
-    if (staged[i]) {
-      if (i < ecs.archetypes.size()) ecs.archetypes[i] = std::move(staged[i]);
-      else ecs.archetypes.push_back(std::move(staged[i]));  // reserved: no reallocation
+    const bool kept = staged[i] == nullptr;
+    if (!kept) {
+      if (i < ecs.archetypes.size()) ecs.archetypes[i] = staged.take(i);
+      else ecs.archetypes.push_back(staged.take(i));  // reserved: no reallocation
     }
     detail::Archetype& a = *ecs.archetypes[i];
     const ArchetypePlan& p = pl.arch[i];

@@ -92,6 +92,10 @@ struct ChangeState {
   std::uint32_t runningSince = 0;
   /// Removed logs per tracked component (index: id; null until tracked).
   std::unique_ptr<RemovedLog> removed[kMaxComponentTypes + 1];
+  /// The highest id with ticks or a removed log allocated (0: none), set
+  /// where they are allocated: above it nothing is tracked or logged, so a
+  /// restore's reset of the per-component state stops there.
+  std::uint32_t allocatedUpTo = 0;
 
   // --- observers
   std::vector<ObserverRecord> observers;
