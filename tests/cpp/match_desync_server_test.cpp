@@ -16,6 +16,7 @@
 
 #include "match_desync.h"
 #include "support/faulty_player.h"
+#include "support/inline_server.h"
 #include "support/serve_lines.h"
 
 #ifndef LAIGE_SOURCE_DIR
@@ -32,24 +33,14 @@ using test::playerInput;
 using test::splitLines;
 using test::words;
 
-void collect(void* context, std::string_view batch) { static_cast<std::string*>(context)->append(batch); }
-
-struct Inline {
-  Inline() : server(options(), &collect, &out) {}
+// Snapshots every 10 ticks, so that a tick past its keyframe is re-run when pinned.
+struct Inline : test::InlineServer {
+  Inline() : InlineServer(options()) {}
   static MatchServer::Options options() {
-    MatchServer::Options o;
-    o.threads = 0;
-    o.match.tokenSecret = 42;
+    MatchServer::Options o = InlineServer::options();
     o.match.snapshotEvery = 10;
     return o;
   }
-  std::vector<ConnLine> ask(const std::string& line) {
-    out.clear();
-    server.submit(line);
-    return splitLines(out);
-  }
-  std::string out;
-  MatchServer server;
 };
 
 std::string hexOf(const std::vector<std::uint8_t>& b) { return hex(b); }

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "support/inline_server.h"
 #include "support/serve_lines.h"
 
 #ifndef LAIGE_SOURCE_DIR
@@ -29,25 +30,8 @@ using test::playerInput;
 using test::splitLines;
 using test::words;
 
-void collect(void* context, std::string_view batch) { static_cast<std::string*>(context)->append(batch); }
-
-struct Inline {
-  explicit Inline(MatchServer::Options o = options()) : server(o, &collect, &out) {}
-  static MatchServer::Options options() {
-    MatchServer::Options o;
-    o.threads = 0;
-    o.match.tokenSecret = 42;
-    return o;
-  }
-  // The reply lines of one request.
-  std::vector<test::ConnLine> ask(const std::string& line) {
-    out.clear();
-    server.submit(line);
-    return splitLines(out);
-  }
-  std::string out;
-  MatchServer server;
-};
+using Inline = test::InlineServer;
+using test::collectReplies;
 
 TEST(MatchServer, HelloNamesTheVersionTheScenariosAndTheCapacity) {
   Inline s;
@@ -238,7 +222,7 @@ TEST(MatchServer, AFullQueueOrConnectionQuotaIsRefusedBusyNeverBlocks) {
   o.connLines = 0;  // no connection may queue anything: every match line is refused
   std::string out;
   {
-    MatchServer server(o, &collect, &out);
+    MatchServer server(o, &collectReplies, &out);
     server.submit("1 create a input 2");
     server.submit("1 health");
     server.stop();
@@ -306,7 +290,7 @@ TEST(MatchServer, ThreadPoolGivesEveryConnectionTheInlineServersLines) {
   o.threads = 4;
   std::string out;
   {
-    MatchServer pool(o, &collect, &out);
+    MatchServer pool(o, &collectReplies, &out);
     for (const std::string& l : lines) pool.submit(l);
     pool.stop();
   }
@@ -328,7 +312,7 @@ TEST(MatchServer, AHostileConnectionChangesNoOtherConnectionsLines) {
   o.threads = 3;
   std::string out;
   {
-    MatchServer pool(o, &collect, &out);
+    MatchServer pool(o, &collectReplies, &out);
     for (const std::string& l : workload(6, 30, true)) pool.submit(l);
     pool.stop();
   }

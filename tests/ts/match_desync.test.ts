@@ -13,10 +13,10 @@ import { createServer, type Server } from 'node:http';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
-import { formatEntity, MatchClient, type MatchMessage, type PeerDesyncReport, type RollbackSession } from '../../dist/index.js';
+import { formatEntity, type PeerDesyncReport, type RollbackSession } from '../../dist/index.js';
 // @ts-expect-error - a plain ES module of the demo, no types
 import { attachMatchServer } from '../../demo/match_relay.mjs';
+import { Peer } from './support/match_peer.js';
 import { sim } from './support/sim.js';
 import { type SynthFault, syntheticWorld } from './support/synthetic.js';
 
@@ -24,30 +24,6 @@ const peerPath = process.env.LAIGE_PEER_BIN || fileURLToPath(new URL('../../buil
 const havePeer = existsSync(peerPath);
 const inCI = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false';
 if (!havePeer && !inCI) console.warn(`[match_desync] SKIPPED: ${peerPath} is missing (bash scripts/build.sh native-release:laige-peer)`);
-
-/** A MatchClient over a WebSocket, with a queue of parsed messages to wait on. */
-class Peer {
-  readonly ws: WebSocket;
-  readonly client: MatchClient;
-  readonly #queue: MatchMessage[] = [];
-  #wake: (() => void) | null = null;
-  constructor(url: string) {
-    this.ws = new WebSocket(url);
-    this.client = new MatchClient((line) => this.ws.send(line));
-    this.client.onMessage((m) => { this.#queue.push(m); this.#wake?.(); });
-    this.ws.on('message', (m) => { this.client.receive(String(m)); });
-  }
-  open(): Promise<void> { return new Promise((ok, fail) => { this.ws.once('open', () => ok()); this.ws.once('error', fail); }); }
-  /** The first queued (or coming) message that `pick` accepts; the others before it are dropped. */
-  async next<T extends MatchMessage['type']>(type: T, pick: (m: Extract<MatchMessage, { type: T }>) => boolean = () => true): Promise<Extract<MatchMessage, { type: T }>> {
-    for (;;) {
-      const i = this.#queue.findIndex((m) => m.type === type && pick(m as Extract<MatchMessage, { type: T }>));
-      if (i >= 0) return this.#queue.splice(0, i + 1).at(-1) as Extract<MatchMessage, { type: T }>;
-      await new Promise<void>((ok) => { this.#wake = ok; });
-      this.#wake = null;
-    }
-  }
-}
 
 describe.skipIf(!havePeer && !inCI)('the desync report of a match, from TypeScript', () => {
   let server: Server;
