@@ -55,6 +55,12 @@
 //                         restore + 9 x (snapshot + tick), the confirmed
 //                         tick checksummed (Fast, Columns) or every tick
 //                         hashed (StateHash)
+//   floor_rollback_8_columns, floor_rollback_8_fast  the 8-tick rollback's
+//                         floor done in sequence on one world: the written
+//                         column copied back, 9 x tick_column_ring, then
+//                         the confirmed tick's checksum (the column's hash;
+//                         state_checksum), so that the copies and the ticks
+//                         slow each other down as they do in a rollback
 // Floors: tick + memcpy (what an advance must at least do: keep the state
 // and run the tick), tick + memcpy + xxh3 (and hash the state once), the
 // same with the ring's copy (tick_memcpy_ring), and for the rollback
@@ -238,6 +244,22 @@ int main() {
     std::memcpy(slot + positionAt, positionColumn, changedBytes);
     sink = sink + slot[positionAt + changedBytes / 2];
   };
+  // The 8-tick rollback's floor done in sequence on one world, as a
+  // session does it: the written column copied back from a ring slot into
+  // the world's column, then 9 x (tick + the column into the ring's next
+  // slot), then the checksum the rollback owes its confirmed tick. Summing
+  // rows timed apart leaves out how the copies and the ticks slow each
+  // other down (the ticks read what the copies just moved); this does not.
+  // The column is written through its pointer, as a restore writes it; the
+  // ticks after it mark it written.
+  std::uint8_t* positionWritable = w.archetypeColumn(w.archetypeOf(w.handleAt(0)), w.componentId<Position>());
+  std::size_t floorRingNext = 0;
+  const auto rollbackFloorSequence = [&](bool fast) {
+    std::memcpy(positionWritable, ring.data() + ((floorRingNext + 4) % kRingSlots) * 2 * bytes + positionAt, changedBytes);
+    for (int t = 0; t < 9; ++t) tickColumnToRing();
+    ++floorRingNext;
+    sink = sink + (fast ? w.stateChecksum(1) : laige::columnChecksumCached(w, 1));
+  };
   // Rings of snapshots as a session keeps them (one for each kind of
   // copy), over a world of their own.
   auto ringSim = makeSim();
@@ -318,8 +340,13 @@ int main() {
   rows.push_back({"advance_predicted_fast", 50, [&] { fastPredicted.predicted(); }, {}});
   rows.push_back({"advance_late_hit_fast", 50, [&] { fastHit.late(true); }, {}});
   rows.push_back({"advance_late_hit_columns", 50, [&] { colHit.late(true); }, {}});
+  // Each sequence floor right after its rollback: a row that follows one
+  // with a larger footprint (the StateHash rollback) starts with colder
+  // caches, so both of a pair follow a row of about their own footprint.
   rows.push_back({"advance_rollback_8_fast", 10, [&] { fastRoll.late(false); }, {}});
+  rows.push_back({"floor_rollback_8_fast", 10, [&] { rollbackFloorSequence(true); }, {}});
   rows.push_back({"advance_rollback_8_columns", 10, [&] { colRoll.late(false); }, {}});
+  rows.push_back({"floor_rollback_8_columns", 10, [&] { rollbackFloorSequence(false); }, {}});
   rows.push_back({"advance_rollback_8_statehash", 2, [&] { hashRoll.late(false); }, {}});
 
   if (const char* only = std::getenv("ROWS"); only != nullptr) {
@@ -329,7 +356,8 @@ int main() {
              row.name != "memcpy_ring" && row.name != "tick_memcpy_ring" && row.name != "restore_trusted" &&
              row.name != "state_checksum" && row.name != "memcpy_ring_changed" &&
              row.name != "tick_memcpy_ring_changed" && row.name != "tick_column_ring" &&
-             row.name != "tick_column_cached" &&
+             row.name != "tick_column_cached" && row.name != "floor_rollback_8_columns" &&
+             row.name != "floor_rollback_8_fast" &&
              list.find("," + row.name + ",") == std::string::npos;
     });
   }
@@ -355,6 +383,9 @@ int main() {
       if (row.name == name) return row;
     }
     std::abort();
+  };
+  const auto has = [&](const char* name) {
+    return std::any_of(rows.begin(), rows.end(), [&](const Row& row) { return row.name == name; });
   };
   // Per-round ratio of a row to a sum of base rows, median over rounds.
   auto ratio = [&](const Row& row, std::initializer_list<const char*> base) {
@@ -396,10 +427,18 @@ int main() {
               sessionFloor + ratio(find("tick_column_cached"), {"tick"}) - 1.0);
   std::printf("floor 9x(tick+column_ring)+memcpy_ring_changed+state_checksum (Fast) x_tick %.2f\n",
               sessionFloor + ratio(find("state_checksum"), {"tick"}));
+  // The same floors done in sequence on one world (floor_rollback_8_*),
+  // and each rollback against its own.
+  std::printf("floor sequence: column back + 9x(tick+column_ring) + column hash (Columns) x_tick %.2f\n",
+              ratio(find("floor_rollback_8_columns"), {"tick"}));
+  std::printf("floor sequence: column back + 9x(tick+column_ring) + state_checksum (Fast) x_tick %.2f\n",
+              ratio(find("floor_rollback_8_fast"), {"tick"}));
+  if (has("advance_rollback_8_columns") && has("advance_rollback_8_fast")) {
+    std::printf("rollback_8 over its floor sequence: Columns %.2f, Fast %.2f\n",
+                ratio(find("advance_rollback_8_columns"), {"floor_rollback_8_columns"}),
+                ratio(find("advance_rollback_8_fast"), {"floor_rollback_8_fast"}));
+  }
   (void)tick;
-  const auto has = [&](const char* name) {
-    return std::any_of(rows.begin(), rows.end(), [&](const Row& row) { return row.name == name; });
-  };
   if (has("snapshot_restore") && has("snapshot_restore_trusted")) {
     std::printf("target snapshot_restore x_memcpy %.2f, trusted %.2f (natively <= 4, wasm <= 6)\n",
                 ratio(find("snapshot_restore"), {"memcpy"}), ratio(find("snapshot_restore_trusted"), {"memcpy"}));

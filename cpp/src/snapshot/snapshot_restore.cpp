@@ -401,7 +401,8 @@ Status plan(const detail::WorldState& ws, std::span<const std::uint8_t> b, Resto
 // (the same slots in the same order). Branch-free over the rows. Not
 // inlined: inlined into restoreSnapshot behind the ring's short-circuit,
 // g++ 12 -O3 left the loop scalar (a full trusted restore of 10,000 rows
-// took 5.2 us instead of 3.1, docs/benchmarks.md#rollback-costs).
+// took 5.2 us instead of 3.1,
+// docs/internals/rollback-costs.md#the-8-tick-rollback-against-12).
 [[gnu::noinline]] bool sameRows(const detail::Archetype& a, const ArchetypePlan& p) noexcept {
   if (a.dirty() || a.rowCount != p.rows) return false;
   // A size_t index: a 32-bit `2 * r` could wrap, which keeps g++ from vectorising.
