@@ -55,6 +55,8 @@
 //                         restore + 9 x (snapshot + tick), the confirmed
 //                         tick checksummed (Fast, Columns) or every tick
 //                         hashed (StateHash)
+//   floor_confirmed_columns  a confirmed Columns advance's floor in
+//                         sequence: tick_column_ring, then the column hash
 //   floor_rollback_8_columns, floor_rollback_8_fast  the 8-tick rollback's
 //                         floor done in sequence on one world: the written
 //                         column copied back, 9 x tick_column_ring, then
@@ -336,6 +338,10 @@ int main() {
                   }, {}});
   rows.push_back({"advance_confirmed_fast", 50, [&] { fastConfirmed.confirmed(); }, {}});
   rows.push_back({"advance_confirmed_columns", 50, [&] { colConfirmed.confirmed(); }, {}});
+  rows.push_back({"floor_confirmed_columns", 50, [&] {
+                    tickColumnToRing();
+                    sink = sink + laige::columnChecksumCached(w, 1);
+                  }, {}});
   rows.push_back({"advance_confirmed_statehash", 5, [&] { hashConfirmed.confirmed(); }, {}});
   rows.push_back({"advance_predicted_fast", 50, [&] { fastPredicted.predicted(); }, {}});
   rows.push_back({"advance_late_hit_fast", 50, [&] { fastHit.late(true); }, {}});
@@ -357,7 +363,7 @@ int main() {
              row.name != "state_checksum" && row.name != "memcpy_ring_changed" &&
              row.name != "tick_memcpy_ring_changed" && row.name != "tick_column_ring" &&
              row.name != "tick_column_cached" && row.name != "floor_rollback_8_columns" &&
-             row.name != "floor_rollback_8_fast" &&
+             row.name != "floor_rollback_8_fast" && row.name != "floor_confirmed_columns" &&
              list.find("," + row.name + ",") == std::string::npos;
     });
   }
@@ -433,6 +439,10 @@ int main() {
               ratio(find("floor_rollback_8_columns"), {"tick"}));
   std::printf("floor sequence: column back + 9x(tick+column_ring) + state_checksum (Fast) x_tick %.2f\n",
               ratio(find("floor_rollback_8_fast"), {"tick"}));
+  if (has("advance_confirmed_columns")) {
+    std::printf("advance_confirmed_columns over its floor sequence (tick + column_ring + column hash): %.2f\n",
+                ratio(find("advance_confirmed_columns"), {"floor_confirmed_columns"}));
+  }
   if (has("advance_rollback_8_columns") && has("advance_rollback_8_fast")) {
     std::printf("rollback_8 over its floor sequence: Columns %.2f, Fast %.2f\n",
                 ratio(find("advance_rollback_8_columns"), {"floor_rollback_8_columns"}),
