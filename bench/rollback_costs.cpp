@@ -187,6 +187,46 @@ struct Session {
   }
 };
 
+// A session's floors done in sequence on a world and a ring of their own
+// (as each session row has its own), so that a floor row starts a block
+// with caches as cold as its session's: a tick, then the column it wrote
+// copied to its offset in the ring's next slot (depth + 2 slots of twice
+// the snapshot's bytes, as a depth-12 session keeps). Summing rows timed
+// apart leaves out how the copies and the ticks slow each other down (the
+// ticks read what the copies just moved); these do not.
+struct FloorSequence {
+  std::unique_ptr<Sim> sim = makeSim();
+  std::size_t bytes = sim->world.snapshotSize();
+  static constexpr std::size_t kSlots = 14;
+  std::vector<std::uint8_t> ring = std::vector<std::uint8_t>(kSlots * 2 * bytes);
+  std::size_t changed = std::size_t{kEntities} * sizeof(Position);
+  std::size_t at = bytes - 2 * changed;  // the Position section's offset
+  std::uint8_t* column = sim->world.archetypeColumn(sim->world.archetypeOf(sim->world.handleAt(0)),
+                                                    sim->world.componentId<Position>());
+  std::size_t next = 0;
+  std::uint64_t sink = 0;
+
+  void tickColumn() {
+    (void)sim->world.runSystems(sim->schedule);
+    std::uint8_t* slot = ring.data() + (next++ % kSlots) * 2 * bytes;
+    std::memcpy(slot + at, column, changed);
+    sink += slot[at + changed / 2];
+  }
+  // A confirmed Columns advance: the tick, its column, the column's hash.
+  void confirmed() {
+    tickColumn();
+    sink += laige::columnChecksumCached(sim->world, 1);
+  }
+  // An 8-tick rollback: the column copied back into the world's column
+  // (written through its pointer, as a restore writes it; the ticks after
+  // it mark it written), 9 x (tick + column), the confirmed tick's checksum.
+  void rollback(bool fast) {
+    std::memcpy(column, ring.data() + ((next + 4) % kSlots) * 2 * bytes + at, changed);
+    for (int t = 0; t < 9; ++t) tickColumn();
+    sink += fast ? sim->world.stateChecksum(1) : laige::columnChecksumCached(sim->world, 1);
+  }
+};
+
 struct Row {
   std::string name;
   int calls;
@@ -246,22 +286,6 @@ int main() {
     std::memcpy(slot + positionAt, positionColumn, changedBytes);
     sink = sink + slot[positionAt + changedBytes / 2];
   };
-  // The 8-tick rollback's floor done in sequence on one world, as a
-  // session does it: the written column copied back from a ring slot into
-  // the world's column, then 9 x (tick + the column into the ring's next
-  // slot), then the checksum the rollback owes its confirmed tick. Summing
-  // rows timed apart leaves out how the copies and the ticks slow each
-  // other down (the ticks read what the copies just moved); this does not.
-  // The column is written through its pointer, as a restore writes it; the
-  // ticks after it mark it written.
-  std::uint8_t* positionWritable = w.archetypeColumn(w.archetypeOf(w.handleAt(0)), w.componentId<Position>());
-  std::size_t floorRingNext = 0;
-  const auto rollbackFloorSequence = [&](bool fast) {
-    std::memcpy(positionWritable, ring.data() + ((floorRingNext + 4) % kRingSlots) * 2 * bytes + positionAt, changedBytes);
-    for (int t = 0; t < 9; ++t) tickColumnToRing();
-    ++floorRingNext;
-    sink = sink + (fast ? w.stateChecksum(1) : laige::columnChecksumCached(w, 1));
-  };
   // Rings of snapshots as a session keeps them (one for each kind of
   // copy), over a world of their own.
   auto ringSim = makeSim();
@@ -298,6 +322,7 @@ int main() {
     for (int i = 0; i < 20; ++i) s->late(s == &fastHit || s == &colHit);
   }
 
+  FloorSequence floorConfirmed, floorRollFast, floorRollColumns;
   std::vector<Row> rows;
   rows.push_back({"tick", 50, [&] { (void)w.runSystems(plain->schedule); }, {}});
   rows.push_back({"memcpy", 50, [&] { std::memcpy(copy.data(), snapA.data(), bytes); sink = sink + copy[bytes / 2]; }, {}});
@@ -338,10 +363,7 @@ int main() {
                   }, {}});
   rows.push_back({"advance_confirmed_fast", 50, [&] { fastConfirmed.confirmed(); }, {}});
   rows.push_back({"advance_confirmed_columns", 50, [&] { colConfirmed.confirmed(); }, {}});
-  rows.push_back({"floor_confirmed_columns", 50, [&] {
-                    tickColumnToRing();
-                    sink = sink + laige::columnChecksumCached(w, 1);
-                  }, {}});
+  rows.push_back({"floor_confirmed_columns", 50, [&] { floorConfirmed.confirmed(); }, {}});
   rows.push_back({"advance_confirmed_statehash", 5, [&] { hashConfirmed.confirmed(); }, {}});
   rows.push_back({"advance_predicted_fast", 50, [&] { fastPredicted.predicted(); }, {}});
   rows.push_back({"advance_late_hit_fast", 50, [&] { fastHit.late(true); }, {}});
@@ -350,9 +372,9 @@ int main() {
   // with a larger footprint (the StateHash rollback) starts with colder
   // caches, so both of a pair follow a row of about their own footprint.
   rows.push_back({"advance_rollback_8_fast", 10, [&] { fastRoll.late(false); }, {}});
-  rows.push_back({"floor_rollback_8_fast", 10, [&] { rollbackFloorSequence(true); }, {}});
+  rows.push_back({"floor_rollback_8_fast", 10, [&] { floorRollFast.rollback(true); }, {}});
   rows.push_back({"advance_rollback_8_columns", 10, [&] { colRoll.late(false); }, {}});
-  rows.push_back({"floor_rollback_8_columns", 10, [&] { rollbackFloorSequence(false); }, {}});
+  rows.push_back({"floor_rollback_8_columns", 10, [&] { floorRollColumns.rollback(false); }, {}});
   rows.push_back({"advance_rollback_8_statehash", 2, [&] { hashRoll.late(false); }, {}});
 
   if (const char* only = std::getenv("ROWS"); only != nullptr) {
@@ -453,5 +475,5 @@ int main() {
     std::printf("target snapshot_restore x_memcpy %.2f, trusted %.2f (natively <= 4, wasm <= 6)\n",
                 ratio(find("snapshot_restore"), {"memcpy"}), ratio(find("snapshot_restore_trusted"), {"memcpy"}));
   }
-  return sink == 42 ? 2 : 0;
+  return sink + floorConfirmed.sink + floorRollFast.sink + floorRollColumns.sink == 42 ? 2 : 0;
 }
