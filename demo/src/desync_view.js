@@ -3,7 +3,9 @@
 // it armed, and, once a peer's session hands its report to onDesync
 // (netplay.js), the first differing tick and system, every differing item
 // (entity, component.field, the value here and there) and what the
-// exchange cost. netplay_view.js calls updateDesyncPanel with the status.
+// exchange cost. netplay_view.js calls updateDesyncPanel with the status;
+// match mode (match_view.js) calls updateMatchDesyncPanel: the same report,
+// of this page's player against the match server's state.
 import { esc } from './diff_view.js';
 
 const $ = (id) => document.getElementById(id);
@@ -23,13 +25,14 @@ export function wireDesync(current) {
 /** One line on what `p` (status().perturbed) changed, or ''. */
 export function perturbNote(p) {
   if (p === null) return '';
+  const who = p.who ?? `peer ${p.peer}`;
   if (p.how === 'system') {
-    return `peer ${p.peer}: ${p.system} flips bit ${p.bit} of ${p.component}.${p.field} of ${p.entity ?? `the entity in slot ${p.slot}`} at tick ${p.tick}`
+    return `${who}: ${p.system} flips bit ${p.bit} of ${p.component}.${p.field} of ${p.entity ?? `the entity in slot ${p.slot}`} at tick ${p.tick}`
       + (p.entity === null ? ' (armed)' : '');
   }
   return p.tick === null
-    ? `peer ${p.peer}: ${p.component} of one entity changes between two ticks, once peer ${p.peer} confirmed its current tick`
-    : `peer ${p.peer}'s world perturbed after its tick ${p.tick}: ${p.component} of ${p.entity} (between two ticks)`;
+    ? `${who}: ${p.component} of one entity changes between two ticks, once ${who} confirmed its current tick`
+    : `${who}'s world perturbed after its tick ${p.tick}: ${p.component} of ${p.entity} (between two ticks)`;
 }
 
 const num = (n) => n.toLocaleString('en-US');
@@ -39,9 +42,12 @@ function xorOf(a, b) {
   return Number.isInteger(a) && Number.isInteger(b) ? `0x${((a ^ b) >>> 0).toString(16)}` : '';
 }
 
+/** Who side A (here) and side B (there) of report `r` are: the two peers, or a player and the match server (r.there). */
+const sides = (r) => ({ here: r.here ?? `peer ${r.peer}`, there: r.there ?? `peer ${1 - r.peer}` });
+
 function itemRows(r) {
-  const other = 1 - r.peer;
-  let html = `<table class="np-desync-items"><tr><th>entity</th><th>component.field</th><th>here (peer ${r.peer})</th><th>there (peer ${other})</th><th>xor</th></tr>`;
+  const { here, there } = sides(r);
+  let html = `<table class="np-desync-items"><tr><th>entity</th><th>component.field</th><th>here (${esc(here)})</th><th>there (${esc(there)})</th><th>xor</th></tr>`;
   for (const it of r.items) {
     const where = it.field === null ? it.component : `${it.component}.${it.field}`;
     const a = it.presentInA ? it.valueA ?? '-' : '(absent)';
@@ -54,12 +60,15 @@ function itemRows(r) {
 }
 
 const systemText = (r) => (r.firstSystem === null ? 'none (the checkpoints agree)' : `<b>${esc(r.firstSystem)}</b> (position ${r.firstSystemPosition})`);
-const timeText = (r) => `${r.netTicks} network ticks (${r.ms.toFixed(1)} ms) after the detection`;
+const timeText = (r) => (r.verdictMs === undefined
+  ? `${r.netTicks} network ticks (${r.ms.toFixed(1)} ms) after the detection`
+  : `${r.verdictMs.toFixed(1)} ms after the server's verdict (${r.ms.toFixed(1)} ms after the session pinned the tick)`);
 
 /** One peer's report in full. */
 function reportHtml(r) {
   const x = r.exchange;
-  return `<div class="np-desync-head">desync report of peer ${r.peer} (here) against peer ${1 - r.peer} (there)</div>`
+  const { here, there } = sides(r);
+  return `<div class="np-desync-head">desync report of ${esc(here)} (here) against ${esc(there)} (there)</div>`
     + `<div>first differing tick <b>${r.tick}</b> · first differing system ${systemText(r)} · ${r.differences} difference(s)</div>`
     + itemRows(r)
     + `<div>exchange: sent ${x.messagesSent} messages (${num(x.bytesSent)} bytes), received ${x.messagesReceived} (${num(x.bytesReceived)} bytes:`
@@ -91,6 +100,36 @@ export function updateDesyncPanel(st) {
     }
   }
   for (const e of d.errors) html += `<div class="np-desync-error">peer ${e.peer}: the exchange refused: ${esc(e.reason)} (${esc(e.message)})</div>`;
+  if (html !== shown) {
+    box.innerHTML = html;
+    shown = html;
+  }
+}
+
+/**
+ * Match mode's report box (match_view.js): `st` is OnlineMatch.status() -
+ * its `desync` (the server's verdict, the investigation's state, this
+ * player's report against the server's state, refusals) and `perturbed`.
+ */
+export function updateMatchDesyncPanel(st) {
+  const d = st.desync;
+  $('np-perturb').disabled = st.perturbed !== null || st.role !== 'player' || st.current === 0;
+  $('np-perturbed').textContent = perturbNote(st.perturbed);
+  const box = $('np-desync');
+  const found = d.verdictTick !== null || d.errors.length > 0;
+  box.hidden = !found;
+  if (!found) {
+    shown = '';
+    return;
+  }
+  let html = '';
+  if (d.report !== null) html += reportHtml(d.report);
+  else if (d.verdictTick !== null) {
+    html += `<div>the server's verdict: DESYNC at tick <b>${d.verdictTick}</b>; `
+      + (d.opened ? 'the server pinned that tick of its own run: walking its state…' : d.closed === null ? 'waiting for the server…' : `no investigation (${esc(d.closed)})`)
+      + '</div>';
+  }
+  for (const e of d.errors) html += `<div class="np-desync-error">the exchange refused: ${esc(e.reason)} (${esc(e.message)})</div>`;
   if (html !== shown) {
     box.innerHTML = html;
     shown = html;

@@ -15,11 +15,22 @@
 // empty for a scenario without one; the server combines them as the
 // session does (concatenated for `input`, length-prefixed otherwise).
 import { MatchClient } from '@laige/sim/scenarios';
+import { reportOf } from './netplay.js';
+import { prng } from './netplay_net.js';
+import { armSystemFault, betweenTicksChange } from './perturb.js';
 
 /** Ticks between generating a local input and running it. */
 const INPUT_DELAY = 2;
-/** The rollback depth, also the most ticks a player predicts ahead of its confirmed tick. */
-const DEPTH = 20;
+/** The most ticks a player predicts ahead of its confirmed tick. */
+const MAX_PREDICTION = 20;
+/**
+ * The rollback ring depth. Beyond the rollbacks (at most MAX_PREDICTION
+ * ticks), a desync investigation pins the tick the server found wrong from
+ * the ring (docs/desync.md#pinning-a-tick) when `desync-open` arrives, one
+ * round trip after this page confirmed it - while the page ran on, up to
+ * MAX_PREDICTION ticks past its confirmed tick.
+ */
+const DEPTH = 120;
 const hex = (h) => h.toString(16).padStart(16, '0');
 const EMPTY = new Uint8Array(0);
 
@@ -84,6 +95,21 @@ export class OnlineMatch {
     this.remoteQueue = [];
     this.events = [];
     this.joinStartedAt = performance.now();
+    // The server-led desync report (docs/netplay-protocol.md#desync-reports):
+    // the first `desync` verdict, the investigation's state, the report.
+    this.verdictAt = null;
+    this.desyncOpened = false;
+    this.desyncClosed = null;
+    this.report = null;
+    this.desyncErrors = [];
+    this.unfeed = null;
+    this.perturbed = null;
+    /** A between-ticks change waiting for a tick run with every player's input (perturb). */
+    this.pendingChange = null;
+    /** The highest match tick of the other player's input fed to the session. */
+    this.remoteThrough = 0;
+    /** The perturb control's choices (tick, slot, bit): seeded, the same every run. */
+    this.random = prng(0xfa017);
     this.syncedMs = null; // from opening the socket to the first `ok` verdict
     this.ws = new WebSocket(url);
     this.client = new MatchClient((line) => { if (this.ws.readyState === WebSocket.OPEN) this.ws.send(line); });
@@ -151,8 +177,22 @@ export class OnlineMatch {
         break;
       case 'desync':
         this.desyncs++;
-        this.desyncAt ??= m.tick;
-        this.#event(`tick ${m.tick}: DESYNC, the server has ${hex(m.expected)}, this page ${hex(m.got)}`);
+        if (this.desyncAt === null) {
+          this.desyncAt = m.tick;
+          this.verdictAt = performance.now();
+          this.#event(`tick ${m.tick}: DESYNC, the server has ${hex(m.expected)}, this page ${hex(m.got)}`);
+        }
+        break;
+      case 'desync-open':
+        this.desyncOpened = true;
+        this.#event(`the server opened its investigation of tick ${m.tick}`);
+        break;
+      case 'desync-closed':
+        // After the first, each later tick's verdict is answered `busy` (one investigation at a time) or `done`.
+        if (this.desyncClosed === null && !(this.desyncOpened && /^(busy|done)$/.test(m.reason))) {
+          this.desyncClosed = m.reason;
+          this.#event(`desync investigation of tick ${m.tick}: ${m.reason}`);
+        }
         break;
       case 'error':
         if (m.reason === 'match_exists' && this.state === 'joining') { this.client.join(this.match, 'player'); break; }
@@ -186,7 +226,7 @@ export class OnlineMatch {
     this.lastLocal = this.built.run.tick;
     this.base = this.built.run.tick;
     this.session = this.sim.createRollbackSession(this.built.run, {
-      players: 2, localPlayer: this.player, depth: DEPTH, maxPredictionTicks: DEPTH, maxInputBytes: 16, inputLead: 128,
+      players: 2, localPlayer: this.player, depth: DEPTH, maxPredictionTicks: MAX_PREDICTION, maxInputBytes: 16, inputLead: 128,
       hashHistory: 256, checksum: 'stateHash', combine: this.concatenate ? 'concatenate' : 'lengthPrefixed',
       onConfirmed: (st, h) => {
         const t = this.base + st;
@@ -194,7 +234,53 @@ export class OnlineMatch {
         this.lastConfirmed = t;
         this.client.hash(this.match, t, h);
       },
+      // The server's investigation: this session walks the server's pinned
+      // state of the tick over desync-msg lines; side B of the report is the server's.
+      sendDesync: (b) => this.client.desyncMessage(this.match, b),
+      onDesync: (r) => {
+        const report = reportOf(this.player, r, null);
+        // The session's ticks are the match's minus base (MatchClient.feedDesync's base).
+        this.report = {
+          ...report, sessionTick: report.tick, tick: this.base + report.tick, here: `player ${this.player} (this page)`, there: 'the match server',
+          verdictMs: this.verdictAt === null ? 0 : performance.now() - this.verdictAt,
+        };
+        this.#event(`desync report: tick ${this.report.tick}, first system ${r.firstSystem}, ${r.differences} difference(s)`);
+      },
     });
+    this.unfeed = this.client.feedDesync(this.match, this.session, (e) => {
+      if (this.desyncErrors.length < 8) this.desyncErrors.push({ reason: e?.reason ?? 'error', message: e?.message ?? String(e) });
+    }, { base: this.base });
+  }
+
+  /**
+   * Makes this player's world diverge (once): a TypeScript scenario's
+   * system flips one bit at a tick ahead (`at` = { tick, slot, bit }, match
+   * ticks, each optional), the core's scenarios get one component of one
+   * entity changed between two ticks (perturb.js). The server's verdicts
+   * then say DESYNC and its investigation reports where. Returns what is
+   * armed (status().perturbed), or null (not a playing player, or nothing
+   * to perturb in this scenario).
+   */
+  perturb(at = {}) {
+    if (this.perturbed !== null) return this.perturbed;
+    if (this.role !== 'player' || this.session === null) return null;
+    const who = `player ${this.player}`;
+    const current = this.base + this.session.currentTick;
+    const armed = armSystemFault(this.built, { peer: this.player, who, current, random: this.random, at });
+    if (armed !== undefined) return (this.perturbed = armed);
+    const c = betweenTicksChange(this.built, { peer: this.player, who });
+    if (c === null) return null;
+    this.pendingChange = c.change;
+    return (this.perturbed = c.perturbed);
+  }
+
+  // A pending between-ticks change is made after an advance that confirmed
+  // the tick it ran (perturb.js's betweenTicksChange says why).
+  #applyPendingChange() {
+    const c = this.pendingChange;
+    if (c === null || this.session.currentTick !== this.session.confirmedTick) return;
+    this.pendingChange = null;
+    c(this.base + this.session.currentTick);
   }
 
   #feedRemote() {
@@ -204,6 +290,7 @@ export class OnlineMatch {
       const m = this.remoteQueue[0];
       try {
         if (m.tick > this.base) this.session.addRemoteInput(m.player, m.tick - this.base, m.bytes);
+        this.remoteThrough = Math.max(this.remoteThrough, m.tick);
       } catch (e) {
         if (e?.reason === 'input_too_early') return; // fed after this page's next advance
         throw e;
@@ -232,11 +319,15 @@ export class OnlineMatch {
       this.session.setLocalInput(t - this.base, b);
       this.client.input(this.match, t, b);
     }
-    try {
-      this.session.advance();
-    } catch (e) {
-      if (e?.reason !== 'prediction_limit') throw e;
-      this.stalls++;
+    // While a between-ticks change waits, advance only onto a tick whose other input is here (#applyPendingChange).
+    if (this.pendingChange === null || this.remoteThrough > cur) {
+      try {
+        this.session.advance();
+      } catch (e) {
+        if (e?.reason !== 'prediction_limit') throw e;
+        this.stalls++;
+      }
+      this.#applyPendingChange();
     }
     this.#feedRemote();
     this.#prune();
@@ -271,12 +362,15 @@ export class OnlineMatch {
       lineMismatchAt: this.lineMismatchAt, snapshotTick: this.snapshotTick, snapshotBytes: this.snapshotBytes,
       bytesReceived: this.bytesReceived, tailTicks: this.tailTicks, syncedMs: this.syncedMs, stalls: this.stalls,
       rollbacks: st?.rollbacks ?? 0, deepestRollback: st?.deepestRollback ?? 0,
-      hashes: Object.fromEntries([...this.confirmed.entries()].slice(-300)), events: this.events.slice(-8),
+      hashes: Object.fromEntries([...this.confirmed.entries()].slice(-300)), events: this.events.slice(-8), base: this.base,
+      perturbed: this.perturbed === null ? null : { ...this.perturbed },
+      desync: { verdictTick: this.desyncAt, opened: this.desyncOpened, closed: this.desyncClosed, report: this.report, errors: this.desyncErrors },
     };
   }
 
   dispose() {
     try { this.ws.close(); } catch { /* gone */ }
+    this.unfeed?.();
     try { this.session?.dispose(); } catch { /* gone */ }
     try { this.built?.world.dispose(); } catch { /* gone */ }
   }

@@ -4,7 +4,12 @@
 // member of the match: its world on the left canvas, the server's verdict
 // per tick in the verdict box, the link for the second player and the "join
 // late" button (a spectator in a new tab, in sync from the server's snapshot).
+// "perturb this player" makes this page's world diverge; the server's verdict
+// then says DESYNC and its investigation's report (which system, entity and
+// field, this page's value and the server's) shows in the desync box
+// (desync_view.js).
 import { OnlineMatch } from './match_online.js';
+import { updateMatchDesyncPanel } from './desync_view.js';
 import { drawWorld } from './canvas.js';
 import { SpriteTable } from './sprites.js';
 import { esc } from './diff_view.js';
@@ -62,6 +67,11 @@ export function openMatchView(sim, params, build) {
   let renderFrame = 0;
   let lastPanelAt = 0;
   $('np-join-late').onclick = () => window.open(online.lateJoinUrl(), '_blank');
+  // The netplay view's perturb button, for this page's player (its own listener does nothing here: no Netplay).
+  const perturbButton = $('np-perturb');
+  perturbButton.textContent = 'perturb this player';
+  perturbButton.title = 'this page\'s world only: one of the scenario\'s systems flips one bit at a tick ahead (the core\'s scenarios: one entity changed between two ticks); the match server then reports where this page differs from its state';
+  perturbButton.addEventListener('click', () => { online.perturb(); panel(); });
 
   const panel = () => {
     const st = online.status();
@@ -79,6 +89,7 @@ export function openMatchView(sim, params, build) {
       + row('rollbacks (deepest)', `${st.rollbacks} (${st.deepestRollback} ticks)`) + row('waits (prediction limit)', st.stalls)
       + row('bytes received', st.bytesReceived) + row('in sync after', st.syncedMs === null ? '-' : `${st.syncedMs.toFixed(0)} ms`);
     $('np-net').innerHTML = st.events.map((e) => `<span class="np-note">${esc(e)}</span>`).join(' ');
+    updateMatchDesyncPanel(st);
   };
 
   return {
@@ -106,6 +117,8 @@ export function openMatchView(sim, params, build) {
       if (now - lastPanelAt >= 100) { lastPanelAt = now; panel(); }
     },
     tick(n) { for (let i = 0; i < n; i++) online.tick(); panel(); return online.status(); },
+    /** "perturb this player" (the test hook; `at`: OnlineMatch.perturb's). */
+    perturb(at) { const p = online.perturb(at); panel(); return p === null ? null : JSON.parse(JSON.stringify(p)); },
     status: () => online.status(),
     lateJoinUrl: () => online.lateJoinUrl(),
     secondPlayerUrl: () => online.secondPlayerUrl(),

@@ -21,6 +21,7 @@
 import { formatEntity } from '@laige/sim/scenarios';
 import { attractorPayload } from './scenarios.js';
 import { NativePeer, peerVerdict } from './peer.js';
+import { armSystemFault, betweenTicksChange } from './perturb.js';
 import { SimNetwork, prng } from './netplay_net.js';
 import { drawWorld } from './canvas.js';
 import { SpriteTable } from './sprites.js';
@@ -41,9 +42,6 @@ const MAX_PREDICTION = 20;
 const DEPTH = 120;
 /** A checksum message on the wire: u64 tick, u64 checksum. */
 const HASH_MESSAGE_BYTES = 16;
-/** The perturb button's tick: this many ticks ahead of the peer's current tick, plus up to FAULT_SPREAD - 1 more. */
-const FAULT_LEAD = 10;
-const FAULT_SPREAD = 30;
 /** The most inputs one packet carries. */
 const MAX_PACKET_INPUTS = 64;
 const hex = (h) => h.toString(16).padStart(16, '0');
@@ -105,7 +103,7 @@ class NetplayPeer {
     });
     /** The network tick the session found the first differing checksum at (null: not yet). */
     this.detectedAt = null;
-    /** A between-ticks change waiting for a tick with nothing predicted (perturbBetweenTicks). */
+    /** A between-ticks change waiting for a tick with nothing predicted (perturb.js's betweenTicksChange). */
     this.pendingChange = null;
     this.local = new Map();
     this.remote = new Map();
@@ -237,7 +235,7 @@ class NetplayPeer {
  * (this peer's) handle, else side B's. `netTicks`: network ticks from the
  * detection to the report.
  */
-function reportOf(player, r, netTicks) {
+export function reportOf(player, r, netTicks) {
   return {
     peer: player, tick: Number(r.tick), firstSystem: r.firstSystem, firstSystemPosition: r.firstSystemPosition,
     checkpointsCompared: r.checkpointsCompared, differences: r.differences, checksumA: hex(r.checksumA), checksumB: hex(r.checksumB),
@@ -360,55 +358,23 @@ export class Netplay {
    * optional: a tick 10..39 ahead of the peer's current one, a live
    * entity's slot, a bit 0..15, from a seeded PRNG); the tick must not have
    * run on that peer yet. The core's scenarios (C++ systems) get a change
-   * between two ticks instead (perturbBetweenTicks). Returns what is
+   * between two ticks instead (perturb.js). Returns what is
    * armed (status().perturbed), or null when the scenario has nothing to
    * perturb.
    */
   perturb(i = 1, at = {}) {
     if (this.perturbed !== null) return this.perturbed;
     const peer = this.peers[i];
-    const fault = peer.built.fault;
-    if (fault === undefined) return this.#perturbBetweenTicks(peer);
-    const current = peer.session.currentTick;
-    const tick = at.tick ?? current + FAULT_LEAD + Math.floor(this.random() * FAULT_SPREAD);
-    if (tick <= current) throw new Error(`perturb: tick ${tick} has run on peer ${i} already (its current tick is ${current}); pick a later tick`);
-    let slot = at.slot;
-    if (slot === undefined) {
-      const live = [];
-      peer.built.world.each([fault.component], ['read'], (e) => { live.push(e >>> 16); });
-      slot = live.length === 0 ? 0 : live[Math.floor(this.random() * live.length)];
-    }
-    const armed = fault.arm({ tick, slot, bit: at.bit ?? Math.floor(this.random() * 16) });
-    this.perturbed = {
-      peer: i, how: 'system', tick, system: fault.system, component: fault.component.name, field: fault.field,
-      slot: armed.slot, bit: armed.bit, get entity() { return armed.entity === null ? null : formatEntity(armed.entity); },
-    };
-    return this.perturbed;
-  }
-
-  /**
-   * The core's scenarios: one component of one entity changed between two
-   * ticks (as perturb does in the single view), after the next tick peer
-   * `peer` runs with every player's input (it waits for the other's input
-   * of that tick; NetplayPeer.#applyPendingChange says why). The desync
-   * report then names the first system of the next tick: the first after
-   * which the checkpoints differ, though the change came from outside the
-   * systems.
-   */
-  #perturbBetweenTicks(peer) {
-    const { world, perturbTarget } = peer.built;
-    if (perturbTarget === undefined) return null;
-    const p = { peer: peer.player, how: 'between ticks', tick: null, component: perturbTarget.component.name, entity: null };
-    peer.pendingChange = (tick) => {
-      let target = null;
-      world.each([perturbTarget.component], ['read'], (e) => { if (target === null) target = e; });
-      if (target === null) return;
-      world.add(target, perturbTarget.component, perturbTarget.change(world.get(target, perturbTarget.component)));
-      p.tick = tick;
-      p.entity = formatEntity(target);
-    };
-    this.perturbed = p;
-    return p;
+    const who = `peer ${i}`;
+    const armed = armSystemFault(peer.built, { peer: i, who, current: peer.session.currentTick, random: this.random, at });
+    if (armed !== undefined) return (this.perturbed = armed);
+    // The core's scenarios: after the next tick peer i runs with every
+    // player's input (it waits for the other's input of that tick;
+    // NetplayPeer.#applyPendingChange).
+    const c = betweenTicksChange(peer.built, { peer: i, who });
+    if (c === null) return null;
+    peer.pendingChange = c.change;
+    return (this.perturbed = c.perturbed);
   }
 
   setPointer(player, p) {

@@ -7,9 +7,13 @@
 // "join late" button of the first page opens a third page, a spectator: it
 // restores the server's kept snapshot, runs the confirmed tail, and its
 // hashes equal the server's lines, the server's verdicts and the players'.
-// The pages are stepped through the test hook (no real-time wait).
+// A player's page taking over a dropped slot then plays on, and its
+// "perturb this player" gets the server-led desync report
+// (match_desync_checks.mjs). The pages are stepped through the test hook
+// (no real-time wait).
 
 import { MATCH_SERVER_OPTIONS } from './harness.mjs';
+import { serverLedReport } from './match_desync_checks.mjs';
 
 const TICKS = 300;
 const MORE = 120;
@@ -142,6 +146,8 @@ export async function matchThroughServer(browser, url, expect, name, log = conso
     const ac = sameHashes(a2, c);
     expect(ac.differAt === null && ac.common >= 50, `late spectator: its hashes equal player 0's (${ac.common} ticks compared)`);
     await dropAndTakeOver(browser, pages, log, expect);
+    // "perturb this player" on the new player 1 (a session started mid-match): the server-led report.
+    await serverLedReport(pages.slice(0, 2), expect, { play, st });
   } catch (e) {
     expect(false, `match server e2e: ${e.stack ?? e.message}`);
   } finally {

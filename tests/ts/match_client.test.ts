@@ -176,7 +176,37 @@ describe.skipIf(!havePeer && !inCI)('MatchClient with the match server', () => {
     c.receive('desync-msg g 0401');
     expect(calls).toHaveLength(3);
     // Without onError, the session's error is thrown from receive.
-    c.feedDesync('g', session);
+    const unwire2 = c.feedDesync('g', session);
     expect(() => c.receive('desync-msg g 04')).toThrow('refused');
+    unwire2();
+
+    // A session created at match tick 5 (base 5): the server's match tick 12 is its tick 7, both ways.
+    expect(err(() => c.feedDesync('g', session, undefined, { base: -1 })).reason).toBe('out_of_range');
+    expect(err(() => c.feedDesync('g', session, undefined, null as never)).reason).toBe('wrong_type');
+    calls.length = 0;
+    errors.length = 0;
+    const unwire3 = c.feedDesync('g', session, (e) => errors.push(e), { base: 5 });
+    c.receive('desync-open g 12 00000000000000ff');
+    c.receive('desync-msg g 04010000100000000c00000000000000');
+    expect(calls).toEqual(['hash 7 255', 'msg 16']);
+    const seen: Uint8Array[] = [];
+    const probe = { addRemoteHash: () => {}, receiveDesync: (b: Uint8Array) => { seen.push(b); } };
+    const unwire4 = c.feedDesync('h', probe, undefined, { base: 5 });
+    c.receive('desync-msg h 04010000100000000c00000000000000');
+    expect(seen[0]![8]).toBe(7);
+    unwire4();
+    sent.length = 0;
+    const mine = request.slice();
+    mine[8] = 7;
+    c.desyncMessage('g', mine);
+    expect(mine[8]).toBe(7);  // the caller's bytes are not changed
+    expect(sent).toEqual(['desync-msg g 01010000100000000c00000000000000']);
+    c.receive('desync-open g 5 00000000000000ff');  // before the session's first tick
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ reason: 'out_of_range', fields: { field: 'tick', got: 5, min: 6 } });
+    unwire3();
+    sent.length = 0;
+    c.desyncMessage('g', mine);  // unwired: sent as it is
+    expect(sent).toEqual(['desync-msg g 01010000100000000700000000000000']);
   });
 });

@@ -121,4 +121,86 @@ describe.skipIf(!havePeer && !inCI)('the desync report of a match, from TypeScri
       for (const p of peers) p.ws.close();
     });
   }
+
+  // A session created mid-match (a player taking over a dropped slot, or one
+  // that ran some ticks before its session) counts its ticks from its
+  // creation: its tick t is match tick base + t. feedDesync's `base` maps
+  // the server's match ticks to the session's and the exchange's messages
+  // back (docs/netplay-protocol.md#a-session-created-mid-match).
+  it('a session created at match tick 10 gets the report of the match tick the server pinned', async () => {
+    const match = 'd-base';
+    const base = 10;
+    const fault: SynthFault = { tick: 17, body: 12, field: 'y', bit: 5 };
+    const peers = [new Peer(url), new Peer(url)];
+    await Promise.all(peers.map((p) => p.open()));
+    peers[0]!.client.create(match, 'synthetic', 2);
+    const created = await peers[0]!.next('created');
+    peers[1]!.client.join(match, 'player');
+    await peers[1]!.next('joined');
+    await peers[0]!.next('start');
+    const worlds = [syntheticWorld(sim, created.seed, fault), syntheticWorld(sim, created.seed)];
+    const empty = new Uint8Array(0);
+    // Match ticks 1..base without a session (the synthetic systems read no input).
+    for (let t = 1; t <= base; t++) {
+      for (let p = 0; p < 2; p++) peers[p]!.client.input(match, t, empty);
+      for (const w of worlds) { w.beginFrame(); w.runSystems(); }
+    }
+    // The other's input of tick base arrived, and this peer's went before its hash: the server confirmed tick base.
+    await peers[0]!.next('input', (m) => m.tick === base);
+    peers[0]!.client.hash(match, base, worlds[0]!.stateHash(base));
+    expect(await peers[0]!.next('verdict')).toEqual({ type: 'verdict', match, tick: base });
+
+    // The report, or the first error of the exchange (a refused request: no report comes then).
+    let delivered: (r: PeerDesyncReport | null) => void = () => {};
+    const report = new Promise<PeerDesyncReport | null>((ok) => { delivered = ok; });
+    const errors: unknown[] = [];
+    const sessions: RollbackSession[] = worlds.map((world, p) => sim.createRollbackSession(world, {
+      players: 2, localPlayer: p, maxInputBytes: 1, checksum: 'stateHash',
+      sendDesync: (bytes) => peers[p]!.client.desyncMessage(match, bytes),
+      onDesync: (r) => delivered(r),
+    }));
+    const unwire = peers.map((peer, p) => peer.client.feedDesync(match, sessions[p]!, (e) => { errors.push(e); delivered(null); }, { base }));
+    // Session ticks 1..(fault.tick - base + 2): match ticks base + 1 .. fault.tick + 2.
+    const last = fault.tick - base + 2;
+    for (let st = 1; st <= last; st++) {
+      for (let p = 0; p < 2; p++) {
+        sessions[p]!.setLocalInput(st, empty);
+        peers[p]!.client.input(match, base + st, empty);
+      }
+      for (let p = 0; p < 2; p++) {
+        const remote = await peers[p]!.next('input', (m) => m.tick === base + st);
+        sessions[p]!.addRemoteInput(remote.player, remote.tick - base, remote.bytes);
+        sessions[p]!.advance();
+      }
+    }
+    const st = fault.tick - base;
+    const mine = sessions[0]!.confirmedHash(st);
+    peers[0]!.client.hash(match, fault.tick, mine);
+    const verdict = await peers[0]!.next('desync');
+    expect(verdict).toMatchObject({ match, tick: fault.tick, player: 0, got: mine });
+    expect(verdict.expected).toBe(sessions[1]!.confirmedHash(st));
+    expect(await peers[0]!.next('desync-open')).toMatchObject({ match, tick: fault.tick });
+    // desync-open gave the session the server's hash of its tick st: it pinned st and walks.
+    expect(errors).toEqual([]);
+    expect(sessions[0]!.desyncTick).toBe(st);
+    const r = (await report)!;
+    expect(errors).toEqual([]);
+    // The report is of the session's tick st (match tick base + st), against the server's state of that match tick.
+    expect(r.tick).toBe(BigInt(st));
+    expect(r.checksumA).toBe(mine);
+    expect(r.checksumB).toBe(verdict.expected);
+    expect(r.firstSystem).toBe('SynthStep');
+    expect(r.differences).toBe(1);
+    const item = r.items[0]!;
+    expect(item.component).toBe('SynthBody');
+    expect(item.field).toBe(fault.field);
+    expect(formatEntity(item.entityA!)).toBe(`Entity(${fault.body}, 1)`);
+    expect(((item.valueA as number) ^ (item.valueB as number)) >>> 0).toBe((1 << fault.bit) >>> 0);
+    expect(r.exchange.messagesReceived).toBe(r.exchange.messagesSent);
+
+    for (const u of unwire) u();
+    for (const s of sessions) s.dispose();
+    for (const w of worlds) w.dispose();
+    for (const p of peers) p.ws.close();
+  });
 });

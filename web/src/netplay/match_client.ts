@@ -95,6 +95,8 @@ export function parseMatchMessage(line: string): MatchMessage {
 export class MatchClient {
   readonly #send: (line: string) => void;
   readonly #listeners = new Set<(message: MatchMessage) => void>();
+  /** Per match wired by feedDesync with a base: the match tick its session's tick 0 is. */
+  readonly #bases = new Map<string, { base: number }>();
 
   /** `send` writes one text message to the server (a WebSocket's send). */
   constructor(send: (line: string) => void) {
@@ -158,7 +160,9 @@ export class MatchClient {
    * Checked first, nothing sent when bad: `wrong_type` (not a Uint8Array),
    * `out_of_range` (over 96 bytes: a player only sends requests and error
    * messages), `desync_message_malformed` (shorter than its 16-byte header,
-   * another version, or a size field that is not its length).
+   * another version, or a size field that is not its length). While
+   * feedDesync wires `match` with a `base`, the message goes out with
+   * `base` added to its tick (a copy; `bytes` is not changed).
    */
   desyncMessage(match: string, bytes: Uint8Array): void {
     const where = 'MatchClient.desyncMessage';
@@ -172,7 +176,8 @@ export class MatchClient {
       const fields = { size: bytes.length, kind: bytes[0] ?? 0, what };
       throw new LaigeError(ErrorCodes.malformed_input, `${where}: ${messageFor('desync_message_malformed', fields)}`, 'desync_message_malformed', fields);
     }
-    this.#send(`desync-msg ${m} ${hex(bytes)}`);
+    const wired = this.#bases.get(m);
+    this.#send(`desync-msg ${m} ${hex(wired === undefined ? bytes : shiftTick(bytes, wired.base))}`);
   }
 
   /**
@@ -184,31 +189,75 @@ export class MatchClient {
    * `desync-msg` goes to `receiveDesync`, and the report arrives at the
    * session's `onDesync` (docs/netplay-protocol.md#desync-reports). An
    * error the session throws goes to `onError` (by default it is thrown
-   * from `receive`). Returns the function that unwires it.
+   * from `receive`).
+   *
+   * `options.base` (default 0): the match tick the session was created at.
+   * A session counts its ticks from its creation (docs/rollback.md, "Session
+   * ticks"), so one created mid-match - a player that took over a dropped
+   * slot, restored at match tick `base` - runs match tick `base + t` as its
+   * tick t, while the server speaks match ticks. With a base, `desync-open`
+   * of match tick T gives the session its tick T - base, every `desync-msg`
+   * reaches the session with `base` taken off its tick, and desyncMessage
+   * of this match adds it back (docs/netplay-protocol.md#a-session-created-mid-match).
+   * The report's `tick` is then the session's tick (match tick
+   * `base + report.tick`). A `desync-open` of a tick at or before `base`
+   * (before the session's first tick: it cannot pin it) goes to `onError`
+   * as `out_of_range`. Returns the function that unwires it.
    */
-  feedDesync(match: string, session: MatchDesyncSession, onError?: (error: unknown) => void): () => void {
+  feedDesync(match: string, session: MatchDesyncSession, onError?: (error: unknown) => void, options: { base?: number } = {}): () => void {
     const where = 'MatchClient.feedDesync';
     const m = id(where, match);
     if (typeof session !== 'object' || session === null || typeof session.addRemoteHash !== 'function' || typeof session.receiveDesync !== 'function') {
       throw invalid(`${where}: session must be a RollbackSession (addRemoteHash, receiveDesync), got ${describe(session)}`, 'wrong_type', { where, field: 'session', got: typeName(session) });
     }
     if (onError !== undefined && typeof onError !== 'function') throw invalid(`${where}: onError must be a function, got ${describe(onError)}`, 'wrong_type', { where, field: 'onError', got: typeName(onError) });
-    return this.onMessage((msg) => {
+    if (typeof options !== 'object' || options === null) throw invalid(`${where}: options must be an object, got ${describe(options)}`, 'wrong_type', { where, field: 'options', got: typeName(options) });
+    const base = options.base === undefined ? 0 : int(where, 'base', options.base, 0, Number.MAX_SAFE_INTEGER);
+    const wired = { base };
+    if (base === 0) this.#bases.delete(m);
+    else this.#bases.set(m, wired);
+    const unwire = this.onMessage((msg) => {
       if ((msg.type !== 'desync-open' && msg.type !== 'desync-msg') || msg.match !== m) return;
       try {
-        if (msg.type === 'desync-open') session.addRemoteHash(msg.tick, msg.expected);
-        else session.receiveDesync(msg.bytes);
+        if (msg.type === 'desync-open') {
+          if (msg.tick <= base) {
+            throw invalid(`${where}: the server investigates match tick ${msg.tick}, at or before the session's first tick (match tick ${base + 1})`, 'out_of_range',
+              { where, field: 'tick', got: msg.tick, min: base + 1 });
+          }
+          session.addRemoteHash(msg.tick - base, msg.expected);
+        } else {
+          session.receiveDesync(base === 0 ? msg.bytes : shiftTick(msg.bytes, -base));
+        }
       } catch (e) {
         if (onError === undefined) throw e;
         onError(e);
       }
     });
+    return () => {
+      unwire();
+      if (this.#bases.get(m) === wired) this.#bases.delete(m);
+    };
   }
 
   /** `leave`: gives up the player slot (dropped at once) or the spectator seat. */
   leave(match: string): void {
     this.#send(`leave ${id('MatchClient.leave', match)}`);
   }
+}
+
+/**
+ * A copy of desync message `bytes` with `delta` added to its header's u64
+ * tick (bytes 8..15, little-endian); a message shorter than the header, or
+ * whose tick would go below 0, is returned as it is (the session refuses it).
+ */
+function shiftTick(bytes: Uint8Array, delta: number): Uint8Array {
+  if (bytes.length < DESYNC_HEADER_BYTES) return bytes;
+  const out = bytes.slice();
+  const v = new DataView(out.buffer, out.byteOffset, out.byteLength);
+  const tick = v.getBigUint64(8, true) + BigInt(delta);
+  if (tick < 0n) return bytes;
+  v.setBigUint64(8, tick, true);
+  return out;
 }
 
 function id(where: string, match: unknown): string {
