@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatEntity, type PeerDesyncReport, type RollbackSession } from '../../dist/index.js';
 // @ts-expect-error - a plain ES module of the demo, no types
 import { attachMatchServer } from '../../demo/match_relay.mjs';
-import { Peer } from './support/match_peer.js';
+import { startedPair } from './support/match_peer.js';
 import { sim } from './support/sim.js';
 import { type SynthFault, syntheticWorld } from './support/synthetic.js';
 
@@ -49,13 +49,7 @@ describe.skipIf(!havePeer && !inCI)('the desync report of a match, from TypeScri
   for (const [n, fault] of faults.entries()) {
     it(`a session whose system flips one bit gets the report against the server's state (${fault.field} of body ${fault.body} at tick ${fault.tick})`, async () => {
       const match = `d${n}`;
-      const peers = [new Peer(url), new Peer(url)];
-      await Promise.all(peers.map((p) => p.open()));
-      peers[0]!.client.create(match, 'synthetic', 2);
-      const created = await peers[0]!.next('created');
-      peers[1]!.client.join(match, 'player');
-      await peers[1]!.next('joined');
-      await peers[0]!.next('start');
+      const { peers, created } = await startedPair(url, match, 'synthetic');
 
       let delivered: (r: PeerDesyncReport) => void = () => {};
       const report = new Promise<PeerDesyncReport>((ok) => { delivered = ok; });
@@ -131,13 +125,7 @@ describe.skipIf(!havePeer && !inCI)('the desync report of a match, from TypeScri
     const match = 'd-base';
     const base = 10;
     const fault: SynthFault = { tick: 17, body: 12, field: 'y', bit: 5 };
-    const peers = [new Peer(url), new Peer(url)];
-    await Promise.all(peers.map((p) => p.open()));
-    peers[0]!.client.create(match, 'synthetic', 2);
-    const created = await peers[0]!.next('created');
-    peers[1]!.client.join(match, 'player');
-    await peers[1]!.next('joined');
-    await peers[0]!.next('start');
+    const { peers, created } = await startedPair(url, match, 'synthetic');
     const worlds = [syntheticWorld(sim, created.seed, fault), syntheticWorld(sim, created.seed)];
     const empty = new Uint8Array(0);
     // Match ticks 1..base without a session (the synthetic systems read no input).

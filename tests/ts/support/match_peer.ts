@@ -26,3 +26,19 @@ export class Peer {
     }
   }
 }
+
+/**
+ * Two peers on `url`: the first creates a 2-player `match` of `scenario`,
+ * the second joins it as a player; resolves once the match started, with
+ * the `created` message (its seed).
+ */
+export async function startedPair(url: string, match: string, scenario: string): Promise<{ peers: [Peer, Peer]; created: Extract<MatchMessage, { type: 'created' }> }> {
+  const peers: [Peer, Peer] = [new Peer(url), new Peer(url)];
+  await Promise.all(peers.map((p) => p.open()));
+  peers[0].client.create(match, scenario, 2);
+  const created = await peers[0].next('created');
+  peers[1].client.join(match, 'player');
+  await peers[1].next('joined');
+  await peers[0].next('start');
+  return { peers, created };
+}
